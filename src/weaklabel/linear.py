@@ -1,0 +1,228 @@
+"""Linear multiclass base: weights, scores, predictions and persistence.
+
+Weights are stored feature-major, ``_W`` of shape (n_features [+1], n_classes), which
+is what the kernels want; ``coef_`` is the (n_classes, n_features) transposed view
+and ``intercept_`` the last row when ``fit_intercept=True``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_X_values
+
+__all__ = ["LinearMulticlass", "load", "FORMAT_VERSION"]
+
+FORMAT_VERSION = 1
+_REGISTRY = {}
+
+
+def register(cls):
+    """Class decorator: make ``cls`` loadable by :func:`load`."""
+    _REGISTRY[cls.__name__] = cls
+    return cls
+
+
+class LinearMulticlass(ClassifierMixin, BaseEstimator):
+    """Base for linear multiclass models scored by ``x @ coef_.T + intercept_``."""
+
+    # ---- weights ------------------------------------------------------------
+    @property
+    def coef_(self):
+        """ndarray of shape (n_classes, n_features): the weights (a view)."""
+        W = self.__dict__.get("_W")
+        if W is None:
+            raise AttributeError("coef_ is set by fit or partial_fit.")
+        return W[: self.n_features_in_].T
+
+    @coef_.setter
+    def coef_(self, value):
+        value = np.asarray(value, dtype=np.float64)
+        W = self.__dict__.get("_W")
+        if W is None or value.shape != (W.shape[1], self.n_features_in_):
+            raise ValueError(
+                "coef_ can only be overwritten with an array of the fitted shape "
+                f"{None if W is None else (W.shape[1], self.n_features_in_)}; got {value.shape}."
+            )
+        W[: self.n_features_in_] = value.T
+
+    @property
+    def intercept_(self):
+        """ndarray of shape (n_classes,): zeros unless ``fit_intercept=True``."""
+        W = self.__dict__.get("_W")
+        if W is None:
+            raise AttributeError("intercept_ is set by fit or partial_fit.")
+        if W.shape[0] > self.n_features_in_:
+            return W[self.n_features_in_].copy()
+        return np.zeros(W.shape[1])
+
+    # ---- scoring ------------------------------------------------------------
+    def _scores(self, X):
+        check_is_fitted(self, "classes_")
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        d = self.n_features_in_
+        W = self._W
+        scores = X @ W[:d]
+        if sp.issparse(scores):
+            scores = scores.toarray()
+        scores = np.asarray(scores, dtype=np.float64)
+        if W.shape[0] > d:
+            scores += W[d]
+        return scores
+
+    def decision_function(self, X):
+        """Class scores.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples, n_classes), or (n_samples,) with two
+            classes (score of ``classes_[1]`` minus score of ``classes_[0]``).
+        """
+        s = self._scores(X)
+        if s.shape[1] == 2:
+            return s[:, 1] - s[:, 0]
+        return s
+
+    def predict(self, X):
+        """Predicted labels: ``classes_[argmax_k score_k]``, ties to the lowest index.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        return self.classes_[np.argmax(self._scores(X), axis=1)]
+
+    # ---- persistence --------------------------------------------------------
+    def _state_arrays(self):
+        return {"W": self._W, "classes": self.classes_}
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_)}
+
+    def _set_state(self, arrays, meta):
+        self._W = np.ascontiguousarray(arrays["W"], dtype=np.float64)
+        self.classes_ = arrays["classes"]
+        self.n_features_in_ = int(meta["n_features_in"])
+
+    def save(self, path):
+        """Write the fitted model to ``path`` (.npz arrays + JSON metadata, no pickle).
+
+        The file is written to a temporary name and moved into place, so a failed
+        save never leaves a half-written model.
+
+        Parameters
+        ----------
+        path : str or path-like
+        """
+        check_is_fitted(self, "classes_")
+        arrays = {k: np.asarray(v) for k, v in self._state_arrays().items()}
+        for k, v in arrays.items():
+            if v.dtype == object:
+                arrays[k] = v.astype(str)
+        digest = {k: hashlib.sha256(np.ascontiguousarray(v).tobytes()).hexdigest() for k, v in arrays.items()}
+        from . import __version__
+
+        meta = {
+            "format": "weaklabel-model",
+            "format_version": FORMAT_VERSION,
+            "weaklabel_version": __version__,
+            "kind": type(self).__name__,
+            "params": _jsonable_params(self.get_params(deep=False)),
+            "state": self._state_meta(),
+            "arrays": {k: {"shape": list(v.shape), "dtype": str(v.dtype), "sha256": digest[k]} for k, v in arrays.items()},
+        }
+        path = os.fspath(path)
+        tmp = path + ".tmp"
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        with zipfile.ZipFile(buf, "a") as zf:
+            zf.writestr("meta.json", json.dumps(meta, indent=1))
+        with open(tmp, "wb") as fh:
+            fh.write(buf.getvalue())
+        os.replace(tmp, path)
+        return path
+
+
+def _jsonable_params(params):
+    out = {}
+    for k, v in params.items():
+        if isinstance(v, (np.integer,)):
+            v = int(v)
+        elif isinstance(v, (np.floating,)):
+            v = float(v)
+        elif not (v is None or isinstance(v, (bool, int, float, str))):
+            raise TypeError(f"parameter {k}={v!r} cannot be saved; only None, bool, int, float and str can.")
+        out[k] = v
+    return out
+
+
+def load(path):
+    """Load a model written by ``est.save(path)``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If the file is truncated, altered, of another format version, or of an unknown kind.
+    """
+    from . import partial  # noqa: F401  (registers the estimators)
+
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"model file not found: {path}")
+    try:
+        with zipfile.ZipFile(path) as zf:
+            bad = zf.testzip()
+            if bad is not None:
+                raise ValueError(f"member {bad} is corrupt")
+            if "meta.json" not in zf.namelist():
+                raise ValueError("it has no meta.json")
+            meta = json.loads(zf.read("meta.json"))
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {k: npz[k] for k in npz.files}
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} is not a readable weaklabel model ({exc}); it may be truncated or altered.") from None
+    if meta.get("format") != "weaklabel-model":
+        raise ValueError(f"{path} is not a weaklabel model file (format={meta.get('format')!r}).")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise ValueError(
+            f"{path} has model format version {meta.get('format_version')}; this weaklabel reads version "
+            f"{FORMAT_VERSION}. Re-save the model with a matching weaklabel."
+        )
+    kind = meta.get("kind")
+    if kind not in _REGISTRY:
+        raise ValueError(f"{path} holds a model of unknown kind {kind!r}; known: {sorted(_REGISTRY)}.")
+    spec = meta.get("arrays", {})
+    if set(spec) != set(arrays):
+        raise ValueError(f"{path}: arrays {sorted(arrays)} do not match the metadata {sorted(spec)}; the file was altered.")
+    for k, v in arrays.items():
+        s = spec[k]
+        if list(v.shape) != s["shape"] or str(v.dtype) != s["dtype"]:
+            raise ValueError(f"{path}: array {k} has shape {v.shape} dtype {v.dtype}, metadata says {s['shape']} {s['dtype']}.")
+        if hashlib.sha256(np.ascontiguousarray(v).tobytes()).hexdigest() != s["sha256"]:
+            raise ValueError(f"{path}: array {k} does not match its checksum; the file was altered.")
+    est = _REGISTRY[kind](**meta["params"])
+    try:
+        est._set_state(arrays, meta["state"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: inconsistent model state ({exc}).") from None
+    return est

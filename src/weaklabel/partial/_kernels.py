@@ -1,0 +1,186 @@
+"""Numba kernels for the candidate-label online learners.
+
+Weights are kept feature-major, ``W`` of shape (n_features, n_classes), so that a
+sparse row touches ``nnz`` contiguous blocks of ``n_classes`` values.  Pegasos keeps
+the true weights as ``scale * W`` so that the L2 shrink of every round costs O(1); the
+squared Frobenius norm of ``W`` is kept up to date in O(|touched classes| * nnz) per
+update so the projection costs O(1) as well.
+
+Only arrays and scalars cross the boundary; the visiting order (a permutation made
+in Python) is passed in, so no RNG runs inside a kernel.  Ties in every argmax go to
+the lowest class index.
+"""
+
+import numpy as np
+from numba import njit
+
+# update rules
+RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y|
+RULE_MAX = 1          # max prediction hinge loss (Eq. 3 / Eq. 5)
+RULE_MISTAKE = 2      # classic multiclass Perceptron: update when argmax != y
+
+_FOLD_BELOW = 1e-9
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_scores(W, scale, X_dense, is_dense, data, indices, indptr, i, scores):
+    n_classes = W.shape[1]
+    for k in range(n_classes):
+        scores[k] = 0.0
+    if is_dense:
+        for j in range(X_dense.shape[1]):
+            xj = X_dense[i, j]
+            if xj != 0.0:
+                for k in range(n_classes):
+                    scores[k] += xj * W[j, k]
+    else:
+        for p in range(indptr[i], indptr[i + 1]):
+            xj = data[p]
+            j = indices[p]
+            for k in range(n_classes):
+                scores[k] += xj * W[j, k]
+    if scale != 1.0:
+        for k in range(n_classes):
+            scores[k] *= scale
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_update(W, X_dense, is_dense, data, indices, indptr, i, upd_k, upd_c, n_upd, track_norm):
+    """W[:, upd_k[u]] += upd_c[u] * x_i for u < n_upd; returns the change of ||W||_F^2."""
+    dnorm = 0.0
+    if is_dense:
+        for j in range(X_dense.shape[1]):
+            xj = X_dense[i, j]
+            if xj != 0.0:
+                for u in range(n_upd):
+                    k = upd_k[u]
+                    delta = upd_c[u] * xj
+                    if track_norm:
+                        dnorm += delta * (2.0 * W[j, k] + delta)
+                    W[j, k] += delta
+    else:
+        for p in range(indptr[i], indptr[i + 1]):
+            xj = data[p]
+            j = indices[p]
+            for u in range(n_upd):
+                k = upd_k[u]
+                delta = upd_c[u] * xj
+                if track_norm:
+                    dnorm += delta * (2.0 * W[j, k] + delta)
+                W[j, k] += delta
+    return dnorm
+
+
+@njit(cache=True, nogil=True)
+def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indptr,
+                     S, order, rule, pegasos, eta, alpha, predictions):
+    """One pass of an online candidate-label learner over the rows in ``order``.
+
+    Parameters
+    ----------
+    W : float64 array (n_features, n_classes), updated in place; true weights are scale * W.
+    scale, normsq, t : the scale factor, ||W||_F^2 and the Pegasos round counter.
+    X_dense, is_dense, data, indices, indptr : the rows, dense or CSR (the other is a dummy).
+    S : bool array (n_samples, n_classes), candidate sets.
+    order : int array, rows to visit in order.
+    rule : RULE_AVG, RULE_MAX or RULE_MISTAKE.
+    pegasos : bool, Pegasos steps (eta_t = 1/(alpha t), shrink, projection) instead of eta.
+    predictions : int array (len(order),), filled with argmax_k score before each update.
+
+    Returns
+    -------
+    scale, normsq, t, n_updates
+    """
+    n_classes = W.shape[1]
+    scores = np.empty(n_classes)
+    upd_k = np.empty(n_classes, dtype=np.int64)
+    upd_c = np.empty(n_classes)
+    radius = 1.0 / np.sqrt(alpha) if pegasos else 0.0
+    n_updates = 0
+    for r in range(order.shape[0]):
+        i = order[r]
+        _row_scores(W, scale, X_dense, is_dense, data, indices, indptr, i, scores)
+
+        # prediction over all classes, lowest index on ties
+        yhat = 0
+        for k in range(1, n_classes):
+            if scores[k] > scores[yhat]:
+                yhat = k
+        predictions[r] = yhat
+
+        # loss and the classes it moves
+        n_upd = 0
+        n_in = 0
+        mean_in = 0.0
+        best_in = -1
+        best_out = -1
+        for k in range(n_classes):
+            if S[i, k]:
+                n_in += 1
+                mean_in += scores[k]
+                if best_in < 0 or scores[k] > scores[best_in]:
+                    best_in = k
+            elif best_out < 0 or scores[k] > scores[best_out]:
+                best_out = k
+        if rule == RULE_MISTAKE:
+            if yhat != best_in:
+                upd_k[0] = best_in
+                upd_c[0] = 1.0
+                upd_k[1] = yhat
+                upd_c[1] = -1.0
+                n_upd = 2
+        elif best_out >= 0:           # a set holding every class gives no loss
+            if rule == RULE_AVG:
+                mean_in /= n_in
+                if 1.0 - mean_in + scores[best_out] > 0.0:
+                    inv = 1.0 / n_in
+                    for k in range(n_classes):
+                        if S[i, k]:
+                            upd_k[n_upd] = k
+                            upd_c[n_upd] = inv
+                            n_upd += 1
+                    upd_k[n_upd] = best_out
+                    upd_c[n_upd] = -1.0
+                    n_upd += 1
+            else:
+                if 1.0 - scores[best_in] + scores[best_out] > 0.0:
+                    upd_k[0] = best_in
+                    upd_c[0] = 1.0
+                    upd_k[1] = best_out
+                    upd_c[1] = -1.0
+                    n_upd = 2
+
+        if pegasos:
+            eta_t = 1.0 / (alpha * t)
+            scale *= 1.0 - eta_t * alpha      # the shrink happens every round
+            if scale < _FOLD_BELOW:          # also t == 1, where the shrink gives 0
+                if scale == 0.0:
+                    W[:, :] = 0.0
+                    normsq = 0.0
+                else:
+                    W *= scale
+                    normsq = 0.0
+                    for j in range(W.shape[0]):
+                        for k in range(n_classes):
+                            normsq += W[j, k] * W[j, k]
+                scale = 1.0
+            if n_upd > 0:
+                step = eta_t / scale
+                for u in range(n_upd):
+                    upd_c[u] *= step
+                normsq += _row_update(W, X_dense, is_dense, data, indices, indptr, i,
+                                      upd_k, upd_c, n_upd, True)
+                if normsq < 0.0:
+                    normsq = 0.0
+                n_updates += 1
+            norm = scale * np.sqrt(normsq)
+            if norm > radius:
+                scale *= radius / norm
+        elif n_upd > 0:
+            for u in range(n_upd):
+                upd_c[u] *= eta
+            _row_update(W, X_dense, is_dense, data, indices, indptr, i,
+                        upd_k, upd_c, n_upd, False)
+            n_updates += 1
+        t += 1.0
+    return scale, normsq, t, n_updates

@@ -1,0 +1,431 @@
+"""Online learners from candidate label sets (Bhattacharjee & Manwani).
+
+Avg/Max Perceptron and Avg/Max Pegasos learn from candidate sets; Perceptron and
+Pegasos are the exact-label baselines the paper compares against.  All are thin
+estimators over one numba kernel (:mod:`weaklabel.partial._kernels`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import validate_data
+
+from .._validation import (
+    check_bool,
+    check_candidates,
+    check_int_at_least,
+    check_positive,
+    check_X_magnitude,
+    check_X_values,
+    describe_rows,
+)
+from ..linear import LinearMulticlass, register
+from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
+
+__all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
+
+# learned state cleared by a fresh start (n_features_in_ / feature_names_in_ are set
+# by validate_data during the same call and are kept)
+_FITTED = ("classes_", "_W", "t_", "n_iter_", "predictions_", "prediction_rows_",
+           "n_updates_", "_scale", "_normsq", "_rng")
+
+
+class _OnlineCandidateLearner(LinearMulticlass):
+    """Shared machinery: validation, fresh/continued state, epochs over the kernel."""
+
+    _rule = RULE_AVG
+    _pegasos = False
+    _exact_labels = False
+
+    def _check_params(self):
+        check_int_at_least(self.max_iter, "max_iter", 1)
+        check_bool(self.shuffle, "shuffle")
+        check_bool(self.fit_intercept, "fit_intercept")
+        check_random_state(self.random_state)
+        if self._pegasos:
+            check_positive(self.alpha, "alpha")
+        else:
+            check_positive(self.eta, "eta")
+
+    def fit(self, X, y):
+        """Learn from scratch: ``max_iter`` passes over ``(X, y)``, weights start at 0.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists,
+            or 1-D labels (singleton sets)
+
+        Returns
+        -------
+        self
+        """
+        return self._partial_fit(X, y, classes=None, n_epochs=None, reset=True)
+
+    def partial_fit(self, X, y, classes=None):
+        """One pass over ``(X, y)``, continuing from the current weights.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : CandidateSets, bool mask, list of label lists, or 1-D labels
+        classes : array-like of shape (n_classes,), default=None
+            Every class. Required on the first call unless ``y`` is a CandidateSets
+            or a mask (whose width gives the classes ``0 .. n_classes-1``).
+
+        Returns
+        -------
+        self
+        """
+        return self._partial_fit(X, y, classes=classes, n_epochs=1, reset=False)
+
+    def _partial_fit(self, X, y, classes, n_epochs, reset):
+        snapshot = dict(self.__dict__)
+        try:
+            work = self._validate(X, y, classes, reset)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(snapshot)
+            raise
+        Xk, S, classes_, first = work
+        if n_epochs is None:
+            n_epochs = self.max_iter
+        if first:
+            for name in _FITTED:
+                self.__dict__.pop(name, None)
+            self.classes_ = classes_
+            n_cols = Xk.shape[1]
+            self._W = np.zeros((n_cols, classes_.size), dtype=np.float64)
+            self._scale, self._normsq, self.t_ = 1.0, 0.0, 1
+            self._rng = check_random_state(self.random_state)
+            self.n_updates_ = 0
+        n = Xk.shape[0]
+        if sp.issparse(Xk):
+            dense, data, indices, indptr = np.empty((0, 0), Xk.dtype), Xk.data, Xk.indices, Xk.indptr
+            is_dense = False
+        else:
+            dense = Xk
+            data, indices, indptr = np.empty(0, Xk.dtype), np.empty(0, np.int32), np.zeros(1, np.int32)
+            is_dense = True
+        preds = np.empty(n * n_epochs, dtype=np.intp)
+        rows = np.empty(n * n_epochs, dtype=np.intp)
+        scale, normsq, t = self._scale, self._normsq, float(self.t_)
+        eta = 1.0 if self._pegasos else float(self.eta)
+        alpha = float(self.alpha) if self._pegasos else 1.0
+        updates = 0
+        for e in range(n_epochs):
+            order = self._rng.permutation(n) if self.shuffle else np.arange(n)
+            rows[e * n:(e + 1) * n] = order
+            scale, normsq, t, nu = _candidate_epoch(
+                self._W, scale, normsq, t, dense, is_dense, data, indices, indptr,
+                S, order, self._rule, self._pegasos, eta, alpha, preds[e * n:(e + 1) * n])
+            updates += nu
+        if scale != 1.0:                       # coef_ holds the true weights after every call
+            self._W *= scale
+            normsq *= scale * scale
+            scale = 1.0
+        if not np.isfinite(self._W).all():
+            raise FloatingPointError(
+                f"{type(self).__name__} weights overflowed to inf/NaN; scale X (e.g. StandardScaler) "
+                "or use a smaller eta / larger alpha."
+            )
+        self._scale, self._normsq, self.t_ = scale, normsq, int(t)
+        self.n_iter_ = n_epochs if reset else getattr(self, "n_iter_", 0) + n_epochs
+        self.n_updates_ += updates
+        self.predictions_ = self.classes_[preds]
+        self.prediction_rows_ = rows
+        return self
+
+    def _validate(self, X, y, classes, reset):
+        first = reset or not hasattr(self, "classes_")
+        if first:
+            self._check_params()
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32])
+        check_X_magnitude(X)
+        if first:
+            if not reset and classes is None and not _carries_classes(y):
+                raise ValueError(
+                    "classes must be passed on the first call to partial_fit (every label the model will "
+                    "see), e.g. partial_fit(X, y, classes=np.arange(n_classes)); got classes=None."
+                )
+            S, classes_ = check_candidates(y, X.shape[0], classes)
+        else:
+            if classes is not None:
+                given = np.unique(np.asarray(classes))
+                if not np.array_equal(given, self.classes_):
+                    raise ValueError(
+                        f"classes={given.tolist()} differs from the classes of the first partial_fit "
+                        f"{self.classes_.tolist()}; pass the same classes or none."
+                    )
+            S, classes_ = check_candidates(y, X.shape[0], self.classes_)
+        if self._exact_labels:
+            multi = np.flatnonzero(S.sum(axis=1) > 1)
+            if multi.size:
+                raise ValueError(
+                    f"{type(self).__name__} learns from exact labels, but y has candidate sets with more "
+                    f"than one label at rows {describe_rows(multi)}; use Avg/Max{type(self).__name__} "
+                    "for candidate sets."
+                )
+        if self.fit_intercept:
+            ones = np.ones((X.shape[0], 1), dtype=X.dtype)
+            X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+        if sp.issparse(X):
+            X = X.tocsr()
+            if not X.has_sorted_indices:
+                X = X.sorted_indices()
+        else:
+            X = np.ascontiguousarray(X)
+        return X, S, classes_, first
+
+    # ---- persistence / tags ---------------------------------------------------
+    def _state_arrays(self):
+        return {"W": self._W, "classes": self.classes_}
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
+                "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
+                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
+            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
+                             f"{self.n_features_in_} features")
+        self.t_, self.n_iter_, self.n_updates_ = int(meta["t"]), int(meta["n_iter"]), int(meta["n_updates"])
+        self._scale = 1.0
+        self._normsq = float(np.sum(self._W * self._W))
+        self._rng = check_random_state(self.random_state)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+def _carries_classes(y):
+    from ..labels import CandidateSets
+
+    if isinstance(y, CandidateSets):
+        return True
+    if isinstance(y, np.ndarray) and y.ndim == 2 and y.shape[1] > 1:
+        return True
+    return False
+
+
+_COMMON_DOC = """
+    max_iter : int, default=1
+        Passes over the data in ``fit`` (``partial_fit`` makes one).
+    shuffle : bool, default=False
+        Visit the samples in a new random order at every pass; ``False`` keeps the
+        data order, as an online stream.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the shuffling.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none); its weights are ``intercept_``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_classes, n_features)
+    intercept_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds with a non-zero loss (an update) since the weights were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        Progressive predictions of the last ``fit``/``partial_fit`` call: the label
+        predicted at each round before that round's update.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each of those rounds (the data order unless ``shuffle``).
+"""
+
+
+def _doc(text):
+    def deco(cls):
+        cls.__doc__ = text.replace("{common}", _COMMON_DOC.strip("\n"))
+        return cls
+    return deco
+
+
+class _PerceptronParams(_OnlineCandidateLearner):
+    def __init__(self, *, eta=1.0, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+
+
+class _PegasosParams(_OnlineCandidateLearner):
+    _pegasos = True
+
+    def __init__(self, *, alpha=1e-4, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+        self.alpha = alpha
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+
+
+@register
+@_doc("""Avg Perceptron: online learning from candidate label sets (Algorithm 1).
+
+    With scores ``s_k = w_k . x``, candidate set ``Y`` and the rest ``Ybar``, a round
+    whose average prediction hinge loss
+    ``[1 - mean_{i in Y} s_i + max_{j in Ybar} s_j]_+`` is positive updates
+    ``w_i += eta x / |Y|`` for every ``i`` in ``Y`` and ``w_j -= eta x`` for the best
+    ``j`` in ``Ybar``.  The step is ``1/|Y|`` as in the paper's Eq. 4 and its proofs
+    (Algorithm 1 prints ``1/|Ybar|``).  A set holding every class has zero loss.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Step size (> 0).
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.partial import AvgPerceptron
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.1], [0.1, 1.0]])
+    >>> S = [[0, 2], [1, 2], [0], [1]]
+    >>> clf = AvgPerceptron(max_iter=5).fit(X, S)
+    >>> clf.predict([[1.0, 0.0], [0.0, 1.0]]).tolist()
+    [0, 1]
+""")
+class AvgPerceptron(_PerceptronParams):
+    _rule = RULE_AVG
+
+
+@register
+@_doc("""Max Perceptron: online learning from candidate label sets (Algorithm 2).
+
+    A round whose max prediction hinge loss
+    ``[1 - max_{i in Y} s_i + max_{j in Ybar} s_j]_+`` is positive updates
+    ``w_ibest += eta x`` and ``w_jbest -= eta x`` (the best-scoring candidate and
+    the best-scoring non-candidate, ties to the lowest index).
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Step size (> 0).
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.partial import MaxPerceptron
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> MaxPerceptron(max_iter=3).fit(X, [[0, 2], [1]]).predict(X).tolist()
+    [0, 1]
+""")
+class MaxPerceptron(_PerceptronParams):
+    _rule = RULE_MAX
+
+
+@register
+@_doc("""Avg Pegasos: Pegasos on the average prediction hinge loss (Algorithm 3).
+
+    Round ``t = 1, 2, ...`` (counted over all rounds since the weights were zero):
+    ``eta_t = 1/(alpha t)``; ``W <- (1 - eta_t alpha) W - eta_t G`` with ``G`` the
+    subgradient of the average prediction hinge loss (zero when the loss is zero:
+    the shrink happens every round, as the regret analysis assumes); then
+    ``W <- min(1, (1/sqrt(alpha)) / ||W||_F) W``.
+
+    Parameters
+    ----------
+    alpha : float, default=1e-4
+        The paper's lambda (> 0): L2 regularisation strength.
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.partial import AvgPegasos
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]] * 5)
+    >>> AvgPegasos(alpha=0.1).fit(X, [[0, 2], [1, 2]] * 5).predict(X[:2]).tolist()
+    [0, 1]
+""")
+class AvgPegasos(_PegasosParams):
+    _rule = RULE_AVG
+
+
+@register
+@_doc("""Max Pegasos: Pegasos on the max prediction hinge loss (Algorithm 4).
+
+    As :class:`AvgPegasos`, with the subgradient of
+    ``[1 - max_{i in Y} s_i + max_{j in Ybar} s_j]_+``.
+
+    Parameters
+    ----------
+    alpha : float, default=1e-4
+        The paper's lambda (> 0).
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.partial import MaxPegasos
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]] * 5)
+    >>> MaxPegasos(alpha=0.1).fit(X, [[0, 2], [1, 2]] * 5).predict(X[:2]).tolist()
+    [0, 1]
+""")
+class MaxPegasos(_PegasosParams):
+    _rule = RULE_MAX
+
+
+@register
+@_doc("""Multiclass Perceptron on exact labels (the paper's baseline).
+
+    Predict ``yhat = argmax_k s_k``; on a mistake (``yhat != y``):
+    ``w_y += eta x`` and ``w_yhat -= eta x``.  ``y`` must be exact labels
+    (singleton sets); candidate sets of more than one label are an error.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Step size (> 0); with zero initial weights it only rescales the weights.
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.partial import Perceptron
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> Perceptron(max_iter=2).fit(X, [0, 1]).predict(X).tolist()
+    [0, 1]
+""")
+class Perceptron(_PerceptronParams):
+    _rule = RULE_MISTAKE
+    _exact_labels = True
+
+
+@register
+@_doc("""Multiclass Pegasos on exact labels (the paper's baseline).
+
+    The same rounds as :class:`AvgPegasos` with singleton sets: the multiclass hinge
+    loss ``[1 - s_y + max_{j != y} s_j]_+``.  ``y`` must be exact labels.
+
+    Parameters
+    ----------
+    alpha : float, default=1e-4
+        The paper's lambda (> 0).
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.partial import Pegasos
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]] * 5)
+    >>> Pegasos(alpha=0.1).fit(X, [0, 1] * 5).predict(X[:2]).tolist()
+    [0, 1]
+""")
+class Pegasos(_PegasosParams):
+    _rule = RULE_AVG
+    _exact_labels = True
