@@ -1,0 +1,302 @@
+"""The kernels against plain-numpy references of the paper's update rules."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+
+from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+
+
+# ---- references: loop by loop, class-major W (K, d), written from the paper -------
+
+_TOL = 1e-9
+
+
+class _Decisions:
+    """Records whether any decision of a reference run sat within rounding of flipping.
+
+    Two classes can be tied in exact arithmetic after different update paths (the Max
+    rule's +x/-x updates do this with few classes); the kernel and the reference then
+    round them apart and may break the tie differently. Exact ties between classes
+    with identical weight rows are fine: every implementation sees them as ties.
+    """
+
+    def __init__(self):
+        self.ambiguous = False
+        self.pred_clear = []
+
+    def pick(self, s, idx, W):
+        """argmax of s over idx, lowest index on ties; flags near-ties."""
+        vals = s[idx]
+        best = idx[int(np.flatnonzero(vals == vals.max())[0])]
+        scale = _TOL * (1.0 + abs(s[best]))
+        for k in idx:
+            if k != best and abs(s[k] - s[best]) <= scale and not np.array_equal(W[k], W[best]):
+                return best, True
+        return best, False
+
+    def predict(self, s, W):
+        best, near = self.pick(s, np.arange(s.size), W)
+        self.pred_clear.append(not near)
+        return best
+
+    def positive(self, margin_loss):
+        if abs(margin_loss) <= _TOL * 10:
+            self.ambiguous = True
+        return margin_loss > 0
+
+    def choose(self, s, idx, W):
+        best, near = self.pick(s, idx, W)
+        self.ambiguous |= near
+        return best
+
+
+def _scores(W, x):
+    """s_k = w_k . x summed feature by feature (BLAS may round identical rows apart,
+    which would break the exact ties that classes updated together have)."""
+    out = np.zeros(W.shape[0])
+    for k in range(W.shape[0]):
+        acc = 0.0
+        for j in range(x.size):
+            if x[j] != 0.0:
+                acc += x[j] * W[k, j]
+        out[k] = acc
+    return out
+
+
+def _reference_perceptron_rule(X, S, rule, eta, order):
+    """Avg ('avg') / Max ('max') Perceptron, or the mistake-driven Perceptron ('mistake')."""
+    n, d = X.shape
+    K = S.shape[1]
+    W = np.zeros((K, d))
+    dec = _Decisions()
+    preds = []
+    for i in order:
+        x, Y = X[i], S[i]
+        s = _scores(W, x)
+        yhat = dec.predict(s, W)
+        preds.append(yhat)
+        if rule == "mistake":
+            y = int(np.flatnonzero(Y)[0])
+            if yhat != y:
+                dec.choose(s, np.arange(K), W)
+                W[y] += eta * x
+                W[yhat] -= eta * x
+            continue
+        if Y.all():
+            continue  # no non-candidate: zero loss
+        inn, out = np.flatnonzero(Y), np.flatnonzero(~Y)
+        jbar = dec.choose(s, out, W)
+        if rule == "avg":
+            if dec.positive(1 - s[inn].mean() + s[jbar]):
+                W[inn] += (eta * (1.0 / inn.size)) * x     # Eq. 4: step eta/|Y|
+                W[jbar] -= eta * x
+        else:
+            ibest = dec.choose(s, inn, W)
+            if dec.positive(1 - s[ibest] + s[jbar]):
+                W[ibest] += eta * x
+                W[jbar] -= eta * x
+    return W, np.array(preds), dec
+
+
+def _reference_pegasos(X, S, rule, alpha, order):
+    """Avg/Max Pegasos: shrink every round, subgradient step on a positive loss, project."""
+    n, d = X.shape
+    K = S.shape[1]
+    W = np.zeros((K, d))
+    dec = _Decisions()
+    preds = []
+    for t, i in enumerate(order, start=1):
+        x, Y = X[i], S[i]
+        s = _scores(W, x)
+        preds.append(dec.predict(s, W))
+        eta_t = 1.0 / (alpha * t)
+        G = np.zeros_like(W)
+        if not Y.all():
+            inn, out = np.flatnonzero(Y), np.flatnonzero(~Y)
+            jbar = dec.choose(s, out, W)
+            if rule == "avg":
+                if dec.positive(1 - s[inn].mean() + s[jbar]):
+                    G[inn] -= x / inn.size
+                    G[jbar] += x
+            else:
+                ibest = dec.choose(s, inn, W)
+                if dec.positive(1 - s[ibest] + s[jbar]):
+                    G[ibest] -= x
+                    G[jbar] += x
+        W = (1 - eta_t * alpha) * W - eta_t * G
+        norm = np.linalg.norm(W)
+        if norm > 0:
+            W = min(1.0, (1 / np.sqrt(alpha)) / norm) * W
+    return W, np.array(preds), dec
+
+
+def _check_against(est, W, preds, dec):
+    """Weights to 1e-9 and the progressive predictions wherever the reference's argmax was clear."""
+    assume(not dec.ambiguous)
+    assert_allclose(est.coef_, W, atol=1e-9, rtol=1e-9)
+    clear = np.array(dec.pred_clear, dtype=bool)
+    assert_array_equal(est.predictions_[clear], est.classes_[preds[clear]])
+
+
+# ---- random streams -----------------------------------------------------------------
+
+@st.composite
+def candidate_streams(draw, singletons=False):
+    n = draw(st.integers(1, 25))
+    d = draw(st.integers(1, 7))
+    k = draw(st.integers(2, 6))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    X = rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.7)
+    if draw(st.booleans()):                      # zero rows
+        X[rng.random(n) < 0.2] = 0.0
+    if draw(st.booleans()) and n > 2:            # repeated rows
+        X[rng.integers(0, n, n // 3)] = X[0]
+    y = rng.integers(0, k, n)
+    if singletons:
+        S = np.zeros((n, k), bool)
+    else:
+        S = rng.random((n, k)) < draw(st.sampled_from([0.2, 0.5, 0.9]))
+    S[np.arange(n), y] = True
+    return X, S
+
+
+RULES = {AvgPerceptron: "avg", MaxPerceptron: "max", Perceptron: "mistake"}
+
+
+def _fit(est, X, S, sparse):
+    Xf = sp.csr_matrix(X) if sparse else X
+    return est.fit(Xf, S)
+
+
+@pytest.mark.parametrize("cls", [AvgPerceptron, MaxPerceptron])
+@pytest.mark.parametrize("sparse", [False, True])
+@given(problem=candidate_streams(), eta=st.sampled_from([0.1, 1.0, 3.0]))
+@settings(max_examples=60, deadline=None)
+def test_perceptrons_match_reference(cls, sparse, problem, eta):
+    X, S = problem
+    est = _fit(cls(eta=eta), X, S, sparse)
+    _check_against(est, *_reference_perceptron_rule(X, S, RULES[cls], eta, np.arange(len(X))))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@given(problem=candidate_streams(singletons=True), eta=st.sampled_from([0.5, 1.0]))
+@settings(max_examples=60, deadline=None)
+def test_mistake_perceptron_matches_reference(sparse, problem, eta):
+    X, S = problem
+    est = Perceptron(eta=eta).fit(sp.csr_matrix(X) if sparse else X, S)
+    _check_against(est, *_reference_perceptron_rule(X, S, "mistake", eta, np.arange(len(X))))
+
+
+@pytest.mark.parametrize("cls,rule", [(AvgPegasos, "avg"), (MaxPegasos, "max")])
+@pytest.mark.parametrize("sparse", [False, True])
+@given(problem=candidate_streams(), alpha=st.sampled_from([1e-3, 0.1, 1.0, 10.0]))
+@settings(max_examples=60, deadline=None)
+def test_pegasos_match_reference(cls, rule, sparse, problem, alpha):
+    X, S = problem
+    est = _fit(cls(alpha=alpha), X, S, sparse)
+    assert est.t_ == len(X) + 1
+    _check_against(est, *_reference_pegasos(X, S, rule, alpha, np.arange(len(X))))
+
+
+@given(problem=candidate_streams(), alpha=st.sampled_from([1e-2, 1.0]), seed=st.integers(0, 100))
+@settings(max_examples=30, deadline=None)
+def test_pegasos_multi_epoch_shuffled_matches_reference(problem, alpha, seed):
+    """Rounds are counted across epochs; the kernel follows the permutation it is given."""
+    X, S = problem
+    est = AvgPegasos(alpha=alpha, max_iter=3, shuffle=True, random_state=seed).fit(X, S)
+    _check_against(est, *_reference_pegasos(X, S, "avg", alpha, est.prediction_rows_))
+
+
+@given(problem=candidate_streams())
+@settings(max_examples=30, deadline=None)
+def test_partial_fit_continues_like_one_stream(problem):
+    X, S = problem
+    n = len(X)
+    whole = MaxPegasos(alpha=0.05).fit(X, S)
+    half = MaxPegasos(alpha=0.05)
+    cut = n // 2
+    if cut:
+        half.partial_fit(X[:cut], S[:cut])
+        half.partial_fit(X[cut:], S[cut:])
+    else:
+        half.partial_fit(X, S)
+    assert_allclose(half.coef_, whole.coef_, atol=1e-9, rtol=1e-9)
+    assert half.t_ == whole.t_
+
+
+@given(problem=candidate_streams(singletons=True), eta=st.sampled_from([0.5, 2.0]))
+@settings(max_examples=40, deadline=None)
+def test_singletons_make_avg_and_max_identical(problem, eta):
+    X, S = problem
+    a = AvgPerceptron(eta=eta).fit(X, S)
+    m = MaxPerceptron(eta=eta).fit(X, S)
+    assert_allclose(a.coef_, m.coef_, atol=1e-12)
+    assert_array_equal(a.predictions_, m.predictions_)
+    pa = AvgPegasos(alpha=0.1).fit(X, S)
+    pm = MaxPegasos(alpha=0.1).fit(X, S)
+    pe = Pegasos(alpha=0.1).fit(X, S)
+    assert_allclose(pa.coef_, pm.coef_, atol=1e-12)
+    assert_allclose(pa.coef_, pe.coef_, atol=1e-12)
+
+
+def test_float32_close_to_float64():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((80, 6))
+    S = rng.random((80, 4)) < 0.4
+    S[np.arange(80), rng.integers(0, 4, 80)] = True
+    for cls, kw in [(AvgPerceptron, {}), (MaxPegasos, {"alpha": 0.1})]:
+        a = cls(**kw).fit(X, S)
+        b = cls(**kw).fit(X.astype(np.float32), S)
+        assert_allclose(a.coef_, b.coef_, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("cls", [AvgPerceptron, MaxPerceptron, Perceptron])
+def test_separated_stream_makes_no_update(cls):
+    """Once the weights separate the stream (with margin 1 for the hinge rules), a
+    further pass changes nothing."""
+    rng = np.random.default_rng(3)
+    centers = np.eye(3) * 4
+    y = rng.integers(0, 3, 60)
+    X = centers[y] + rng.uniform(-0.5, 0.5, (60, 3))
+    S = np.zeros((60, 4), bool)
+    S[np.arange(60), y] = True
+    if cls is not Perceptron:
+        S[:, 3] = rng.random(60) < 0.5       # an ambiguous extra candidate
+    est = cls()
+    for _ in range(100):
+        before = est.__dict__.get("n_updates_", -1)
+        est.partial_fit(X, S)
+        if est.n_updates_ == before:
+            break
+    assert est.n_updates_ > 0
+    W0 = est.coef_.copy()
+    n0 = est.n_updates_
+    est.partial_fit(X, S)
+    assert est.n_updates_ == n0
+    assert_array_equal(est.coef_, W0)
+    assert_array_equal(est.predictions_, est.predict(X))
+
+
+def test_full_candidate_set_gives_no_loss_but_pegasos_still_shrinks():
+    X = np.array([[1.0, 2.0], [0.5, -1.0], [1.0, 1.0]])
+    S = np.array([[True, False, False], [True, True, True], [True, True, True]])
+    p = AvgPerceptron().fit(X, S)
+    assert p.n_updates_ == 1                               # only the first round
+    g = AvgPegasos(alpha=0.5).fit(X, S)
+    W, _, _ = _reference_pegasos(X, S, "avg", 0.5, np.arange(3))
+    assert_allclose(g.coef_, W, atol=1e-12)
+    assert g.n_updates_ == 1
+    assert np.linalg.norm(g.coef_) < np.linalg.norm(AvgPegasos(alpha=0.5).fit(X[:1], S[:1]).coef_)
+
+
+def test_zero_rows_never_give_nan():
+    X = np.zeros((5, 3))
+    for cls in (AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos):
+        est = cls().fit(X, [[0, 1], [1], [2], [0], [1, 2]])
+        assert np.isfinite(est.coef_).all()
+        assert_array_equal(est.coef_, 0.0)
+        assert np.isfinite(est.decision_function(X)).all()
