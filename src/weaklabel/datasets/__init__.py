@@ -1,0 +1,6 @@
+"""Registry of named datasets: ``load(name)`` returns train/test arrays (and real
+candidate sets for partial-label sets) read from ``$WEAKLABEL_DATA``."""
+
+from ._registry import REGISTRY, DataNotFoundError, Dataset, available, data_dir, list_datasets, load
+
+__all__ = ["load", "list_datasets", "available", "data_dir", "Dataset", "DataNotFoundError", "REGISTRY"]

@@ -1,0 +1,437 @@
+"""Named datasets read from the shared data folder, with checksums and a parse cache.
+
+Where data comes from: ``$WEAKLABEL_DATA`` if set, else ``../shared/data`` beside the
+repository (found by walking up from this file to ``pyproject.toml``), else
+``../shared/data`` beside the current directory.  Every file is checked against
+``checksums.sha256`` in that folder before it is read.  Parsed arrays are cached as
+.npz under ``$WEAKLABEL_CACHE`` (default ``~/.cache/weaklabel``), keyed by the file's
+sha256, so the shared folder is never written.
+"""
+
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import hashlib
+import io
+import lzma
+import os
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["Dataset", "DatasetSpec", "DataNotFoundError", "load", "list_datasets", "data_dir", "REGISTRY"]
+
+_PARSER_VERSION = 1
+
+
+class DataNotFoundError(FileNotFoundError):
+    """A dataset file is missing from the data folder."""
+
+
+@dataclass
+class Dataset:
+    """A loaded dataset.
+
+    ``X_test``/``y_test`` are ``None`` for sets that ship as one file; ``S_train`` is
+    the real candidate sets (a :class:`weaklabel.CandidateSets`) for partial-label sets.
+    For ``sudoku``, ``X_train`` holds puzzles (0 = blank) and ``y_train`` solutions,
+    both int arrays of shape (n, 81).
+    """
+
+    name: str
+    X_train: object
+    y_train: np.ndarray
+    X_test: object = None
+    y_test: np.ndarray = None
+    S_train: object = None
+    classes: np.ndarray = None
+    description: str = ""
+    files: tuple = field(default_factory=tuple)
+
+    @property
+    def n_features(self):
+        return self.X_train.shape[1]
+
+    def __repr__(self):
+        te = "none" if self.X_test is None else f"{self.X_test.shape}"
+        return (f"Dataset({self.name!r}, train={self.X_train.shape}, test={te}, "
+                f"classes={None if self.classes is None else len(self.classes)})")
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    name: str
+    files: tuple            # paths relative to the data folder
+    reader: str             # name of a reader function below
+    description: str
+    shape: str              # what the manifest says (for `weaklabel datasets` when absent)
+    options: tuple = ()     # extra reader arguments as (key, value) pairs
+
+
+REGISTRY = {}
+
+
+def _register(name, files, reader, description, shape, **options):
+    REGISTRY[name] = DatasetSpec(name, tuple(files), reader, description, shape, tuple(sorted(options.items())))
+
+
+_register("digits", (), "digits", "scikit-learn's bundled 8x8 digits (no data folder needed), pixels / 16", "1797 x 64, 10 classes")
+_register("usps", ("images/usps.h5",), "usps_h5", "USPS digits, classic 7291/2007 split, pixels in [0, 1]", "7291+2007 x 256, 10 classes")
+_register("mnist-test", ("images/t10k-images-idx3-ubyte.gz", "images/t10k-labels-idx1-ubyte.gz"), "mnist_idx",
+          "MNIST: only the 10k test images are available here; pixels / 255", "10000 x 784, 10 classes")
+_register("satimage", ("libsvm/satimage.scale.xz", "libsvm/satimage.scale.t.xz"), "svmlight",
+          "Statlog satimage (LIBSVM, scaled)", "4435+2000 x 36, 6 classes", n_features=36)
+_register("letter", ("libsvm/letter.scale.xz", "libsvm/letter.scale.t.xz"), "svmlight",
+          "Statlog letter (LIBSVM, scaled; train = tr + val)", "15000+5000 x 16, 26 classes", n_features=16)
+_register("pendigits", ("libsvm/pendigits.xz", "libsvm/pendigits.t.xz"), "svmlight",
+          "Pen digits (LIBSVM, unscaled 0..100)", "7494+3498 x 16, 10 classes", n_features=16)
+_register("vehicle", ("libsvm/vehicle.scale.xz",), "svmlight", "Statlog vehicle (LIBSVM, scaled; one file)",
+          "846 x 18, 4 classes", n_features=18)
+_register("segment", ("libsvm/segment.scale.xz",), "svmlight", "Statlog segment (LIBSVM, scaled; one file)",
+          "2310 x 19, 7 classes", n_features=19)
+_register("vowel", ("uci/vowel.train.xz", "uci/vowel.test.xz"), "vowel_csv", "ESL/UCI vowel, 528/462 split",
+          "528+462 x 10, 11 classes")
+_register("dna", ("libsvm/dna.scale.xz", "libsvm/dna.scale.t.xz"), "svmlight", "Statlog dna (LIBSVM)",
+          "2000+1186 x 180, 3 classes", n_features=180)
+_register("glass", ("libsvm/glass.scale.xz",), "svmlight", "UCI glass (LIBSVM, scaled; one file)",
+          "214 x 9, 6 classes", n_features=9)
+_register("sector", ("libsvm/sector.scale.bz2", "libsvm/sector.t.scale.bz2"), "svmlight",
+          "Industry sector web pages (LIBSVM, tf-idf, unit norm), sparse", "6412+3207 x 55197, 105 classes",
+          n_features=55197, sparse=True)
+_register("optdigits", ("uci/optdigits.tra.xz", "uci/optdigits.tes.xz"), "delimited",
+          "UCI optdigits (8x8 counts 0..16)", "3823+1797 x 64, 10 classes", sep=",")
+_register("shuttle", ("uci/shuttle.trn.xz", "uci/shuttle.tst.xz"), "delimited", "UCI Statlog shuttle (raw)",
+          "43500+14500 x 9, 7 classes", sep="auto")
+_register("ecoli", ("uci/ecoli.data.xz",), "ecoli", "UCI ecoli (one file)", "336 x 7, 8 classes")
+_register("dermatology", ("uci/dermatology.keel.dat.xz",), "keel",
+          "UCI dermatology, KEEL copy (366 minus 8 rows with missing age; raw, age up to 75)", "358 x 34, 6 classes")
+_register("lost", ("pll/lost.mat",), "pll_mat", "Lost: face naming from TV captions, real candidate sets",
+          "1122 x 108, 16 classes")
+_register("birdsong", ("pll/BirdSong.mat",), "pll_mat", "BirdSong: bird syllables, real candidate sets",
+          "4998 x 38, 13 classes")
+_register("italian", ("pll/italian.mat",), "pll_mat", "Italian: 90 candidate tags, real candidate sets",
+          "21878 x 519, 90 classes")
+_register("sudoku", ("sudoku/sudoku10000.csv.xz",), "sudoku", "9x9 Sudoku puzzles and solutions (0 = blank)",
+          "9999 x 81 symbols")
+
+
+# ---- locations ------------------------------------------------------------------------
+
+def data_dir():
+    """The data folder: $WEAKLABEL_DATA, else ../shared/data beside the repository."""
+    env = os.environ.get("WEAKLABEL_DATA")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        if (parent / "pyproject.toml").exists():
+            cand = parent.parent / "shared" / "data"
+            if cand.exists():
+                return cand
+            break
+    return Path.cwd().parent / "shared" / "data"
+
+
+def cache_dir():
+    env = os.environ.get("WEAKLABEL_CACHE")
+    base = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "weaklabel"
+    return base
+
+
+_CHECKSUMS = {}
+_VERIFIED = {}
+
+
+def _checksums(root):
+    key = str(root)
+    if key not in _CHECKSUMS:
+        table = {}
+        f = root / "checksums.sha256"
+        if f.exists():
+            for line in f.read_text().splitlines():
+                parts = line.split()
+                if len(parts) == 2:
+                    table[parts[1].lstrip("./").lstrip("*")] = parts[0]
+        _CHECKSUMS[key] = table
+    return _CHECKSUMS[key]
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _resolve(rel, name):
+    root = data_dir()
+    path = root / rel
+    if not path.exists():
+        raise DataNotFoundError(
+            f"dataset {name!r} needs {rel}, not found at {path}. Set WEAKLABEL_DATA to the folder that holds "
+            f"'{rel}' (the shared data folder; see its MANIFEST.md)."
+        )
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key not in _VERIFIED:
+        digest = _sha256(path)
+        expected = _checksums(root).get(rel)
+        if expected is None:
+            raise ValueError(f"{root / 'checksums.sha256'} lists no checksum for {rel}; the data folder is not the expected one.")
+        if digest != expected:
+            raise ValueError(f"{path} fails its checksum (sha256 {digest[:12]}..., expected {expected[:12]}...); "
+                             "the file is corrupt or was replaced.")
+        _VERIFIED[key] = digest
+    return path, _VERIFIED[key]
+
+
+def available(name):
+    """True if every file of dataset ``name`` is present (checksums are not read)."""
+    spec = _spec(name)
+    root = data_dir()
+    return all((root / f).exists() for f in spec.files)
+
+
+def list_datasets():
+    return sorted(REGISTRY)
+
+
+def _spec(name):
+    if name not in REGISTRY:
+        raise ValueError(f"unknown dataset {name!r}; known: {', '.join(sorted(REGISTRY))}.")
+    return REGISTRY[name]
+
+
+# ---- loading with a parse cache -------------------------------------------------------
+
+def load(name, *, cache=True):
+    """Load dataset ``name`` (see :func:`list_datasets`).
+
+    Parameters
+    ----------
+    name : str
+    cache : bool, default=True
+        Keep parsed arrays in the user cache folder (never in the data folder).
+
+    Returns
+    -------
+    Dataset
+
+    Raises
+    ------
+    DataNotFoundError
+        Naming the missing file and the variable (WEAKLABEL_DATA) to set.
+    """
+    spec = _spec(name)
+    resolved = [_resolve(f, name) for f in spec.files]
+    opts = dict(spec.options)
+    reader = _READERS[spec.reader]
+    arrays = None
+    cpath = None
+    if cache and resolved:
+        tag = hashlib.sha256(("|".join(d for _, d in resolved) + f"|{spec.reader}|{opts}|{_PARSER_VERSION}").encode()).hexdigest()[:20]
+        cpath = cache_dir() / f"{name}-{tag}.npz"
+        arrays = _read_cache(cpath)
+    if arrays is None:
+        arrays = reader([p for p, _ in resolved], **opts)
+        if cpath is not None:
+            _write_cache(cpath, arrays)
+    return _to_dataset(name, spec, arrays)
+
+
+def _read_cache(path):
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            out = {k: z[k] for k in z.files}
+    except Exception:
+        return None
+    for part in ("X_train", "X_test"):
+        if f"{part}__data" in out:
+            out[part] = sp.csr_matrix((out.pop(f"{part}__data"), out.pop(f"{part}__indices"),
+                                       out.pop(f"{part}__indptr")), shape=tuple(out.pop(f"{part}__shape")))
+    return out
+
+
+def _write_cache(path, arrays):
+    flat = {}
+    for k, v in arrays.items():
+        if v is None:
+            continue
+        if sp.issparse(v):
+            v = v.tocsr()
+            flat.update({f"{k}__data": v.data, f"{k}__indices": v.indices, f"{k}__indptr": v.indptr,
+                         f"{k}__shape": np.asarray(v.shape)})
+        else:
+            flat[k] = np.asarray(v)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **flat)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home is fine: we just parse again next time
+
+
+def _to_dataset(name, spec, a):
+    from ..labels import CandidateSets
+
+    S = None
+    y_train = a["y_train"]
+    classes = np.unique(np.concatenate([y_train.ravel()] + ([a["y_test"].ravel()] if a.get("y_test") is not None else [])))
+    if "S_train" in a:
+        classes = np.arange(a["S_train"].shape[1])
+        S = CandidateSets(a["S_train"], classes)
+    if name == "sudoku":
+        classes = np.arange(1, 10)
+    return Dataset(name=name, X_train=a["X_train"], y_train=y_train, X_test=a.get("X_test"),
+                   y_test=a.get("y_test"), S_train=S, classes=classes, description=spec.description,
+                   files=spec.files)
+
+
+# ---- readers ---------------------------------------------------------------------------
+
+def _open_text(path):
+    path = str(path)
+    if path.endswith(".xz"):
+        return io.TextIOWrapper(lzma.open(path), encoding="utf-8")
+    if path.endswith(".bz2"):
+        return io.TextIOWrapper(bz2.open(path), encoding="utf-8")
+    if path.endswith(".gz"):
+        return io.TextIOWrapper(gzip.open(path), encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
+def _open_bytes(path):
+    path = str(path)
+    if path.endswith(".xz"):
+        return lzma.open(path)
+    if path.endswith(".bz2"):
+        return bz2.open(path)
+    if path.endswith(".gz"):
+        return gzip.open(path)
+    return open(path, "rb")
+
+
+def _read_digits(paths):
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    return {"X_train": X / 16.0, "y_train": y}
+
+
+def _read_usps_h5(paths):
+    import h5py
+
+    with h5py.File(paths[0], "r") as f:
+        return {"X_train": np.asarray(f["train/data"], dtype=np.float64),
+                "y_train": np.asarray(f["train/target"]).astype(np.int64),
+                "X_test": np.asarray(f["test/data"], dtype=np.float64),
+                "y_test": np.asarray(f["test/target"]).astype(np.int64)}
+
+
+def _read_mnist_idx(paths):
+    with gzip.open(paths[0]) as f:
+        magic, n, rows, cols = struct.unpack(">IIII", f.read(16))
+        if magic != 2051:
+            raise ValueError(f"{paths[0]} is not an IDX image file (magic {magic}).")
+        X = np.frombuffer(f.read(), dtype=np.uint8).reshape(n, rows * cols)
+    with gzip.open(paths[1]) as f:
+        magic, n2 = struct.unpack(">II", f.read(8))
+        if magic != 2049 or n2 != n:
+            raise ValueError(f"{paths[1]} is not the IDX label file matching {paths[0]}.")
+        y = np.frombuffer(f.read(), dtype=np.uint8).astype(np.int64)
+    return {"X_train": X.astype(np.float64) / 255.0, "y_train": y}
+
+
+def _read_svmlight(paths, n_features, sparse=False):
+    from sklearn.datasets import load_svmlight_file
+
+    out = {}
+    for part, p in zip(("train", "test"), paths):
+        with _open_bytes(p) as fh:
+            X, y = load_svmlight_file(fh, n_features=n_features)
+        X = X.tocsr() if sparse else X.toarray()
+        y = y.astype(np.int64) if np.all(y == np.round(y)) else y
+        out[f"X_{part}"], out[f"y_{part}"] = X, y
+    return out
+
+
+def _read_delimited(paths, sep):
+    out = {}
+    for part, p in zip(("train", "test"), paths):
+        with _open_text(p) as fh:
+            rows = []
+            for line in fh:
+                line = line.strip()
+                if not line:
+                    continue
+                cells = line.split(",") if (sep == "," or (sep == "auto" and "," in line)) else line.split()
+                rows.append([float(c) for c in cells])
+        arr = np.asarray(rows)
+        out[f"X_{part}"], out[f"y_{part}"] = arr[:, :-1], arr[:, -1].astype(np.int64)
+    return out
+
+
+def _read_vowel_csv(paths):
+    out = {}
+    for part, p in zip(("train", "test"), paths):
+        with _open_text(p) as fh:
+            r = list(csv.reader(fh))
+        arr = np.asarray(r[1:], dtype=np.float64)
+        out[f"X_{part}"], out[f"y_{part}"] = arr[:, 2:], arr[:, 1].astype(np.int64)
+    return out
+
+
+def _read_ecoli(paths):
+    with _open_text(paths[0]) as fh:
+        rows = [line.split() for line in fh if line.strip()]
+    X = np.asarray([[float(c) for c in r[1:-1]] for r in rows])
+    names = np.asarray([r[-1] for r in rows])
+    return {"X_train": X, "y_train": names}
+
+
+def _read_keel(paths):
+    with _open_text(paths[0]) as fh:
+        rows = [line.strip().split(",") for line in fh if line.strip() and not line.startswith("@")]
+    arr = np.asarray(rows, dtype=np.float64)
+    return {"X_train": arr[:, :-1], "y_train": arr[:, -1].astype(np.int64)}
+
+
+def _read_pll_mat(paths):
+    from scipy.io import loadmat
+
+    m = loadmat(paths[0])
+    X = m["data"]
+    X = X.toarray() if sp.issparse(X) else np.asarray(X)
+    T = m["target"]
+    P = m["partial_target"]
+    T = (T.toarray() if sp.issparse(T) else np.asarray(T)).T
+    P = (P.toarray() if sp.issparse(P) else np.asarray(P)).T
+    return {"X_train": X.astype(np.float64), "y_train": np.argmax(T, axis=1).astype(np.int64),
+            "S_train": P != 0}
+
+
+def _read_sudoku(paths):
+    with _open_text(paths[0]) as fh:
+        r = csv.reader(fh)
+        next(r)
+        rows = list(r)
+    q = np.asarray([[int(c) for c in a] for a, _ in rows], dtype=np.int64)
+    s = np.asarray([[int(c) for c in b] for _, b in rows], dtype=np.int64)
+    return {"X_train": q, "y_train": s}
+
+
+_READERS = {
+    "digits": _read_digits, "usps_h5": _read_usps_h5, "mnist_idx": _read_mnist_idx, "svmlight": _read_svmlight,
+    "delimited": _read_delimited, "vowel_csv": _read_vowel_csv, "ecoli": _read_ecoli, "keel": _read_keel,
+    "pll_mat": _read_pll_mat, "sudoku": _read_sudoku,
+}
