@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 from sklearn.utils.validation import column_or_1d
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "check_int_at_least",
     "check_bool",
     "check_X_values",
+    "check_X_finite",
     "check_candidates",
     "describe_rows",
 ]
@@ -76,11 +78,39 @@ def check_X_values(X, name="X"):
     return X
 
 
-def check_X_magnitude(X, name="X"):
-    data = X.data if sp.issparse(X) else X
-    if data.size and np.abs(data).max() > _MAX_ABS_X:
+@njit(cache=True, nogil=True)
+def _scan_values(values):
+    """(index of the first non-finite value or -1, max |value| over the finite ones)."""
+    m = 0.0
+    for p in range(values.size):
+        v = values[p]
+        if not np.isfinite(v):
+            return p, m
+        a = abs(v)
+        if a > m:
+            m = a
+    return -1, m
+
+
+def check_X_finite(X, name="X"):
+    """One pass over the values: reject NaN/inf (naming the first row) and values so
+    large that the kernels' squared norms would overflow."""
+    values = X.data if sp.issparse(X) else X
+    flat = np.ravel(values)
+    bad, biggest = _scan_values(flat)
+    if bad >= 0:
+        if sp.issparse(X):
+            row = int(np.searchsorted(X.indptr, bad, side="right") - 1)
+        else:
+            row = int(bad // max(1, X.shape[1])) if X.ndim == 2 else int(bad)
+        what = "NaN" if np.isnan(flat[bad]) else "infinity"
         raise ValueError(
-            f"{name} has values of magnitude up to {np.abs(data).max():.3g}; the learners need "
+            f"Input {name} contains {what} (first at row {row}); every value must be finite. "
+            "Impute or drop those rows first (e.g. sklearn.impute.SimpleImputer)."
+        )
+    if biggest > _MAX_ABS_X:
+        raise ValueError(
+            f"{name} has values of magnitude up to {biggest:.3g}; the learners need "
             f"|{name}| <= {_MAX_ABS_X:g} to avoid overflow. Scale the features first "
             "(e.g. sklearn.preprocessing.MaxAbsScaler)."
         )

@@ -19,55 +19,59 @@ RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y
 RULE_MAX = 1          # max prediction hinge loss (Eq. 3 / Eq. 5)
 RULE_MISTAKE = 2      # classic multiclass Perceptron: update when argmax != y
 
-_FOLD_BELOW = 1e-9
+# Fold the scale back into W only when it gets this small: precision does not depend
+# on magnitude, and |W| <= radius / 1e-80 keeps ||W||^2 far from overflow.
+_FOLD_BELOW = 1e-80
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _row_scores(W, scale, X_dense, is_dense, data, indices, indptr, i, scores):
+def _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx):
+    """The row's nonzero (value, feature) pairs: a view of CSR, or a branch-free
+    compaction of a dense row into the buffers. Returns their count."""
+    if is_dense:
+        cnt = 0
+        for j in range(X_dense.shape[1]):
+            xj = X_dense[i, j]
+            nz_val[cnt] = xj
+            nz_idx[cnt] = j
+            cnt += xj != 0.0
+        return cnt
+    lo = indptr[i]
+    cnt = indptr[i + 1] - lo
+    for p in range(cnt):
+        nz_val[p] = data[lo + p]
+        nz_idx[p] = indices[lo + p]
+    return cnt
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_scores(W, scale, nz_val, nz_idx, cnt, scores):
     n_classes = W.shape[1]
     for k in range(n_classes):
         scores[k] = 0.0
-    if is_dense:
-        for j in range(X_dense.shape[1]):
-            xj = X_dense[i, j]
-            if xj != 0.0:
-                for k in range(n_classes):
-                    scores[k] += xj * W[j, k]
-    else:
-        for p in range(indptr[i], indptr[i + 1]):
-            xj = data[p]
-            j = indices[p]
-            for k in range(n_classes):
-                scores[k] += xj * W[j, k]
+    for p in range(cnt):
+        xj = nz_val[p]
+        j = nz_idx[p]
+        for k in range(n_classes):
+            scores[k] += xj * W[j, k]
     if scale != 1.0:
         for k in range(n_classes):
             scores[k] *= scale
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _row_update(W, X_dense, is_dense, data, indices, indptr, i, upd_k, upd_c, n_upd, track_norm):
-    """W[:, upd_k[u]] += upd_c[u] * x_i for u < n_upd; returns the change of ||W||_F^2."""
+def _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, track_norm):
+    """W[:, upd_k[u]] += upd_c[u] * x for u < n_upd; returns the change of ||W||_F^2."""
     dnorm = 0.0
-    if is_dense:
-        for j in range(X_dense.shape[1]):
-            xj = X_dense[i, j]
-            if xj != 0.0:
-                for u in range(n_upd):
-                    k = upd_k[u]
-                    delta = upd_c[u] * xj
-                    if track_norm:
-                        dnorm += delta * (2.0 * W[j, k] + delta)
-                    W[j, k] += delta
-    else:
-        for p in range(indptr[i], indptr[i + 1]):
-            xj = data[p]
-            j = indices[p]
-            for u in range(n_upd):
-                k = upd_k[u]
-                delta = upd_c[u] * xj
-                if track_norm:
-                    dnorm += delta * (2.0 * W[j, k] + delta)
-                W[j, k] += delta
+    for p in range(cnt):
+        xj = nz_val[p]
+        j = nz_idx[p]
+        for u in range(n_upd):
+            k = upd_k[u]
+            delta = upd_c[u] * xj
+            if track_norm:
+                dnorm += delta * (2.0 * W[j, k] + delta)
+            W[j, k] += delta
     return dnorm
 
 
@@ -93,13 +97,17 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
     """
     n_classes = W.shape[1]
     scores = np.empty(n_classes)
+    width = X_dense.shape[1] if is_dense else W.shape[0]
+    nz_val = np.empty(width, dtype=W.dtype)
+    nz_idx = np.empty(width, dtype=np.int64)
     upd_k = np.empty(n_classes, dtype=np.int64)
     upd_c = np.empty(n_classes)
     radius = 1.0 / np.sqrt(alpha) if pegasos else 0.0
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
-        _row_scores(W, scale, X_dense, is_dense, data, indices, indptr, i, scores)
+        cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
+        _row_scores(W, scale, nz_val, nz_idx, cnt, scores)
 
         # prediction over all classes, lowest index on ties
         yhat = 0
@@ -168,8 +176,7 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
                 step = eta_t / scale
                 for u in range(n_upd):
                     upd_c[u] *= step
-                normsq += _row_update(W, X_dense, is_dense, data, indices, indptr, i,
-                                      upd_k, upd_c, n_upd, True)
+                normsq += _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, True)
                 if normsq < 0.0:
                     normsq = 0.0
                 n_updates += 1
@@ -179,8 +186,7 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
         elif n_upd > 0:
             for u in range(n_upd):
                 upd_c[u] *= eta
-            _row_update(W, X_dense, is_dense, data, indices, indptr, i,
-                        upd_k, upd_c, n_upd, False)
+            _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1
         t += 1.0
     return scale, normsq, t, n_updates

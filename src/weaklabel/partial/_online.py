@@ -17,7 +17,7 @@ from .._validation import (
     check_candidates,
     check_int_at_least,
     check_positive,
-    check_X_magnitude,
+    check_X_finite,
     check_X_values,
     describe_rows,
 )
@@ -143,8 +143,9 @@ class _OnlineCandidateLearner(LinearMulticlass):
         if first:
             self._check_params()
         check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32])
-        check_X_magnitude(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32],
+                          ensure_all_finite=False)
+        check_X_finite(X)
         if first:
             if not reset and classes is None and not _carries_classes(y):
                 raise ValueError(

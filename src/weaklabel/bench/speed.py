@@ -1,0 +1,59 @@
+"""One-pass throughput of the candidate-label learners beside scikit-learn's Perceptron.
+
+Measured side by side in one run on the same data: examples per second of one pass
+(best of ``repeats`` timings, after a warm-up that compiles the kernels), and the
+ratio ours / scikit-learn.  The candidate-set learners get candidate sets of size 2
+(true label + 1 uniform distractor); Perceptron/Pegasos get the true labels.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+from .. import datasets
+from ..partial import METHODS
+from ..simulate import make_candidate_sets
+
+DATASETS = {"usps": "dense", "sector": "sparse"}
+
+
+def _best_time(fn, repeats):
+    best = np.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def run(names=("usps", "sector"), repeats=3, out=print):
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import Perceptron as SkPerceptron
+
+    rows = []
+    for name in names:
+        d = datasets.load(name)
+        X = sp.csr_matrix(d.X_train) if DATASETS.get(name) == "sparse" else np.ascontiguousarray(d.X_train)
+        y = d.y_train
+        n = y.size
+        S = make_candidate_sets(y, 2, random_state=0)
+        sk = SkPerceptron(max_iter=1, tol=None, shuffle=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            t_sk = _best_time(lambda: sk.fit(X, y), repeats)
+        out(f"{name} ({'CSR' if sp.issparse(X) else 'dense'} {X.shape[0]} x {X.shape[1]}, {np.unique(y).size} classes)")
+        out(f"  {'scikit-learn Perceptron':28s} {n / t_sk:12,.0f} ex/s   1.00x")
+        for method, cls in METHODS.items():
+            params = {"alpha": 1e-4} if "pegasos" in method else {}
+            target = y if method in ("perceptron", "pegasos") else S
+            cls(**params).fit(X[:50], target[:50])                     # compile outside the timing
+            t = _best_time(lambda: cls(**params).fit(X, target), repeats)
+            ratio = t_sk / t
+            rows.append({"dataset": name, "method": method, "ex_per_s": n / t, "sklearn_ex_per_s": n / t_sk,
+                         "ratio": ratio})
+            out(f"  {method:28s} {n / t:12,.0f} ex/s {ratio:6.2f}x")
+    return rows
