@@ -198,6 +198,8 @@ def check_candidates(y, n_samples=None, classes=None, name="y"):
     """
     from .labels import CandidateSets  # local: labels imports this module
 
+    if y is None:
+        raise ValueError(f"requires {name} to be passed, but the target {name} is None; pass labels or candidate sets.")
     if classes is not None:
         classes = _classes_array(classes)
 
@@ -264,6 +266,11 @@ def check_candidates(y, n_samples=None, classes=None, name="y"):
 def _mask_from_labels(arr, classes, name):
     if arr.dtype.kind == "f" and not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or inf; labels must be finite.")
+    if arr.dtype.kind == "f" and arr.size and not np.all(arr == np.round(arr)):
+        raise ValueError(
+            f"Unknown label type: continuous. {name} must hold class labels (integers or strings); "
+            f"got non-integer floats such as {arr[arr != np.round(arr)][0]!r}."
+        )
     if arr.dtype == object:
         try:
             arr = arr.astype(str)

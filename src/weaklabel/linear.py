@@ -108,7 +108,8 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
         """
-        return self.classes_[np.argmax(self._scores(X), axis=1)]
+        scores = self._scores(X)
+        return self.classes_[np.argmax(scores, axis=1)]
 
     # ---- persistence --------------------------------------------------------
     def _state_arrays(self):
@@ -198,7 +199,7 @@ def load(path):
                 raise ValueError("it has no meta.json")
             meta = json.loads(zf.read("meta.json"))
         with np.load(path, allow_pickle=False) as npz:
-            arrays = {k: npz[k] for k in npz.files}
+            arrays = {k: npz[k] for k in npz.files if k != "meta.json"}
     except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path} is not a readable weaklabel model ({exc}); it may be truncated or altered.") from None
     if meta.get("format") != "weaklabel-model":

@@ -55,3 +55,19 @@ def mean_std(values):
 
 def fmt_params(params):
     return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(params.items()))
+
+
+def load_or_make_plan(out, make_plan, quick, repeats, datasets, execute):
+    """The sweep plan: made from the arguments and saved as OUT/plan.json when running,
+    read back from there when only re-rendering a report (execute=False)."""
+    import json
+    from pathlib import Path
+
+    f = Path(out) / "plan.json"
+    if not execute:
+        if not f.exists():
+            raise FileNotFoundError(f"{f} is missing; it is written by `weaklabel reproduce`.")
+        return json.loads(f.read_text())
+    p = make_plan(quick, repeats, datasets)
+    f.write_text(json.dumps(p, indent=1))
+    return p

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..metrics import ambiguous_zero_one_loss, progressive_error_curve
 from ..simulate import make_candidate_sets
-from ._common import EXACT_LABEL, fmt_params, grid_points, make_learner, mean_std, prepared
+from ._common import EXACT_LABEL, fmt_params, grid_points, load_or_make_plan, make_learner, mean_std, prepared
 from .runner import Cell, run_cells
 from .store import ResultStore
 
@@ -165,7 +165,7 @@ def summarize(store, p, chosen):
     return out
 
 
-def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None):
+def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
     """Run (or resume) the reproduction and write its tables and plots into ``out``.
 
     Returns the path of the Markdown report.
@@ -175,11 +175,13 @@ def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None)
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    p = plan(quick, repeats, datasets)
+    p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
     with ResultStore(out / "results.sqlite") as store:
-        run_cells(tune_cells(p), store, jobs=jobs, progress=progress, desc="tuning")
+        if execute:
+            run_cells(tune_cells(p), store, jobs=jobs, progress=progress, desc="tuning")
         chosen = choose_params(store, p)
-        run_cells(eval_cells(p, chosen), store, jobs=jobs, progress=progress, desc="repeats")
+        if execute:
+            run_cells(eval_cells(p, chosen), store, jobs=jobs, progress=progress, desc="repeats")
         summary = summarize(store, p, chosen)
     pngs = []
     for name in p["datasets"]:

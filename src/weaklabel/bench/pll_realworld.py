@@ -19,7 +19,7 @@ from sklearn.preprocessing import StandardScaler
 
 from .. import datasets as _datasets
 from ..metrics import accuracy, ambiguous_zero_one_loss
-from ._common import EXACT_LABEL, fmt_params, grid_points, make_learner, mean_std
+from ._common import EXACT_LABEL, fmt_params, grid_points, load_or_make_plan, make_learner, mean_std
 from .runner import Cell, run_cells
 from .store import ResultStore
 
@@ -111,16 +111,17 @@ def cells(p):
     return out
 
 
-def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None):
+def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
     from .plots import plot_bars
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    p = plan(quick, repeats, datasets)
+    p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
     todo = cells(p)
     wanted = {c.key for c in todo}
     with ResultStore(out / "results.sqlite") as store:
-        run_cells(todo, store, jobs=jobs, progress=progress, desc="splits")
+        if execute:
+            run_cells(todo, store, jobs=jobs, progress=progress, desc="splits")
         rows = [(c, r) for c, r in store.rows(EXPERIMENT, "eval") if _key(c) in wanted]
     groups = {}
     for cfg, res in rows:

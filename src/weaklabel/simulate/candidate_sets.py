@@ -36,7 +36,7 @@ def make_candidate_sets(y, set_size, *, classes=None, random_state=None):
     --------
     >>> from weaklabel.simulate import make_candidate_sets
     >>> S = make_candidate_sets([0, 1, 2, 3], set_size=2, classes=range(5), random_state=0)
-    >>> S.sizes.tolist(), S.contains([0, 1, 2, 3]).all()
+    >>> S.sizes.tolist(), bool(S.contains([0, 1, 2, 3]).all())
     ([2, 2, 2, 2], True)
     """
     y = np.asarray(y)

@@ -1,0 +1,196 @@
+"""The ``weaklabel`` command."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+import numpy as np
+
+REPRODUCTIONS = ("partial-labels", "pll-realworld")
+
+
+class _Group(click.Group):
+    """Turn expected errors into one line on stderr and exit code 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:          # e.g. `weaklabel predict ... | head`
+            sys.stderr.close()
+            sys.exit(0)
+        except (ValueError, TypeError, FileNotFoundError, KeyError, OSError) as exc:
+            msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            click.echo(f"weaklabel: error: {msg}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="weaklabel")
+def main():
+    """weaklabel: train classifiers from weak supervision.
+
+    Data is read from $WEAKLABEL_DATA (default: ../shared/data beside the repository).
+    """
+
+
+@main.command()
+def datasets():
+    """List the registered datasets: shape, classes and whether they are available."""
+    from . import datasets as ds
+
+    click.echo(f"data folder: {ds.data_dir()}")
+    click.echo(f"{'name':12s} {'available':9s} {'shape (train[+test] x features, classes)':44s} description")
+    for name in ds.list_datasets():
+        spec = ds.REGISTRY[name]
+        ok = ds.available(name)
+        click.echo(f"{name:12s} {'yes' if ok else 'NO':9s} {spec.shape:44s} {spec.description}")
+
+
+def _reproduction(name):
+    if name == "partial-labels":
+        from .bench import partial_labels as mod
+    elif name == "pll-realworld":
+        from .bench import pll_realworld as mod
+    else:
+        raise ValueError(f"unknown reproduction {name!r}; choose from {', '.join(REPRODUCTIONS)}.")
+    return mod
+
+
+@main.command()
+@click.argument("name", type=click.Choice(REPRODUCTIONS))
+@click.option("--quick", is_flag=True, help="A small slice (under a minute) writing the same kinds of files.")
+@click.option("--repeats", type=click.IntRange(min=1), default=None,
+              help="Repeats (partial-labels, default 100) or splits (pll-realworld, default 10).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output folder (default: results/NAME[-quick]). Holds results.sqlite, report.md, CSV and PNGs.")
+@click.option("--dataset", "datasets_", multiple=True, help="Only these datasets (repeatable).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def reproduce(name, quick, repeats, jobs, out, datasets_, no_progress):
+    """Run (or resume) a paper reproduction and write its tables and plots.
+
+    Finished cells are kept in OUT/results.sqlite: rerunning skips them, so a killed
+    run resumes where it stopped.
+    """
+    mod = _reproduction(name)
+    out = Path(out) if out else Path("results") / (name + ("-quick" if quick else ""))
+    md = mod.run(out, quick=quick, repeats=repeats, jobs=jobs, progress=not no_progress,
+                 datasets=list(datasets_) or None)
+    click.echo(f"report: {md}")
+    click.echo(md.read_text())
+
+
+def _parse_params(items):
+    params = {}
+    for item in items:
+        if "=" not in item:
+            raise ValueError(f"--param must look like key=value; got {item!r}.")
+        k, v = item.split("=", 1)
+        for conv in (int, float):
+            try:
+                v = conv(v)
+                break
+            except ValueError:
+                continue
+        else:
+            if v.lower() in ("true", "false"):
+                v = v.lower() == "true"
+            elif v.lower() == "none":
+                v = None
+        params[k.strip()] = v
+    return params
+
+
+def _read_svm(path, n_features=None):
+    from .labels import load_candidate_svmlight
+
+    return load_candidate_svmlight(path, n_features=n_features)
+
+
+@main.command()
+@click.option("--method", required=True, type=click.Choice(["avg-perceptron", "max-perceptron", "avg-pegasos",
+                                                            "max-pegasos", "perceptron", "pegasos"]))
+@click.option("--train", "train", required=True, type=click.Path(dir_okay=False),
+              help='svmlight file; labels may be candidate sets: "2,5 1:0.3 7:1.0".')
+@click.option("--param", "params", multiple=True, help="Estimator parameter key=value (repeatable), e.g. alpha=0.01.")
+@click.option("--model", required=True, type=click.Path(dir_okay=False), help="Where to write the model (.npz).")
+def fit(method, train, params, model):
+    """Train a learner on an svmlight file and save it."""
+    from .partial import METHODS
+
+    est = METHODS[method](**_parse_params(params))
+    X, S = _read_svm(train)
+    if method in ("perceptron", "pegasos") and (S.sizes > 1).any():
+        raise ValueError(f"{method} needs exact labels, but {train} has candidate sets with several labels.")
+    est.fit(X, S)
+    est.save(model)
+    click.echo(f"trained {type(est).__name__} on {X.shape[0]} samples x {X.shape[1]} features, "
+               f"{len(est.classes_)} classes; model written to {model}")
+
+
+@main.command()
+@click.option("--model", required=True, type=click.Path(dir_okay=False, exists=False))
+@click.option("--data", required=True, type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write predictions here (one per line).")
+def predict(model, data, out):
+    """Predict labels for an svmlight file (labels in the file are ignored)."""
+    from .linear import load
+
+    est = load(model)
+    X, _ = _read_svm(data, n_features=est.n_features_in_)
+    pred = est.predict(X)
+    text = "\n".join(str(v) for v in pred.tolist()) + "\n"
+    if out:
+        Path(out).write_text(text)
+        click.echo(f"{pred.size} predictions written to {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.option("--model", required=True, type=click.Path(dir_okay=False))
+@click.option("--data", required=True, type=click.Path(dir_okay=False))
+def evaluate(model, data):
+    """Score a model on an svmlight file: accuracy (exact labels) or ambiguous 0-1 loss (candidate sets)."""
+    from .linear import load
+    from .metrics import ambiguous_zero_one_loss
+
+    est = load(model)
+    X, S = _read_svm(data, n_features=est.n_features_in_)
+    pred = est.predict(X)
+    amb = ambiguous_zero_one_loss(S, pred)
+    click.echo(f"samples: {X.shape[0]}")
+    if (S.sizes == 1).all():
+        click.echo(f"accuracy: {1.0 - amb:.4f}")
+    else:
+        click.echo(f"ambiguous 0-1 loss: {amb:.4f}  (mean candidate set size {S.sizes.mean():.2f})")
+
+
+@main.command()
+@click.argument("name", type=click.Choice(REPRODUCTIONS))
+@click.option("--out", type=click.Path(file_okay=False), required=True, help="Folder of an earlier reproduce run.")
+def report(name, out):
+    """Rewrite the tables and plots of a finished (or partial) run from its results.sqlite."""
+    if not (Path(out) / "results.sqlite").exists():
+        raise FileNotFoundError(f"no results.sqlite in {out}; run `weaklabel reproduce {name} --out {out}` first.")
+    mod = _reproduction(name)
+    md = mod.run(out, progress=False, execute=False)
+    click.echo(f"report: {md}")
+
+
+@main.command()
+@click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True)
+@click.option("--dataset", "datasets_", multiple=True, help="usps and/or sector (default both).")
+def bench(repeats, datasets_):
+    """Speed: one pass of each learner beside scikit-learn's Perceptron (ratio ours/sklearn)."""
+    from .bench import speed
+
+    rows = speed.run(tuple(datasets_) or ("usps", "sector"), repeats=repeats, out=click.echo)
+    worst = min(rows, key=lambda r: r["ratio"])
+    click.echo(f"slowest: {worst['method']} on {worst['dataset']} at {worst['ratio']:.2f}x scikit-learn")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,63 @@
+import numpy as np
+from click.testing import CliRunner
+
+from weaklabel.cli import main
+
+
+def _svm(path):
+    rows = ["0,2 1:1 2:0", "1 1:0 2:1", "0 1:1 2:0.1", "1,2 1:0.1 2:1"] * 5
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_fit_predict_evaluate(tmp_path):
+    r = CliRunner()
+    train = _svm(tmp_path / "tr.svm")
+    model = tmp_path / "m.npz"
+    res = r.invoke(main, ["fit", "--method", "max-pegasos", "--train", str(train), "--param", "alpha=0.1",
+                          "--param", "max_iter=3", "--model", str(model)])
+    assert res.exit_code == 0, res.output
+    assert "MaxPegasos" in res.output and model.exists()
+    res = r.invoke(main, ["predict", "--model", str(model), "--data", str(train)])
+    assert res.exit_code == 0
+    assert res.output.split()[:4] == ["0", "1", "0", "1"]
+    res = r.invoke(main, ["evaluate", "--model", str(model), "--data", str(train)])
+    assert "ambiguous 0-1 loss: 0.0000" in res.output
+
+
+def test_errors_are_one_line_and_nonzero(tmp_path):
+    r = CliRunner()
+    train = _svm(tmp_path / "tr.svm")
+    cases = [
+        (["fit", "--method", "avg-pegasos", "--train", str(tmp_path / "no.svm"), "--model", "m"], "not found"),
+        (["fit", "--method", "avg-pegasos", "--train", str(train), "--param", "alpha=-2", "--model", "m"], "alpha"),
+        (["fit", "--method", "pegasos", "--train", str(train), "--model", "m"], "exact labels"),
+        (["predict", "--model", str(train), "--data", str(train)], "not a readable weaklabel model"),
+    ]
+    for args, text in cases:
+        res = r.invoke(main, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert text in res.output
+        assert res.output.count("\n") == 1
+
+
+def test_datasets_and_help():
+    r = CliRunner()
+    res = r.invoke(main, ["datasets"])
+    assert res.exit_code == 0 and "ecoli" in res.output and "sector" in res.output
+    for cmd in ["reproduce", "fit", "predict", "evaluate", "report", "bench", "datasets"]:
+        assert r.invoke(main, [cmd, "--help"]).exit_code == 0
+
+
+def test_reproduce_then_report(tmp_path):
+    r = CliRunner()
+    out = tmp_path / "pll"
+    res = r.invoke(main, ["reproduce", "pll-realworld", "--quick", "--repeats", "1", "--dataset", "lost",
+                          "--out", str(out), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "| lost |" in res.output and (out / "pll_realworld.png").exists()
+    (out / "report.md").unlink()
+    res = r.invoke(main, ["report", "pll-realworld", "--out", str(out)])
+    assert res.exit_code == 0 and (out / "report.md").exists()
+    res = r.invoke(main, ["report", "pll-realworld", "--out", str(tmp_path / "none")])
+    assert res.exit_code == 2

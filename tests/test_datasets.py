@@ -1,0 +1,57 @@
+"""Loaders on the shared data folder (CI has ../shared/data beside the clone)."""
+
+import numpy as np
+import pytest
+
+from weaklabel import datasets
+
+
+@pytest.mark.parametrize("name,shape,n_classes", [
+    ("ecoli", (336, 7), 8), ("dermatology", (358, 34), 6), ("glass", (214, 9), 6), ("vowel", (528, 10), 11),
+    ("digits", (1797, 64), 10), ("satimage", (4435, 36), 6), ("optdigits", (3823, 64), 10),
+])
+def test_shapes_match_manifest(name, shape, n_classes):
+    d = datasets.load(name)
+    assert d.X_train.shape == shape
+    assert len(d.classes) == n_classes
+    assert np.isfinite(d.X_train).all()
+    if d.X_test is not None:
+        assert d.X_test.shape[1] == shape[1]
+
+
+@pytest.mark.parametrize("name,n,k,mean_size", [("lost", 1122, 16, 2.232), ("birdsong", 4998, 13, 2.175)])
+def test_real_candidate_sets(name, n, k, mean_size):
+    d = datasets.load(name)
+    assert d.S_train.mask.shape == (n, k)
+    assert d.S_train.sizes.mean() == pytest.approx(mean_size, abs=1e-3)
+    assert d.S_train.contains(d.y_train).all()           # the MANIFEST: true label always in S
+
+
+def test_usps_and_mnist():
+    u = datasets.load("usps")
+    assert u.X_train.shape == (7291, 256) and u.X_test.shape == (2007, 256)
+    m = datasets.load("mnist-test")
+    assert m.X_train.shape == (10000, 784) and 0 <= m.X_train.min() and m.X_train.max() <= 1
+    assert np.bincount(m.y_train).tolist()[:3] == [980, 1135, 1032]
+
+
+def test_missing_file_names_file_and_variable(tmp_path, monkeypatch):
+    monkeypatch.setenv("WEAKLABEL_DATA", str(tmp_path))
+    with pytest.raises(datasets.DataNotFoundError, match=r"uci/ecoli.data.xz.*WEAKLABEL_DATA"):
+        datasets.load("ecoli")
+    assert datasets.load("digits").X_train.shape == (1797, 64)      # no data folder needed
+
+
+def test_checksum_mismatch_is_an_error(tmp_path, monkeypatch):
+    (tmp_path / "uci").mkdir()
+    (tmp_path / "uci" / "ecoli.data.xz").write_bytes(b"not the real file")
+    (tmp_path / "checksums.sha256").write_text("0" * 64 + "  ./uci/ecoli.data.xz\n")
+    monkeypatch.setenv("WEAKLABEL_DATA", str(tmp_path))
+    monkeypatch.setenv("WEAKLABEL_CACHE", str(tmp_path / "cache"))
+    with pytest.raises(ValueError, match="fails its checksum"):
+        datasets.load("ecoli")
+
+
+def test_unknown_name():
+    with pytest.raises(ValueError, match="unknown dataset 'nope'; known: .*ecoli"):
+        datasets.load("nope")

@@ -1,0 +1,102 @@
+import io
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from numpy.testing import assert_array_equal
+
+from weaklabel import BanditFeedback, CandidateSets, dump_candidate_svmlight, load_candidate_svmlight
+from weaklabel.simulate import make_candidate_sets
+
+
+def test_constructors_agree():
+    m = np.array([[1, 0, 1], [0, 1, 0]], bool)
+    a = CandidateSets.from_mask(m, classes=[10, 20, 30])
+    b = CandidateSets.from_lists([[10, 30], [20]], classes=[10, 20, 30])
+    assert a == b
+    assert a.sizes.tolist() == [2, 1]
+    assert len(a) == 2 and a.n_classes == 3
+    assert a[0].tolist() == [10, 30]
+    assert a[1:].to_lists() == [[20]]
+    assert a[np.array([True, False])].to_lists() == [[10, 30]]
+    assert a.contains([30, 10]).tolist() == [True, False]
+
+
+def test_from_labels_complementary_bandit():
+    s = CandidateSets.from_labels(["b", "a", "b"])
+    assert s.classes_.tolist() == ["a", "b"] and s.sizes.tolist() == [1, 1, 1]
+    c = CandidateSets.from_complementary([0, 2], classes=[0, 1, 2])
+    assert c.to_lists() == [[1, 2], [0, 1]]
+    f = CandidateSets.from_bandit([1, 2, 0], [True, False, False], classes=[0, 1, 2])
+    assert f.to_lists() == [[1], [0, 1], [1, 2]]
+    fb = BanditFeedback([1, 2], [1, 0])
+    assert fb.correct.dtype == bool and len(fb) == 2
+
+
+def test_errors_name_the_problem():
+    with pytest.raises(ValueError, match=r"empty candidate sets at rows \[1\]"):
+        CandidateSets.from_mask([[1, 0], [0, 0]])
+    with pytest.raises(ValueError, match=r"label\(s\) \[5\]"):
+        CandidateSets.from_lists([[1], [5]], classes=[0, 1, 2])
+    with pytest.raises(ValueError, match="mask with 2 columns, but there are 3 classes"):
+        CandidateSets.from_mask([[1, 0]], classes=[0, 1, 2])
+    with pytest.raises(TypeError, match="list of label lists"):
+        CandidateSets.from_lists([1, 2])
+    with pytest.raises(ValueError, match="only 0/1"):
+        CandidateSets.from_mask([[2, 0]])
+    with pytest.raises(ValueError, match="correct must have the shape"):
+        BanditFeedback([1, 2], [True])
+
+
+def test_mask_is_read_only():
+    s = CandidateSets.from_lists([[0], [1]])
+    with pytest.raises(ValueError):
+        s.mask[0, 0] = False
+
+
+def test_svmlight_round_trip(tmp_path):
+    rng = np.random.default_rng(0)
+    X = sp.random(30, 7, density=0.4, random_state=0, format="csr")
+    S = make_candidate_sets(rng.integers(0, 5, 30), 3, classes=range(5), random_state=1)
+    path = tmp_path / "cands.svm"
+    dump_candidate_svmlight(X, S, path)
+    first = path.read_text().splitlines()[0]
+    assert first.split()[0].count(",") == 2
+    X2, S2 = load_candidate_svmlight(path, n_features=7, classes=range(5))
+    assert_array_equal(X2.toarray(), X.toarray())
+    assert S2 == S
+
+
+def test_svmlight_parses_the_documented_form():
+    X, S = load_candidate_svmlight(io.BytesIO(b"2,5,7 1:0.3 4:1.2\n3 2:1\n"))
+    assert S.to_lists() == [[2, 5, 7], [3]]
+    assert X.shape == (2, 4) and X[0, 3] == 1.2
+
+
+@given(arrays(np.int64, st.integers(1, 60), elements=st.integers(0, 6)),
+       st.integers(0, 2**31 - 1), st.data())
+@settings(max_examples=100, deadline=None)
+def test_simulated_sets_contain_truth_with_exact_sizes(y, seed, data):
+    size = data.draw(st.integers(1, 7))
+    S = make_candidate_sets(y, size, classes=range(7), random_state=seed)
+    assert S.contains(y).all()
+    assert (S.sizes == size).all()
+    S2 = make_candidate_sets(y, size, classes=range(7), random_state=seed)
+    assert S2 == S
+
+
+def test_simulated_distractors_are_uniform():
+    y = np.zeros(20000, int)
+    S = make_candidate_sets(y, 3, classes=range(5), random_state=0)
+    freq = S.mask[:, 1:].mean(axis=0)            # each other class: 2/4 of the time
+    assert np.allclose(freq, 0.5, atol=0.02)
+
+
+def test_simulator_errors():
+    with pytest.raises(ValueError, match="set_size must be <= the number of classes \\(3\\)"):
+        make_candidate_sets([0, 1, 2], 4)
+    with pytest.raises(ValueError, match="set_size must be an integer >= 1"):
+        make_candidate_sets([0, 1, 2], 0)

@@ -1,0 +1,70 @@
+import pickle
+import zipfile
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+import weaklabel
+from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+
+rng = np.random.default_rng(0)
+X = rng.standard_normal((40, 5))
+y = rng.integers(0, 4, 40)
+
+
+@pytest.mark.parametrize("cls", [AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, Perceptron, Pegasos])
+def test_round_trip_and_continue(cls, tmp_path):
+    est = cls(max_iter=2, fit_intercept=True).fit(X, y)
+    path = tmp_path / "m.npz"
+    est.save(path)
+    back = weaklabel.load(path)
+    assert type(back) is cls and back.get_params() == est.get_params()
+    assert_array_equal(back.coef_, est.coef_)
+    assert_array_equal(back.intercept_, est.intercept_)
+    assert_array_equal(back.predict(X), est.predict(X))
+    assert back.t_ == est.t_
+    # learning continues identically (Pegasos needs t_ for its step size)
+    est.partial_fit(X, y)
+    back.partial_fit(X, y)
+    assert_array_equal(back.coef_, est.coef_)
+    assert_array_equal(pickle.loads(pickle.dumps(est)).coef_, est.coef_)
+
+
+def test_truncated_altered_and_foreign_files(tmp_path):
+    est = AvgPegasos().fit(X, y)
+    path = tmp_path / "m.npz"
+    est.save(path)
+    data = path.read_bytes()
+    (tmp_path / "trunc.npz").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="truncated or altered"):
+        weaklabel.load(tmp_path / "trunc.npz")
+    # rewrite the archive with changed weights but the old metadata
+    with zipfile.ZipFile(path) as zf:
+        members = {n: zf.read(n) for n in zf.namelist()}
+    with np.load(path) as z:
+        W = z["W"].copy()
+    W[0, 0] += 1.0
+    import io
+
+    buf = io.BytesIO()
+    np.save(buf, W)
+    members["W.npy"] = buf.getvalue()
+    with zipfile.ZipFile(tmp_path / "alt.npz", "w") as zf:
+        for n, b in members.items():
+            zf.writestr(n, b)
+    with pytest.raises(ValueError, match="does not match its checksum"):
+        weaklabel.load(tmp_path / "alt.npz")
+    np.savez(tmp_path / "other.npz", a=np.ones(3))
+    with pytest.raises(ValueError, match="not a readable weaklabel model|no meta.json"):
+        weaklabel.load(tmp_path / "other.npz")
+    with pytest.raises(FileNotFoundError, match="model file not found"):
+        weaklabel.load(tmp_path / "missing.npz")
+
+
+def test_save_unfitted_raises(tmp_path):
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        AvgPerceptron().save(tmp_path / "m.npz")
+    assert not (tmp_path / "m.npz").exists()

@@ -1,0 +1,145 @@
+"""Bad input gets a clear error naming the argument, and the estimator is left as it was."""
+
+import copy
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_array_equal
+
+from weaklabel import CandidateSets
+from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+
+ALL = [AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, Perceptron, Pegasos]
+rng = np.random.default_rng(0)
+X = rng.standard_normal((20, 4))
+y = np.arange(20) % 3
+S = np.eye(3, dtype=bool)[y] | (rng.random((20, 3)) < 0.3)
+
+
+def _state(est):
+    d = copy.deepcopy(est.__dict__)
+    d.pop("_rng", None)
+    return d
+
+
+def _same(a, b):
+    assert a.keys() == b.keys()
+    for k in a:
+        if isinstance(a[k], np.ndarray):
+            assert_array_equal(a[k], b[k])
+        else:
+            assert a[k] == b[k], k
+
+
+BAD_X = [
+    (np.where(np.arange(80).reshape(20, 4) == 5, np.nan, X), ValueError, r"X contains NaN \(first at row 1\)"),
+    (np.where(np.arange(80).reshape(20, 4) == 9, np.inf, X), ValueError, r"X contains infinity \(first at row 2\)"),
+    (np.empty((0, 4)), ValueError, "0 sample"),
+    (X.astype(object), TypeError, "X must hold numbers.*dtype object"),
+    (X * 1e200, ValueError, "magnitude"),
+]
+
+
+@pytest.mark.parametrize("cls", ALL)
+@pytest.mark.parametrize("bad,exc,match", BAD_X)
+def test_bad_X_rejected_before_any_change(cls, bad, exc, match):
+    est = cls().partial_fit(X, y, classes=[0, 1, 2])
+    before = _state(est)
+    with pytest.raises(exc, match=match):
+        est.partial_fit(bad, y[: len(bad)])
+    _same(before, _state(est))
+    with pytest.raises(exc, match=match):
+        cls().fit(bad, y[: len(bad)])
+
+
+@pytest.mark.parametrize("cls", [AvgPerceptron, MaxPegasos])
+def test_bad_candidates_named(cls):
+    est = cls().partial_fit(X, S, classes=[0, 1, 2])
+    before = _state(est)
+    empty = S.copy()
+    empty[[3, 7]] = False
+    with pytest.raises(ValueError, match=r"empty candidate sets at rows \[3, 7\]"):
+        est.partial_fit(X, empty)
+    with pytest.raises(ValueError, match=r"label\(s\) \[9\] that are not in classes \[0, 1, 2\]"):
+        est.partial_fit(X, np.where(y == 2, 9, y))
+    with pytest.raises(ValueError, match="mask with 4 columns, but there are 3 classes"):
+        est.partial_fit(X, np.ones((20, 4), bool))
+    with pytest.raises(ValueError, match="X has 5 features, but .* is expecting 4"):
+        est.partial_fit(np.ones((20, 5)), y)
+    with pytest.raises(ValueError, match="y has 19 rows but X has 20"):
+        est.partial_fit(X, S[:19])
+    _same(before, _state(est))
+
+
+def test_classes_required_at_first_partial_fit():
+    with pytest.raises(ValueError, match="classes must be passed on the first call"):
+        AvgPerceptron().partial_fit(X, y)
+    est = AvgPerceptron()
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        est.fit(X, None)
+    assert not hasattr(est, "classes_")
+    # a CandidateSets carries its classes
+    AvgPerceptron().partial_fit(X, CandidateSets(S))
+
+
+def test_unseen_class_after_first_call_is_named():
+    est = MaxPerceptron().partial_fit(X, y, classes=[0, 1, 2])
+    with pytest.raises(ValueError, match=r"\[7\]"):
+        est.partial_fit(X[:2], [0, 7])
+    with pytest.raises(ValueError, match="differs from the classes of the first partial_fit"):
+        est.partial_fit(X, y, classes=[0, 1, 2, 3])
+
+
+@pytest.mark.parametrize("cls,param,value,exc", [
+    (AvgPerceptron, "eta", 0.0, ValueError), (MaxPerceptron, "eta", -1, ValueError),
+    (Perceptron, "eta", "big", TypeError), (AvgPegasos, "alpha", 0, ValueError),
+    (MaxPegasos, "alpha", float("nan"), ValueError), (Pegasos, "alpha", -1e-3, ValueError),
+    (AvgPerceptron, "max_iter", 0, ValueError), (AvgPegasos, "max_iter", 1.5, TypeError),
+    (MaxPerceptron, "shuffle", "yes", TypeError),
+])
+def test_bad_parameters_named(cls, param, value, exc):
+    est = cls(**{param: value})
+    with pytest.raises(exc, match=param):
+        est.fit(X, y)
+    assert not hasattr(est, "classes_")
+
+
+@pytest.mark.parametrize("cls", [Perceptron, Pegasos])
+def test_exact_label_baselines_reject_sets(cls):
+    with pytest.raises(ValueError, match="learns from exact labels.*rows"):
+        cls().fit(X, S)
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_all_y_forms_agree(cls):
+    Sy = np.eye(3, dtype=bool)[y]
+    forms = [y, Sy, Sy.astype(int), [[v] for v in y], CandidateSets.from_labels(y)]
+    coefs = [cls(max_iter=2).fit(X, f).coef_ for f in forms]
+    for c in coefs[1:]:
+        assert_array_equal(c, coefs[0])
+
+
+def test_string_labels_and_sparse():
+    labels = np.array(["cat", "dog", "eel"])[y]
+    est = AvgPegasos(alpha=0.1, max_iter=3).fit(sp.csr_matrix(X), labels)
+    assert set(est.predict(X)) <= {"cat", "dog", "eel"}
+    assert est.coef_.shape == (3, 4)
+    assert est.decision_function(X).shape == (20, 3)
+
+
+def test_binary_decision_function_is_1d():
+    est = MaxPerceptron().fit(X, y % 2)
+    d = est.decision_function(X)
+    assert d.shape == (20,)
+    assert_array_equal(est.predict(X), est.classes_[(d > 0).astype(int)])
+
+
+def test_fit_intercept_appends_constant_feature():
+    Xs = X + 5.0
+    est = AvgPerceptron(fit_intercept=True, max_iter=3).fit(Xs, y)
+    assert est.coef_.shape == (3, 4)
+    assert est.intercept_.shape == (3,)
+    assert np.any(est.intercept_ != 0)
+    s = Xs @ est.coef_.T + est.intercept_
+    assert_array_equal(est.predict(Xs), est.classes_[np.argmax(s, axis=1)])
