@@ -27,6 +27,7 @@ class CandidateSets:
     Parameters
     ----------
     mask : array-like of bool, shape (n_samples, n_classes)
+        ``mask[i, k]`` is True when ``classes[k]`` may be the label of sample ``i``.
     classes : array-like, shape (n_classes,), default=None
         Sorted labels; ``None`` means ``0 .. n_classes-1``.
 

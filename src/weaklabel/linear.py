@@ -86,11 +86,13 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples to score.
 
         Returns
         -------
-        scores : ndarray of shape (n_samples, n_classes), or (n_samples,) with two
-            classes (score of ``classes_[1]`` minus score of ``classes_[0]``).
+        scores : ndarray of shape (n_samples, n_classes), or (n_samples,) with two classes
+            The score of each class; with two classes, the score of ``classes_[1]`` minus
+            that of ``classes_[0]``.
         """
         s = self._scores(X)
         if s.shape[1] == 2:
@@ -103,10 +105,12 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples to classify.
 
         Returns
         -------
         y_pred : ndarray of shape (n_samples,)
+            Predicted label of each sample.
         """
         scores = self._scores(X)
         return self.classes_[np.argmax(scores, axis=1)]

@@ -55,8 +55,9 @@ class _OnlineCandidateLearner(LinearMulticlass):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists,
-            or 1-D labels (singleton sets)
+            Training samples, visited in this order unless ``shuffle=True``.
+        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+            Candidate label set of each sample (1-D labels are singleton sets).
 
         Returns
         -------
@@ -70,7 +71,9 @@ class _OnlineCandidateLearner(LinearMulticlass):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The samples of this round of learning, in stream order.
         y : CandidateSets, bool mask, list of label lists, or 1-D labels
+            Candidate label set of each sample (1-D labels are singleton sets).
         classes : array-like of shape (n_classes,), default=None
             Every class. Required on the first call unless ``y`` is a CandidateSets
             or a mask (whose width gives the classes ``0 .. n_classes-1``).

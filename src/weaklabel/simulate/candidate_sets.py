@@ -26,6 +26,7 @@ def make_candidate_sets(y, set_size, *, classes=None, random_state=None):
     classes : array-like of shape (n_classes,), default=None
         All labels; ``None`` takes the labels present in ``y``.
     random_state : int, RandomState instance or None, default=None
+        Seed of the draws; the same seed gives the same sets.
 
     Returns
     -------

@@ -1,0 +1,25 @@
+"""numpydoc validation of the public estimators and functions (as skglm does)."""
+
+import pytest
+
+numpydoc_validate = pytest.importorskip("numpydoc.validate")
+
+PUBLIC = [
+    "weaklabel.partial.AvgPerceptron", "weaklabel.partial.MaxPerceptron", "weaklabel.partial.AvgPegasos",
+    "weaklabel.partial.MaxPegasos", "weaklabel.partial.Perceptron", "weaklabel.partial.Pegasos",
+    "weaklabel.partial.AvgPegasos.fit", "weaklabel.partial.AvgPegasos.partial_fit",
+    "weaklabel.partial.AvgPegasos.predict", "weaklabel.partial.AvgPegasos.decision_function",
+    "weaklabel.simulate.make_candidate_sets", "weaklabel.metrics.progressive_error_curve",
+    "weaklabel.labels.CandidateSets",
+]
+# Checks we do not hold ourselves to: summary/extended-summary wording, See Also and
+# Returns of fit/self, parameters documented on the class rather than __init__.
+IGNORE = {"GL01", "GL02", "GL08", "SA01", "ES01", "EX01", "SS03", "SS05", "SS06", "RT03", "RT02", "PR01",
+          "PR02", "YD01", "GL03", "SA04", "RT01", "PR06", "PR08", "PR09", "GL07"}
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_numpydoc(name):
+    res = numpydoc_validate.validate(name)
+    errors = [(code, msg) for code, msg in res["errors"] if code not in IGNORE]
+    assert not errors, errors
