@@ -143,3 +143,26 @@ def test_fit_intercept_appends_constant_feature():
     assert np.any(est.intercept_ != 0)
     s = Xs @ est.coef_.T + est.intercept_
     assert_array_equal(est.predict(Xs), est.classes_[np.argmax(s, axis=1)])
+
+
+def test_model_selection_on_candidate_sets():
+    """GridSearchCV / cross_val_score score candidate sets (no NaN scores)."""
+    from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from weaklabel.metrics import ambiguous_zero_one_loss
+
+    rng = np.random.default_rng(1)
+    centers = rng.standard_normal((4, 6)) * 3
+    yy = rng.integers(0, 4, 120)
+    XX = centers[yy] + rng.standard_normal((120, 6))
+    SS = np.eye(4, dtype=bool)[yy] | (rng.random((120, 4)) < 0.3)
+    pipe = make_pipeline(StandardScaler(), AvgPegasos(max_iter=5, shuffle=True, random_state=0))
+    g = GridSearchCV(pipe, {"avgpegasos__alpha": [1e-3, 1e-1]}, cv=KFold(3), error_score="raise").fit(XX, SS)
+    assert np.isfinite(g.cv_results_["mean_test_score"]).all()
+    scores = cross_val_score(MaxPerceptron(max_iter=3), XX, CandidateSets(SS), cv=KFold(3))
+    assert np.isfinite(scores).all() and scores.mean() > 0.6
+    est = AvgPerceptron(max_iter=3).fit(XX, SS)
+    assert est.score(XX, SS) == pytest.approx(1 - ambiguous_zero_one_loss(SS, est.predict(XX)))
+    assert est.score(XX, yy) == pytest.approx(np.mean(est.predict(XX) == yy))

@@ -184,6 +184,35 @@ class _OnlineCandidateLearner(LinearMulticlass):
             X = np.ascontiguousarray(X)
         return X, S, classes_, first
 
+    def score(self, X, y, sample_weight=None):
+        """Fraction of predictions inside the candidate sets (1 - ambiguous 0-1 loss).
+
+        With exact labels (1-D ``y``) this is the accuracy, so model selection tools
+        (``GridSearchCV``, ``cross_val_score``) work on candidate sets as they are.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples to classify.
+        y : CandidateSets, bool mask, list of label lists, or 1-D labels
+            Candidate label set (or label) of each sample.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the samples.
+
+        Returns
+        -------
+        score : float
+            Weighted fraction of samples whose prediction is a candidate.
+        """
+        from ..labels import CandidateSets
+
+        if not isinstance(y, (list, CandidateSets)) and np.ndim(y) == 1:
+            return super().score(X, y, sample_weight=sample_weight)
+        pred = self.predict(X)
+        S, _ = check_candidates(y, len(pred), self.classes_)
+        inside = S[np.arange(len(pred)), np.searchsorted(self.classes_, pred)]
+        return float(np.average(inside, weights=sample_weight))
+
     # ---- persistence / tags ---------------------------------------------------
     def _state_arrays(self):
         return {"W": self._W, "classes": self.classes_}
