@@ -68,3 +68,21 @@ def test_save_unfitted_raises(tmp_path):
     with pytest.raises(NotFittedError):
         AvgPerceptron().save(tmp_path / "m.npz")
     assert not (tmp_path / "m.npz").exists()
+
+
+def test_other_format_version_and_unknown_kind(tmp_path):
+    est = AvgPerceptron().fit(X, y)
+    path = tmp_path / "m.npz"
+    est.save(path)
+    with zipfile.ZipFile(path) as zf:
+        members = {n: zf.read(n) for n in zf.namelist()}
+    import json
+
+    for change, match in [({"format_version": 99}, "format version 99"), ({"kind": "Nope"}, "unknown kind 'Nope'")]:
+        meta = json.loads(members["meta.json"])
+        meta.update(change)
+        with zipfile.ZipFile(tmp_path / "x.npz", "w") as zf:
+            for n, b in members.items():
+                zf.writestr(n, json.dumps(meta) if n == "meta.json" else b)
+        with pytest.raises(ValueError, match=match):
+            weaklabel.load(tmp_path / "x.npz")

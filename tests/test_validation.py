@@ -166,3 +166,15 @@ def test_model_selection_on_candidate_sets():
     est = AvgPerceptron(max_iter=3).fit(XX, SS)
     assert est.score(XX, SS) == pytest.approx(1 - ambiguous_zero_one_loss(SS, est.predict(XX)))
     assert est.score(XX, yy) == pytest.approx(np.mean(est.predict(XX) == yy))
+
+
+@pytest.mark.parametrize("cls", [AvgPerceptron, MaxPegasos])
+def test_refit_with_bad_input_keeps_the_fitted_model(cls):
+    est = cls(max_iter=2).fit(X, S)
+    before = _state(est)
+    bad_S = S.copy()
+    bad_S[0] = False
+    for args in [(X[:10], S), (X, bad_S), (np.full_like(X, np.nan), S)]:
+        with pytest.raises(ValueError):
+            est.fit(*args)
+        _same(before, _state(est))
