@@ -1,4 +1,3 @@
-import numpy as np
 from click.testing import CliRunner
 
 from weaklabel.cli import main

@@ -1,6 +1,5 @@
 """scikit-learn's estimator checks over every partial-label learner."""
 
-import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron

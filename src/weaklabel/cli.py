@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import click
-import numpy as np
 
 REPRODUCTIONS = ("partial-labels", "pll-realworld")
 

@@ -44,14 +44,14 @@ def run(names=("usps", "sector"), repeats=3, out=print):
         sk = SkPerceptron(max_iter=1, tol=None, shuffle=False)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            t_sk = _best_time(lambda: sk.fit(X, y), repeats)
+            t_sk = _best_time(lambda sk=sk, X=X, y=y: sk.fit(X, y), repeats)
         out(f"{name} ({'CSR' if sp.issparse(X) else 'dense'} {X.shape[0]} x {X.shape[1]}, {np.unique(y).size} classes)")
         out(f"  {'scikit-learn Perceptron':28s} {n / t_sk:12,.0f} ex/s   1.00x")
         for method, cls in METHODS.items():
             params = {"alpha": 1e-4} if "pegasos" in method else {}
             target = y if method in ("perceptron", "pegasos") else S
             cls(**params).fit(X[:50], target[:50])                     # compile outside the timing
-            t = _best_time(lambda: cls(**params).fit(X, target), repeats)
+            t = _best_time(lambda cls=cls, params=params, X=X, target=target: cls(**params).fit(X, target), repeats)
             ratio = t_sk / t
             rows.append({"dataset": name, "method": method, "ex_per_s": n / t, "sklearn_ex_per_s": n / t_sk,
                          "ratio": ratio})
