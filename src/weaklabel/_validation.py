@@ -298,3 +298,44 @@ def _mask_from_lists(rows, classes, name):
         row_of = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
         S[row_of, idx] = True
     return S, classes
+
+
+def check_confusion(C, n_classes=None, name="confusion", max_cond=1e12):
+    """Validate a confusion matrix ``C[p, q] = P(noisy = p | true = q)``.
+
+    Checks, in order, with a message naming the failed condition: 2-D and square;
+    ``n_classes`` x ``n_classes`` when given; finite; non-negative; every column sums
+    to 1 (within 1e-6); invertible (condition number <= ``max_cond``).
+
+    Returns
+    -------
+    C : ndarray of float64, shape (n_classes, n_classes)
+    """
+    C = np.asarray(C)
+    if C.dtype == object or C.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a numeric (n_classes, n_classes) matrix; got dtype {C.dtype}.")
+    C = C.astype(np.float64)
+    if C.ndim != 2 or C.shape[0] != C.shape[1]:
+        raise ValueError(f"{name} must be a square (n_classes, n_classes) matrix; got shape {C.shape}.")
+    if n_classes is not None and C.shape[0] != n_classes:
+        raise ValueError(f"{name} is {C.shape[0]} x {C.shape[1]}, but there are {n_classes} classes; "
+                         "it needs one row and one column per class.")
+    if not np.isfinite(C).all():
+        raise ValueError(f"{name} contains NaN or inf; every entry must be a finite probability.")
+    if (C < 0).any():
+        p, q = np.argwhere(C < 0)[0]
+        raise ValueError(f"{name} has negative entries (first {name}[{p}, {q}] = {C[p, q]:g}); "
+                         "entries are probabilities P(noisy = p | true = q).")
+    sums = C.sum(axis=0)
+    bad = np.flatnonzero(np.abs(sums - 1.0) > 1e-6)
+    if bad.size:
+        raise ValueError(
+            f"{name} columns must each sum to 1 (C[p, q] = P(noisy = p | true = q)); columns "
+            f"{describe_rows(bad)} sum to {np.round(sums[bad][:5], 6).tolist()}. "
+            "If your matrix is row-stochastic, pass its transpose."
+        )
+    cond = np.linalg.cond(C)
+    if not np.isfinite(cond) or cond > max_cond:
+        raise ValueError(f"{name} is not invertible (condition number {cond:.3g} > {max_cond:g}); "
+                         "UMA needs C^-1. Estimate it from more labelled examples.")
+    return C

@@ -173,6 +173,8 @@ def _jsonable_params(params):
             v = int(v)
         elif isinstance(v, (np.floating,)):
             v = float(v)
+        elif isinstance(v, (np.ndarray, list, tuple)) and np.asarray(v).dtype.kind in "iufb":
+            v = np.asarray(v).tolist()            # e.g. UMA's confusion matrix
         elif not (v is None or isinstance(v, (bool, int, float, str))):
             raise TypeError(f"parameter {k}={v!r} cannot be saved; only None, bool, int, float and str can.")
         out[k] = v
@@ -189,7 +191,7 @@ def load(path):
     ValueError
         If the file is truncated, altered, of another format version, or of an unknown kind.
     """
-    from . import partial  # noqa: F401  (registers the estimators)
+    from . import noisy, partial  # noqa: F401  (registers the estimators)
 
     path = os.fspath(path)
     if not os.path.exists(path):

@@ -1,0 +1,246 @@
+"""UMA: Unconfused Ultraconservative Multiclass Algorithm (Louche & Ralaivola, 2015)."""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import validate_data
+
+from .._validation import (
+    _classes_array,
+    _labels_to_index,
+    check_bool,
+    check_confusion,
+    check_int_at_least,
+    check_X_finite,
+    check_X_values,
+)
+from ..linear import LinearMulticlass, register
+from ._kernels import _uma_pass
+
+__all__ = ["UMA"]
+
+SELECTIONS = ("error", "confusion", "random")
+
+
+@register
+class UMA(LinearMulticlass):
+    """UMA: a multiclass linear classifier learned from labels corrupted by a known confusion.
+
+    Labels are noisy with ``C[p, q] = P(noisy = p | true = q)`` (columns sum to 1).
+    Starting from ``W = 0``, each iteration, for the current weights:
+
+    1. ``A_p`` = the samples whose score for ``p`` beats every other class by at least
+       ``alpha`` (with ``alpha = 0`` a tied sample belongs to every tied ``A_p``);
+    2. ``gamma^p_k = (1/n) sum_i [y_i = k][x_i in A_p] x_i`` stacked into ``Gamma_p``;
+       ``z_pq`` = row ``q`` of ``C^-1 Gamma_p``: an estimate of the mass of true class
+       ``q`` predicted as ``p`` (all ``z_pq`` from one pass over the data);
+    3. among the pairs ``p != q`` whose error set
+       ``E(z_pq, q) = {r != q : w_r.z - w_q.z >= alpha}`` is non-empty, one is picked
+       by ``selection``; pairs with an empty error set are skipped (read literally the
+       paper's loop would repeat such a pair forever);
+    4. the Perceptron step of the paper's experiments: ``r* = argmax_{r in E} w_r.z``,
+       ``w_q += z``, ``w_r* -= z`` (so ``sum_q w_q`` stays 0).
+
+    It stops when no pair is left, when ``max ||z_pq|| < tol``, or after ``max_iter``
+    iterations (with a ``ConvergenceWarning``).
+
+    Parameters
+    ----------
+    confusion : array-like of shape (n_classes, n_classes)
+        ``C[p, q] = P(noisy = p | true = q)``; column-stochastic and invertible.
+    alpha : float, default=0.0
+        Margin of the sets ``A_p`` and of the error sets (>= 0).
+    selection : {"error", "confusion", "random"}, default="error"
+        Pair choice: max ``||z_pq||``; max ``||z_pq|| / pi_q`` with the estimated class
+        proportions ``pi = C^-1 (noisy label counts) / n``; or uniform at random.
+    max_iter : int, default=1000
+        Maximum number of updates.
+    tol : float, default=1e-6
+        Stop when every ``||z_pq||`` is below this.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the "random" selection.
+    fit_intercept : bool, default=False
+        Append a constant feature; its weights are ``intercept_``.
+    classes : array-like of shape (n_classes,), default=None
+        Labels of ``confusion``'s rows/columns; ``None`` takes the sorted labels of ``y``
+        (which must then hold every class).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_classes, n_features)
+    intercept_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    n_iter_ : int
+        Updates made.
+    converged_ : bool
+        False when ``max_iter`` stopped the run.
+    history_ : dict of ndarrays
+        Per iteration: ``p``, ``q``, ``r`` (the pair and the demoted class), ``norm``
+        (``||z_pq||``) and ``train_error`` (error on the noisy labels of the weights at
+        the start of that iteration).
+    class_prior_ : ndarray of shape (n_classes,)
+        The estimated true class proportions ``C^-1 (noisy label counts) / n``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.noisy import UMA
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.9, 0.1], [0.1, 0.9], [-0.9, -0.1]])
+    >>> y = np.array([0, 1, 2, 0, 1, 2])
+    >>> UMA(np.eye(3)).fit(X, y).predict(X).tolist()
+    [0, 1, 2, 0, 1, 2]
+    """
+
+    def __init__(self, confusion=None, *, alpha=0.0, selection="error", max_iter=1000, tol=1e-6,
+                 random_state=None, fit_intercept=False, classes=None):
+        self.confusion = confusion
+        self.alpha = alpha
+        self.selection = selection
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.classes = classes
+
+    def _check_params(self):
+        for name in ("alpha", "tol"):
+            v = getattr(self, name)
+            if not isinstance(v, numbers.Real) or isinstance(v, bool) or not np.isfinite(v) or v < 0:
+                raise ValueError(f"{name} must be a finite number >= 0; got {v!r}.")
+        if self.selection not in SELECTIONS:
+            raise ValueError(f"selection must be one of {SELECTIONS}; got {self.selection!r}.")
+        check_int_at_least(self.max_iter, "max_iter", 1)
+        check_bool(self.fit_intercept, "fit_intercept")
+        if self.confusion is None:
+            raise ValueError("confusion is required: the (n_classes, n_classes) matrix "
+                             "C[p, q] = P(noisy = p | true = q); pass np.eye(n_classes) for clean labels.")
+
+    def fit(self, X, y):
+        """Learn W from ``X`` and the noisy labels ``y``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples.
+        y : array-like of shape (n_samples,)
+            Noisy labels.
+
+        Returns
+        -------
+        self : UMA
+            The fitted estimator.
+        """
+        snapshot = dict(self.__dict__)
+        try:
+            self._check_params()
+            check_X_values(X)
+            X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
+                              ensure_all_finite=False)
+            check_X_finite(X)
+            if y is None:
+                raise ValueError("requires y to be passed, but the target y is None; pass the noisy labels.")
+            y = np.asarray(y)
+            if y.ndim == 2 and y.shape[1] == 1:
+                y = y.ravel()
+            if y.ndim != 1 or y.shape[0] != X.shape[0]:
+                raise ValueError(f"y must be 1-D noisy labels of length {X.shape[0]}; got shape {y.shape}.")
+            if y.dtype.kind == "f" and not np.all(y == np.round(y)):
+                raise ValueError("Unknown label type: continuous. y must hold class labels.")
+            classes = _classes_array(np.unique(y) if self.classes is None else self.classes)
+            C = check_confusion(self.confusion, classes.size)
+            y_idx = _labels_to_index(y, classes, "y").astype(np.int64)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(snapshot)
+            raise
+        if self.fit_intercept:
+            ones = np.ones((X.shape[0], 1), dtype=X.dtype)
+            X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+        self.classes_ = classes
+        self._W, self.history_, self.converged_ = _fit_uma(
+            X, y_idx, C, self.alpha, self.selection, self.max_iter, self.tol,
+            check_random_state(self.random_state))
+        self.n_iter_ = int(self.history_["q"].size)
+        Cinv = np.linalg.inv(C)
+        self.class_prior_ = Cinv @ np.bincount(y_idx, minlength=classes.size) / y_idx.size
+        if not self.converged_:
+            warnings.warn(f"UMA reached max_iter={self.max_iter} with update vectors left; raise max_iter "
+                          "or tol.", ConvergenceWarning, stacklevel=2)
+        return self
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_)}
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        self.n_iter_ = int(meta["n_iter"])
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng):
+    """The UMA iterations. Returns (W feature-major (d, Q), history dict, converged)."""
+    n, d = X.shape
+    Q = C.shape[0]
+    Cinv = np.linalg.inv(C)
+    pi = Cinv @ np.bincount(y_idx, minlength=Q) / n
+    W = np.zeros((d, Q))
+    scores = np.zeros((n, Q))
+    G = np.zeros((Q, Q, d))
+    z = np.zeros(d)
+    if sp.issparse(X):
+        X = X.tocsr()
+        dense, data, indices, indptr, is_dense = np.empty((0, 0), X.dtype), X.data, X.indices, X.indptr, False
+    else:
+        X = np.ascontiguousarray(X)
+        dense, data, indices, indptr, is_dense = X, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32), True
+    offdiag = ~np.eye(Q, dtype=bool)
+    hist = {k: [] for k in ("p", "q", "r", "norm", "train_error")}
+    q_prev = r_prev = -1
+    converged = False
+    for _ in range(max_iter + 1):
+        G.fill(0.0)
+        n_err = _uma_pass(dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, G)
+        if len(hist["q"]) == max_iter:
+            break
+        Z = np.einsum("qk,pkd->pqd", Cinv, G) / n                      # z_pq = row q of C^-1 Gamma_p
+        norms = np.sqrt(np.einsum("pqd,pqd->pq", Z, Z))
+        if norms[offdiag].max() < tol:
+            converged = True
+            break
+        V = np.einsum("dr,pqd->pqr", W, Z)                             # w_r . z_pq
+        own = np.take_along_axis(V, np.arange(Q)[None, :, None].repeat(Q, axis=0), axis=2)
+        E = V - own >= alpha
+        E[:, np.arange(Q), np.arange(Q)] = False                       # r != q
+        cand = offdiag & E.any(axis=2)
+        if not cand.any():
+            converged = True
+            break
+        if selection == "error":
+            key = np.where(cand, norms, -np.inf)
+            p, q = np.unravel_index(np.argmax(key), key.shape)
+        elif selection == "confusion":
+            key = np.where(cand, norms / np.maximum(pi, 1e-12)[None, :], -np.inf)
+            p, q = np.unravel_index(np.argmax(key), key.shape)
+        else:
+            flat = np.flatnonzero(cand)
+            p, q = np.unravel_index(flat[rng.randint(flat.size)], cand.shape)
+        r = int(np.argmax(np.where(E[p, q], V[p, q], -np.inf)))
+        z = Z[p, q].copy()
+        W[:, q] += z
+        W[:, r] -= z
+        q_prev, r_prev = int(q), r
+        for k, v in zip(("p", "q", "r", "norm", "train_error"), (int(p), int(q), r, float(norms[p, q]), n_err / n)):
+            hist[k].append(v)
+    history = {k: np.asarray(v, dtype=float if k in ("norm", "train_error") else np.int64) for k, v in hist.items()}
+    return W, history, converged

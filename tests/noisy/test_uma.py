@@ -1,0 +1,174 @@
+"""UMA against a plain-numpy reference, iterate by iterate, and its guarantees."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.exceptions import ConvergenceWarning
+
+import weaklabel
+from weaklabel.noisy import UMA
+from weaklabel.simulate import confusion_family, noisy_labels
+
+
+def _reference_uma(X, y, C, alpha, max_iter, tol):
+    """Algorithm 2 with the paper's Perceptron steps, scores recomputed every iteration.
+
+    Returns W (Q, d), the list of (p, q, r) pairs and whether a near-tie made a decision
+    ambiguous (then rounding may legitimately send the kernel another way).
+    """
+    n, d = X.shape
+    Q = C.shape[0]
+    Cinv = np.linalg.inv(C)
+    W = np.zeros((Q, d))
+    pairs, ambiguous = [], False
+    for _ in range(max_iter):
+        s = X @ W.T
+        Gamma = np.zeros((Q, Q, d))
+        for i in range(n):
+            for p in range(Q):
+                other = np.max(np.delete(s[i], p))
+                margin = s[i, p] - other
+                if W.any() and abs(margin - alpha) < 1e-9:
+                    ambiguous = True
+                if margin >= alpha:
+                    Gamma[p, y[i]] += X[i]               # sequential sums, as the kernel
+        Gamma /= n
+        Z = np.array([Cinv @ Gamma[p] for p in range(Q)])   # Z[p, q] = row q of C^-1 Gamma_p
+        best, best_norm = None, -1.0
+        max_norm = 0.0
+        for p in range(Q):
+            for q in range(Q):
+                if p == q:
+                    continue
+                z = Z[p, q]
+                nz = np.sqrt(np.dot(z, z))
+                max_norm = max(max_norm, nz)
+                v = W @ z
+                E = [r for r in range(Q) if r != q and v[r] - v[q] >= alpha]
+                if E and nz > best_norm:
+                    best, best_norm = (p, q, E, v), nz
+        if max_norm < tol or best is None:
+            break
+        p, q, E, v = best
+        r = E[int(np.argmax(v[E]))]
+        W[q] += Z[p, q]
+        W[r] -= Z[p, q]
+        pairs.append((p, q, r))
+    return W, pairs, ambiguous
+
+
+@st.composite
+def noisy_problems(draw):
+    Q = draw(st.integers(2, 4))
+    n = draw(st.integers(Q, 30))
+    d = draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    X = rng.standard_normal((n, d))
+    y = rng.integers(0, Q, n)
+    y[:Q] = np.arange(Q)
+    C = confusion_family(Q, draw(st.sampled_from([0, 2, 5])), random_state=int(rng.integers(1 << 30)))
+    return X, y, C
+
+
+@given(problem=noisy_problems(), alpha=st.sampled_from([0.0, 0.05]), sparse=st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_uma_matches_reference_iterate_by_iterate(problem, alpha, sparse):
+    X, y, C = problem
+    W, pairs, ambiguous = _reference_uma(X, y, C, alpha, max_iter=15, tol=1e-9)
+    assume(not ambiguous)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est = UMA(C, alpha=alpha, max_iter=15, tol=1e-9).fit(sp.csr_matrix(X) if sparse else X, y)
+    got = list(zip(est.history_["p"], est.history_["q"], est.history_["r"]))
+    assert got == pairs
+    assert_allclose(est.coef_, W, atol=1e-9, rtol=1e-7)
+    assert_allclose(est.coef_.sum(axis=0), 0.0, atol=1e-9)          # sum_q w_q stays 0
+
+
+def _separable(n=400, Q=5, d=3, margin=0.05, seed=0):
+    """Unit-norm points labelled by a random linear concept, margin enforced, every class present."""
+    rng = np.random.default_rng(seed)
+    while True:
+        Wt = rng.standard_normal((Q, d))
+        X = rng.standard_normal((n, d))
+        X /= np.linalg.norm(X, axis=1, keepdims=True)
+        s = np.sort(X @ Wt.T, axis=1)
+        keep = s[:, -1] - s[:, -2] > margin
+        y = np.argmax(X[keep] @ Wt.T, axis=1)
+        if np.bincount(y, minlength=Q).min() >= 5:
+            return X[keep], y
+
+
+def test_identity_on_clean_separable_data_reaches_zero_error():
+    X, y = _separable()
+    est = UMA(np.eye(5), max_iter=5000).fit(X, y)
+    assert est.converged_
+    assert est.score(X, y) == 1.0
+    assert est.history_["train_error"][0] > 0.5
+
+
+def test_uma_beats_the_perceptron_under_class_noise():
+    X, y = _separable(n=3000, seed=1)
+    C = confusion_family(5, 4, random_state=3)
+    yn = noisy_labels(y, C, random_state=4)
+    assert (yn != y).mean() > 0.2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        uma = UMA(C, max_iter=1500).fit(X, yn)
+        perc = UMA(np.eye(5), max_iter=1500).fit(X, yn)
+    assert uma.score(X, y) > 0.9
+    assert uma.score(X, y) > perc.score(X, y) + 0.05
+
+
+@pytest.mark.parametrize("selection", ["error", "confusion", "random"])
+def test_selections_run_and_are_seeded(selection):
+    X, y = _separable(n=300, seed=2)
+    C = confusion_family(5, 2, random_state=0)
+    yn = noisy_labels(y, C, random_state=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = UMA(C, selection=selection, max_iter=200, random_state=0).fit(X, yn)
+        b = UMA(C, selection=selection, max_iter=200, random_state=0).fit(X, yn)
+    assert_array_equal(a.coef_, b.coef_)
+    assert a.score(X, y) > 0.6
+    assert set(a.history_) == {"p", "q", "r", "norm", "train_error"}
+
+
+def test_confusion_validation_messages():
+    X, y = _separable(n=100)
+    bad = [
+        (np.eye(4), "5 classes"),
+        (np.full((5, 5), 0.2) + np.eye(5) * np.nan, "NaN"),
+        (np.eye(5) * 2, "columns must each sum to 1"),
+        (np.eye(5)[::-1][:, [0, 1, 2, 3, 4]] * 0 + 0.2, "not invertible"),
+        (-np.eye(5) + np.full((5, 5), 0.4), "negative"),
+        (np.ones((5, 4)), "square"),
+    ]
+    for C, match in bad:
+        with pytest.raises(ValueError, match=match):
+            UMA(C).fit(X, y)
+    with pytest.raises(ValueError, match="selection must be one of"):
+        UMA(np.eye(5), selection="best").fit(X, y)
+    with pytest.raises(ValueError, match="confusion is required"):
+        UMA().fit(X, y)
+    est = UMA(np.eye(5), max_iter=100).fit(X, y)
+    W = est.coef_.copy()
+    with pytest.raises(ValueError, match="alpha"):
+        est.set_params(alpha=-1).fit(X, y)
+    assert_array_equal(est.coef_, W)
+
+
+def test_max_iter_warns_and_save_load(tmp_path):
+    X, y = _separable(n=200)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        est = UMA(np.eye(5), max_iter=3).fit(X, y)
+    assert est.n_iter_ == 3 and not est.converged_
+    est.save(tmp_path / "uma.npz")
+    back = weaklabel.load(tmp_path / "uma.npz")
+    assert_array_equal(back.predict(X), est.predict(X))
+    assert_allclose(np.asarray(back.confusion), np.eye(5))
