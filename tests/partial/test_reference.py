@@ -20,21 +20,28 @@ class _Decisions:
 
     Two classes can be tied in exact arithmetic after different update paths (the Max
     rule's +x/-x updates do this with few classes); the kernel and the reference then
-    round them apart and may break the tie differently. Exact ties between classes
-    with identical weight rows are fine: every implementation sees them as ties.
+    round them apart and may break the tie differently. Classes with identical update
+    histories (the same coefficients at the same rounds) are exact ties in every
+    implementation: they received the same operations in the same order.
     """
 
     def __init__(self):
         self.ambiguous = False
         self.pred_clear = []
+        self.history = {}
+
+    def updated(self, classes, t, coefs):
+        for k, c in zip(np.atleast_1d(classes), np.broadcast_to(coefs, np.shape(np.atleast_1d(classes)))):
+            self.history.setdefault(int(k), []).append((t, float(c)))
 
     def pick(self, s, idx, W):
         """argmax of s over idx, lowest index on ties; flags near-ties."""
         vals = s[idx]
         best = idx[int(np.flatnonzero(vals == vals.max())[0])]
         scale = _TOL * (1.0 + abs(s[best]))
+        hb = self.history.get(int(best), [])
         for k in idx:
-            if k != best and abs(s[k] - s[best]) <= scale and not np.array_equal(W[k], W[best]):
+            if k != best and abs(s[k] - s[best]) <= scale and self.history.get(int(k), []) != hb:
                 return best, True
         return best, False
 
@@ -74,7 +81,7 @@ def _reference_perceptron_rule(X, S, rule, eta, order):
     W = np.zeros((K, d))
     dec = _Decisions()
     preds = []
-    for i in order:
+    for t, i in enumerate(order):
         x, Y = X[i], S[i]
         s = _scores(W, x)
         yhat = dec.predict(s, W)
@@ -85,6 +92,7 @@ def _reference_perceptron_rule(X, S, rule, eta, order):
                 dec.choose(s, np.arange(K), W)
                 W[y] += eta * x
                 W[yhat] -= eta * x
+                dec.updated([y, yhat], t, [1.0, -1.0])
             continue
         if Y.all():
             continue  # no non-candidate: zero loss
@@ -94,11 +102,14 @@ def _reference_perceptron_rule(X, S, rule, eta, order):
             if dec.positive(1 - s[inn].mean() + s[jbar]):
                 W[inn] += (eta * (1.0 / inn.size)) * x     # Eq. 4: step eta/|Y|
                 W[jbar] -= eta * x
+                dec.updated(inn, t, 1.0 / inn.size)
+                dec.updated(jbar, t, -1.0)
         else:
             ibest = dec.choose(s, inn, W)
             if dec.positive(1 - s[ibest] + s[jbar]):
                 W[ibest] += eta * x
                 W[jbar] -= eta * x
+                dec.updated([ibest, jbar], t, [1.0, -1.0])
     return W, np.array(preds), dec
 
 
@@ -122,11 +133,14 @@ def _reference_pegasos(X, S, rule, alpha, order):
                 if dec.positive(1 - s[inn].mean() + s[jbar]):
                     G[inn] -= x / inn.size
                     G[jbar] += x
+                    dec.updated(inn, t, 1.0 / inn.size)
+                    dec.updated(jbar, t, -1.0)
             else:
                 ibest = dec.choose(s, inn, W)
                 if dec.positive(1 - s[ibest] + s[jbar]):
                     G[ibest] -= x
                     G[jbar] += x
+                    dec.updated([ibest, jbar], t, [1.0, -1.0])
         W = (1 - eta_t * alpha) * W - eta_t * G
         norm = np.linalg.norm(W)
         if norm > 0:
