@@ -1,5 +1,7 @@
-"""Learning from labels corrupted by a known confusion matrix: UMA (Louche & Ralaivola)."""
+"""Learning from labels corrupted by a known confusion matrix: UMA (Louche & Ralaivola),
+confusion estimation, and the label-a-little pipeline of the paper's Example 1."""
 
+from ._pipeline import LabelALittle, estimate_confusion
 from ._uma import UMA
 
-__all__ = ["UMA"]
+__all__ = ["UMA", "LabelALittle", "estimate_confusion"]
