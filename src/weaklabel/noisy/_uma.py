@@ -213,12 +213,12 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng):
         n_err = _uma_pass(dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, G)
         if len(hist["q"]) == max_iter:
             break
-        Z = np.einsum("qk,pkd->pqd", Cinv, G) / n                      # z_pq = row q of C^-1 Gamma_p
+        Z = np.matmul(Cinv[None, :, :] / n, G)                          # z_pq = row q of C^-1 Gamma_p
         norms = np.sqrt(np.einsum("pqd,pqd->pq", Z, Z))
         if norms[offdiag].max() < tol:
             converged = True
             break
-        V = np.einsum("dr,pqd->pqr", W, Z)                             # w_r . z_pq
+        V = np.matmul(Z, W)                                             # V[p, q, r] = w_r . z_pq
         own = np.take_along_axis(V, np.arange(Q)[None, :, None].repeat(Q, axis=0), axis=2)
         E = V - own >= alpha
         E[:, np.arange(Q), np.arange(Q)] = False                       # r != q
