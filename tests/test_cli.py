@@ -60,3 +60,11 @@ def test_reproduce_then_report(tmp_path):
     assert res.exit_code == 0 and (out / "report.md").exists()
     res = r.invoke(main, ["report", "pll-realworld", "--out", str(tmp_path / "none")])
     assert res.exit_code == 2
+
+
+def test_reproduce_uma_toy_quick(tmp_path):
+    r = CliRunner()
+    res = r.invoke(main, ["reproduce", "uma-toy", "--quick", "--repeats", "1", "--out", str(tmp_path / "t"),
+                          "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "Figure 1a" in res.output

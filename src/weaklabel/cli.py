@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-REPRODUCTIONS = ("partial-labels", "pll-realworld")
+REPRODUCTIONS = ("partial-labels", "pll-realworld", "uma-toy", "uma-real")
 
 
 class _Group(click.Group):
@@ -52,6 +52,10 @@ def _reproduction(name):
         from .bench import partial_labels as mod
     elif name == "pll-realworld":
         from .bench import pll_realworld as mod
+    elif name in ("uma-toy", "uma-real"):
+        from .bench import uma
+
+        return _Runner(uma.run_toy if name == "uma-toy" else uma.run_real)
     else:
         raise ValueError(f"unknown reproduction {name!r}; choose from {', '.join(REPRODUCTIONS)}.")
     return mod
@@ -61,11 +65,13 @@ def _reproduction(name):
 @click.argument("name", type=click.Choice(REPRODUCTIONS))
 @click.option("--quick", is_flag=True, help="A small slice (under a minute) writing the same kinds of files.")
 @click.option("--repeats", type=click.IntRange(min=1), default=None,
-              help="Repeats (partial-labels, default 100) or splits (pll-realworld, default 10).")
+              help="Repeats (partial-labels, default 100), splits (pll-realworld, default 10) or runs "
+                   "(uma-toy, uma-real, default 10).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder (default: results/NAME[-quick]). Holds results.sqlite, report.md, CSV and PNGs.")
-@click.option("--dataset", "datasets_", multiple=True, help="Only these datasets (repeatable).")
+@click.option("--dataset", "datasets_", multiple=True,
+              help="Only these datasets (repeatable; not for uma-toy).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def reproduce(name, quick, repeats, jobs, out, datasets_, no_progress):
     """Run (or resume) a paper reproduction and write its tables and plots.
@@ -79,6 +85,13 @@ def reproduce(name, quick, repeats, jobs, out, datasets_, no_progress):
                  datasets=list(datasets_) or None)
     click.echo(f"report: {md}")
     click.echo(md.read_text())
+
+
+class _Runner:
+    """Adapts a reproduction's run function to the module-like interface used above."""
+
+    def __init__(self, run):
+        self.run = run
 
 
 def _parse_params(items):

@@ -172,3 +172,18 @@ def test_max_iter_warns_and_save_load(tmp_path):
     back = weaklabel.load(tmp_path / "uma.npz")
     assert_array_equal(back.predict(X), est.predict(X))
     assert_allclose(np.asarray(back.confusion), np.eye(5))
+
+
+def test_warm_start_continues_the_same_trajectory():
+    X, y = _separable(n=300, seed=3)
+    C = confusion_family(5, 3, random_state=0)
+    yn = noisy_labels(y, C, random_state=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        whole = UMA(C, max_iter=40).fit(X, yn)
+        step = UMA(C, max_iter=10, warm_start=True)
+        for _ in range(4):
+            step.fit(X, yn)
+    assert step.n_iter_ == whole.n_iter_
+    assert_array_equal(step.history_["q"], whole.history_["q"])
+    assert_allclose(step.coef_, whole.coef_, atol=1e-9)

@@ -259,11 +259,11 @@ def _perceptron(X, y, classes, seed):
     return est
 
 
-def real_cell(cfg):
-    """One run of one dataset under one noise process: every method's test error."""
-    from sklearn.linear_model import SGDClassifier
-    from sklearn.semi_supervised import SelfTrainingClassifier
+def _prepare_run(cfg):
+    """Steps 1-4 of the protocol: seed rows, rough classifier g, C on S_conf, noisy labels.
 
+    Returns a dict, or raises ValueError when g's confusion estimate is singular.
+    """
     Xtr, ytr, Xte, yte = real_features(cfg["dataset"])
     classes = np.unique(ytr)
     Q = classes.size
@@ -273,21 +273,33 @@ def real_cell(cfg):
     rest = np.setdiff1d(np.arange(ytr.size), seed_rows)
     conf_rows = rs.choice(rest, int(round(cfg["conf_fraction"] * ytr.size)), replace=False)
     labelled = np.union1d(seed_rows, conf_rows)
-    out = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         g = UMA(np.eye(Q), max_iter=cfg["max_iter"], classes=classes).fit(Xtr[seed_rows], ytr[seed_rows])
-        try:
-            C = estimate_confusion(ytr[conf_rows], g.predict(Xtr[conf_rows]), classes)
-        except ValueError as exc:
-            return {"failed": str(exc)}
-        if cfg["noise"] == "a":
-            y_noisy = g.predict(Xtr)
-        else:
-            y_noisy = noisy_labels(ytr, C, classes=classes, random_state=rs)
-        y_noisy[labelled] = ytr[labelled]
-        out["noise_rate"] = float(np.mean(y_noisy != ytr))
-        out["g_error"] = 1 - accuracy(yte, g.predict(Xte))
+    C = estimate_confusion(ytr[conf_rows], g.predict(Xtr[conf_rows]), classes)
+    if cfg["noise"] == "a":
+        y_noisy = g.predict(Xtr)
+    else:
+        y_noisy = noisy_labels(ytr, C, classes=classes, random_state=rs)
+    y_noisy[labelled] = ytr[labelled]
+    return {"Xtr": Xtr, "ytr": ytr, "Xte": Xte, "yte": yte, "classes": classes, "C": C, "g": g,
+            "y_noisy": y_noisy, "labelled": labelled}
+
+
+def real_cell(cfg):
+    """One run of one dataset under one noise process: every method's test error."""
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.semi_supervised import SelfTrainingClassifier
+
+    try:
+        r = _prepare_run(cfg)
+    except ValueError as exc:
+        return {"failed": str(exc)}
+    Xtr, ytr, Xte, yte, classes, C = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"], r["C"]
+    y_noisy, labelled, g = r["y_noisy"], r["labelled"], r["g"]
+    out = {"noise_rate": float(np.mean(y_noisy != ytr)), "g_error": 1 - accuracy(yte, g.predict(Xte))}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         err = lambda est: 1 - accuracy(yte, est.predict(Xte))  # noqa: E731
         if "f_y" in cfg["methods"]:
             out["f_y"] = err(_perceptron(Xtr, y_noisy, classes, cfg["run"]))
@@ -319,6 +331,28 @@ def real_cell(cfg):
     return out
 
 
+def fig5_cell(cfg):
+    """Test error and confusion rate along UMA's iterations for one selection strategy."""
+    r = _prepare_run(cfg)
+    est = UMA(r["C"], selection=cfg["selection"], max_iter=cfg["step"], warm_start=True, random_state=cfg["run"],
+              classes=r["classes"])
+    iters, errs, confs = [0], [], []
+    pred0 = np.full(r["yte"].size, r["classes"][0])
+    errs.append(1 - accuracy(r["yte"], pred0))
+    confs.append(confusion_rate(r["yte"], pred0, r["classes"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        while iters[-1] < cfg["iterations"]:
+            est.fit(r["Xtr"], r["y_noisy"])
+            if est.n_iter_ == iters[-1]:
+                break
+            pred = est.predict(r["Xte"])
+            iters.append(est.n_iter_)
+            errs.append(1 - accuracy(r["yte"], pred))
+            confs.append(confusion_rate(r["yte"], pred, r["classes"]))
+    return {"iterations": iters, "error": errs, "confusion_rate": confs}
+
+
 def real_plan(quick=False, repeats=None, datasets=None):
     names = list(REAL_DATASETS) if datasets is None else list(datasets)
     for n in names:
@@ -328,7 +362,9 @@ def real_plan(quick=False, repeats=None, datasets=None):
         names = ["optdigits"]
     return {"datasets": names, "runs": repeats if repeats is not None else (1 if quick else 10),
             "noises": ["a", "b"], "max_iter": 150 if quick else 1500, "conf_fraction": 0.05,
-            "methods": list(METHODS), "quick": bool(quick)}
+            "methods": list(METHODS), "quick": bool(quick),
+            "fig5": {"dataset": "optdigits" if quick else "sector9", "iterations": 20 if quick else 100,
+                     "step": 2, "runs": 1 if quick else 5}}
 
 
 def real_cells(p):
@@ -337,16 +373,56 @@ def real_cells(p):
             for n in p["datasets"] for nz in p["noises"] for r in range(p["runs"])]
 
 
+SELECTIONS = ("error", "confusion", "random")
+
+
+def fig5_cells(p):
+    f = p["fig5"]
+    return [Cell(REAL, "fig5", {"dataset": f["dataset"], "run": r, "noise": "a", "max_iter": p["max_iter"],
+                                "conf_fraction": p["conf_fraction"], "selection": sel, "step": f["step"],
+                                "iterations": f["iterations"]}, fig5_cell)
+            for sel in SELECTIONS for r in range(f["runs"])]
+
+
+def _plot_fig5(rows, path, dataset):
+    from .plots import _plt
+
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 3.4))
+    for sel, col in zip(SELECTIONS, ("tab:blue", "tab:orange", "tab:gray")):
+        res = [r for c, r in rows if c["selection"] == sel]
+        if not res:
+            continue
+        n = min(len(r["iterations"]) for r in res)
+        it = res[0]["iterations"][:n]
+        for ax, key in zip(axes, ("error", "confusion_rate")):
+            ax.plot(it, np.mean([r[key][:n] for r in res], axis=0), color=col, label=sel)
+    for ax, lab in zip(axes, ("test error", "test confusion rate")):
+        ax.set_xlabel("UMA iteration")
+        ax.set_ylabel(lab)
+        ax.grid(alpha=0.3)
+    axes[0].legend(title="selection", fontsize=8)
+    fig.suptitle(f"Fig. 5: selection strategies on {dataset} (noise a)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def run_real(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     p = load_or_make_plan(out, real_plan, quick, repeats, datasets, execute)
     cells = real_cells(p)
+    f5 = fig5_cells(p)
     with ResultStore(out / "results.sqlite") as store:
         if execute:
             run_cells(cells, store, jobs=jobs, progress=progress, desc="uma-real")
+            run_cells(f5, store, jobs=jobs, progress=progress, desc="uma-fig5")
         wanted = {c.key for c in cells}
         rows = [(c, r) for c, r in store.rows(REAL, "eval") if _key(c) in wanted]
+        wanted5 = {c.key for c in f5}
+        rows5 = [(c, r) for c, r in store.rows(REAL, "fig5") if _key(c) in wanted5]
     lines = ["# UMA on real data (Louche & Ralaivola, Table 1)", "",
              f"{p['runs']} runs; S_conf = {p['conf_fraction']:.0%} of the training set; test error (mean +- std). "
              f"Perceptrons make {PASSES} shuffled passes; UMA max_iter={p['max_iter']}." +
@@ -379,6 +455,17 @@ def run_real(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=
     lines += ["", "The semi-supervised column is scikit-learn's SelfTrainingClassifier around SGDClassifier(log-loss), "
               "standing in for the paper's S3VM. cleanlab (AGPL, an optional extra: pip install weaklabel[compare]) "
               "wraps the same SGD log-loss learner that the 'SGD log-loss, noisy labels' column trains directly."]
+    if rows5:
+        png = _plot_fig5(rows5, out / "uma_fig5.png", p["fig5"]["dataset"])
+        lines += ["", f"## Figure 5: selection strategies ({p['fig5']['dataset']}, noise a, "
+                  f"{p['fig5']['runs']} runs)", "", "| selection | error after " +
+                  f"{p['fig5']['iterations']} iterations | confusion rate |", "|---|---|---|"]
+        for sel in SELECTIONS:
+            res = [r for c, r in rows5 if c["selection"] == sel]
+            if res:
+                lines.append(f"| {sel} | {np.mean([r['error'][-1] for r in res]):.3f} | "
+                             f"{np.mean([r['confusion_rate'][-1] for r in res]):.3f} |")
+        lines += ["", f"![figure 5]({png.name})"]
     md = out / "report.md"
     md.write_text("\n".join(lines) + "\n")
     return md

@@ -70,6 +70,10 @@ class UMA(LinearMulticlass):
     classes : array-like of shape (n_classes,), default=None
         Labels of ``confusion``'s rows/columns; ``None`` takes the sorted labels of ``y``
         (which must then hold every class).
+    warm_start : bool, default=False
+        Continue from the current weights (and history) for up to ``max_iter`` more
+        iterations instead of starting from ``W = 0``; e.g. to trace test error
+        along the iterations.
 
     Attributes
     ----------
@@ -99,7 +103,7 @@ class UMA(LinearMulticlass):
     """
 
     def __init__(self, confusion=None, *, alpha=0.0, selection="error", max_iter=1000, tol=1e-6,
-                 random_state=None, fit_intercept=False, classes=None):
+                 random_state=None, fit_intercept=False, classes=None, warm_start=False):
         self.confusion = confusion
         self.alpha = alpha
         self.selection = selection
@@ -108,6 +112,7 @@ class UMA(LinearMulticlass):
         self.random_state = random_state
         self.fit_intercept = fit_intercept
         self.classes = classes
+        self.warm_start = warm_start
 
     def _check_params(self):
         for name in ("alpha", "tol"):
@@ -118,6 +123,7 @@ class UMA(LinearMulticlass):
             raise ValueError(f"selection must be one of {SELECTIONS}; got {self.selection!r}.")
         check_int_at_least(self.max_iter, "max_iter", 1)
         check_bool(self.fit_intercept, "fit_intercept")
+        check_bool(self.warm_start, "warm_start")
         if self.confusion is None:
             raise ValueError("confusion is required: the (n_classes, n_classes) matrix "
                              "C[p, q] = P(noisy = p | true = q); pass np.eye(n_classes) for clean labels.")
@@ -163,10 +169,20 @@ class UMA(LinearMulticlass):
         if self.fit_intercept:
             ones = np.ones((X.shape[0], 1), dtype=X.dtype)
             X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+        W0, hist0 = None, None
+        if self.warm_start and getattr(self, "_W", None) is not None:
+            if self._W.shape != (X.shape[1], classes.size) or not np.array_equal(self.classes_, classes):
+                raise ValueError("warm_start=True needs the same features, intercept setting and classes as the "
+                                 "previous fit.")
+            W0, hist0 = self._W, self.history_
+        else:
+            self._rng = check_random_state(self.random_state)
         self.classes_ = classes
-        self._W, self.history_, self.converged_ = _fit_uma(
-            X, y_idx, C, self.alpha, self.selection, self.max_iter, self.tol,
-            check_random_state(self.random_state))
+        self._W, history, self.converged_ = _fit_uma(
+            X, y_idx, C, self.alpha, self.selection, self.max_iter, self.tol, self._rng, W0)
+        if hist0 is not None:
+            history = {k: np.concatenate([hist0[k], history[k]]) for k in history}
+        self.history_ = history
         self.n_iter_ = int(self.history_["q"].size)
         Cinv = np.linalg.inv(C)
         self.class_prior_ = Cinv @ np.bincount(y_idx, minlength=classes.size) / y_idx.size
@@ -188,14 +204,18 @@ class UMA(LinearMulticlass):
         return tags
 
 
-def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng):
+def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
     """The UMA iterations. Returns (W feature-major (d, Q), history dict, converged)."""
     n, d = X.shape
     Q = C.shape[0]
     Cinv = np.linalg.inv(C)
     pi = Cinv @ np.bincount(y_idx, minlength=Q) / n
-    W = np.zeros((d, Q))
-    scores = np.zeros((n, Q))
+    if W0 is None:
+        W = np.zeros((d, Q))
+        scores = np.zeros((n, Q))
+    else:
+        W = W0.copy()
+        scores = np.ascontiguousarray(np.asarray(X @ W, dtype=np.float64))
     G = np.zeros((Q, Q, d))
     z = np.zeros(d)
     if sp.issparse(X):
