@@ -187,3 +187,19 @@ def test_warm_start_continues_the_same_trajectory():
     assert step.n_iter_ == whole.n_iter_
     assert_array_equal(step.history_["q"], whole.history_["q"])
     assert_allclose(step.coef_, whole.coef_, atol=1e-9)
+
+
+def test_chunked_pass_matches_sequential(monkeypatch):
+    """Above _CHUNK_FROM rows the pass runs over fixed chunks on threads: same trajectory."""
+    import weaklabel.noisy._uma as mod
+
+    X, y = _separable(n=1200, seed=6)
+    C = confusion_family(5, 3, random_state=0)
+    yn = noisy_labels(y, C, random_state=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        seq = UMA(C, max_iter=60).fit(X, yn)
+        monkeypatch.setattr(mod, "_CHUNK_FROM", 100)
+        par = UMA(C, max_iter=60).fit(X, yn)
+    assert_array_equal(par.history_["q"], seq.history_["q"])
+    assert_allclose(par.coef_, seq.coef_, atol=1e-9)

@@ -1,5 +1,8 @@
 """Numba kernel of UMA: one fused pass over the data per iteration.
 
+The kernel releases the GIL (``nogil``), so ``_fit_uma`` runs fixed row chunks on a
+thread pool without numba's threading layer (which is not fork-safe).
+
 For every row the pass (1) applies the previous iteration's update to the two score
 columns it changed (``s_q += x.z``, ``s_r -= x.z``), (2) decides which sets ``A_p``
 the row belongs to, and (3) adds the row into ``G[p, y_i]`` for each of them.  So an
@@ -12,6 +15,13 @@ from numba import njit
 
 @njit(cache=True, nogil=True)
 def _uma_pass(X_dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, G):
+    """Sequential pass over every row (see _uma_rows)."""
+    return _uma_rows(X_dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, G,
+                     0, scores.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def _uma_rows(X_dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, G, lo, hi):
     """One UMA pass.
 
     Parameters
@@ -28,9 +38,9 @@ def _uma_pass(X_dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev
     -------
     n_errors : rows whose argmax score (lowest index on ties) differs from the noisy label.
     """
-    n, Q = scores.shape
+    Q = scores.shape[1]
     n_errors = 0
-    for i in range(n):
+    for i in range(lo, hi):
         if q_prev >= 0:
             dot = 0.0
             if is_dense:

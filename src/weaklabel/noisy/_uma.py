@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numbers
+import os
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
@@ -21,9 +23,16 @@ from .._validation import (
     check_X_values,
 )
 from ..linear import LinearMulticlass, register
-from ._kernels import _uma_pass
+from ._kernels import _uma_pass, _uma_rows
 
 __all__ = ["UMA"]
+
+# From this many rows on, the pass runs over _N_CHUNKS fixed row chunks on a thread
+# pool (the kernel releases the GIL); each chunk has its own accumulator and they are
+# summed in chunk order, so results do not depend on the number of threads. Smaller
+# inputs take the sequential pass.
+_CHUNK_FROM = 4096
+_N_CHUNKS = 4
 
 SELECTIONS = ("error", "confusion", "random")
 
@@ -225,12 +234,31 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         X = np.ascontiguousarray(X)
         dense, data, indices, indptr, is_dense = X, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32), True
     offdiag = ~np.eye(Q, dtype=bool)
+    chunked = n >= _CHUNK_FROM
+    G_parts = np.zeros((_N_CHUNKS, Q, Q, d)) if chunked else None
+    bounds = [((n * c) // _N_CHUNKS, (n * (c + 1)) // _N_CHUNKS) for c in range(_N_CHUNKS)]
+    pool = ThreadPoolExecutor(max_workers=min(_N_CHUNKS, os.cpu_count() or 1)) if chunked else None
+
+    def chunked_pass(q_prev, r_prev):
+        def one(c):
+            G_parts[c].fill(0.0)
+            lo, hi = bounds[c]
+            return _uma_rows(dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha,
+                             G_parts[c], lo, hi)
+        errs = list(pool.map(one, range(_N_CHUNKS)))
+        for c in range(_N_CHUNKS):
+            np.add(G, G_parts[c], out=G)
+        return sum(errs)
+
     hist = {k: [] for k in ("p", "q", "r", "norm", "train_error")}
     q_prev = r_prev = -1
     converged = False
     for _ in range(max_iter + 1):
         G.fill(0.0)
-        n_err = _uma_pass(dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, G)
+        if chunked:
+            n_err = chunked_pass(q_prev, r_prev)
+        else:
+            n_err = _uma_pass(dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, G)
         if len(hist["q"]) == max_iter:
             break
         Z = np.matmul(Cinv[None, :, :] / n, G)                          # z_pq = row q of C^-1 Gamma_p
@@ -262,5 +290,7 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         q_prev, r_prev = int(q), r
         for k, v in zip(("p", "q", "r", "norm", "train_error"), (int(p), int(q), r, float(norms[p, q]), n_err / n)):
             hist[k].append(v)
+    if pool is not None:
+        pool.shutdown()
     history = {k: np.asarray(v, dtype=float if k in ("norm", "train_error") else np.int64) for k, v in hist.items()}
     return W, history, converged
