@@ -23,7 +23,7 @@ from .. import datasets as _datasets
 from ..metrics import accuracy, ambiguous_zero_one_loss
 from ._common import EXACT_LABEL, fmt_params, grid_points, load_or_make_plan, make_learner, mean_std
 from .runner import Cell, run_cells
-from .store import ResultStore
+from .store import ResultStore, config_key
 
 EXPERIMENT = "pll-realworld"
 DATASETS = ("lost", "birdsong", "italian")
@@ -148,7 +148,7 @@ def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None,
     with ResultStore(out / "results.sqlite") as store:
         if execute:
             run_cells(todo, store, jobs=jobs, progress=progress, desc="splits")
-        rows = [(c, r) for c, r in store.rows(EXPERIMENT, "eval") if _key(c) in wanted]
+        rows = [(c, r) for c, r in store.rows(EXPERIMENT, "eval") if config_key(c) in wanted]
     groups = {}
     for cfg, res in rows:
         groups.setdefault((cfg["dataset"], cfg["method"]), []).append(res)
@@ -186,8 +186,3 @@ def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None,
         csv.writer(fh).writerows(csv_rows)
     return md
 
-
-def _key(cfg):
-    from .store import config_key
-
-    return config_key(cfg)

@@ -19,12 +19,10 @@ of the row's true class.
 from __future__ import annotations
 
 import functools
-import json
 import warnings
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
 from .. import datasets as _datasets
 from ..metrics import accuracy
@@ -33,7 +31,7 @@ from ..partial import Perceptron
 from ..simulate import confusion_family, noisy_labels, random_stochastic_matrix
 from ._common import load_or_make_plan, mean_std
 from .runner import Cell, run_cells
-from .store import ResultStore
+from .store import ResultStore, config_key
 
 TOY = "uma-toy"
 REAL = "uma-real"
@@ -131,7 +129,7 @@ def run_toy(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=N
         if execute:
             run_cells(cells, store, jobs=jobs, progress=progress, desc="uma-toy")
         wanted = {c.key for c in cells}
-        rows = [(c, r) for c, r in store.rows(TOY, "eval") if _key(c) in wanted]
+        rows = [(c, r) for c, r in store.rows(TOY, "eval") if config_key(c) in wanted]
     agg = {}
     for cfg, res in rows:
         agg.setdefault((cfg["figure"], cfg["method"], cfg["i"]), []).append(res)
@@ -420,9 +418,9 @@ def run_real(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=
             run_cells(cells, store, jobs=jobs, progress=progress, desc="uma-real")
             run_cells(f5, store, jobs=jobs, progress=progress, desc="uma-fig5")
         wanted = {c.key for c in cells}
-        rows = [(c, r) for c, r in store.rows(REAL, "eval") if _key(c) in wanted]
+        rows = [(c, r) for c, r in store.rows(REAL, "eval") if config_key(c) in wanted]
         wanted5 = {c.key for c in f5}
-        rows5 = [(c, r) for c, r in store.rows(REAL, "fig5") if _key(c) in wanted5]
+        rows5 = [(c, r) for c, r in store.rows(REAL, "fig5") if config_key(c) in wanted5]
     lines = ["# UMA on real data (Louche & Ralaivola, Table 1)", "",
              f"{p['runs']} runs; S_conf = {p['conf_fraction']:.0%} of the training set; test error (mean +- std). "
              f"Perceptrons make {PASSES} shuffled passes; UMA max_iter={p['max_iter']}." +
@@ -470,8 +468,3 @@ def run_real(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=
     md.write_text("\n".join(lines) + "\n")
     return md
 
-
-def _key(cfg):
-    from .store import config_key
-
-    return config_key(cfg)
