@@ -21,9 +21,8 @@ from sklearn.preprocessing import StandardScaler
 
 from .. import datasets as _datasets
 from ..metrics import accuracy, ambiguous_zero_one_loss
-from ._common import EXACT_LABEL, fmt_params, grid_points, load_or_make_plan, make_learner, mean_std
-from .runner import Cell, run_cells
-from .store import ResultStore, config_key
+from ._common import EXACT_LABEL, fmt_params, grid_points, load_or_make_plan, make_learner, mean_std, run_and_collect
+from .runner import Cell
 
 EXPERIMENT = "pll-realworld"
 DATASETS = ("lost", "birdsong", "italian")
@@ -143,12 +142,8 @@ def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
-    todo = cells(p)
-    wanted = {c.key for c in todo}
-    with ResultStore(out / "results.sqlite") as store:
-        if execute:
-            run_cells(todo, store, jobs=jobs, progress=progress, desc="splits")
-        rows = [(c, r) for c, r in store.rows(EXPERIMENT, "eval") if config_key(c) in wanted]
+    rows = run_and_collect(out, cells(p), EXPERIMENT, "eval", jobs=jobs, progress=progress, execute=execute,
+                           desc="splits")
     groups = {}
     for cfg, res in rows:
         groups.setdefault((cfg["dataset"], cfg["method"]), []).append(res)

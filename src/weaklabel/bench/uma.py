@@ -29,9 +29,8 @@ from ..metrics import accuracy
 from ..noisy import UMA, estimate_confusion
 from ..partial import Perceptron
 from ..simulate import confusion_family, noisy_labels, random_stochastic_matrix
-from ._common import load_or_make_plan, mean_std
-from .runner import Cell, run_cells
-from .store import ResultStore, config_key
+from ._common import load_or_make_plan, mean_std, run_and_collect
+from .runner import Cell
 
 TOY = "uma-toy"
 REAL = "uma-real"
@@ -124,12 +123,8 @@ def run_toy(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=N
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     p = load_or_make_plan(out, toy_plan, quick, repeats, None, execute)
-    cells = toy_cells(p)
-    with ResultStore(out / "results.sqlite") as store:
-        if execute:
-            run_cells(cells, store, jobs=jobs, progress=progress, desc="uma-toy")
-        wanted = {c.key for c in cells}
-        rows = [(c, r) for c, r in store.rows(TOY, "eval") if config_key(c) in wanted]
+    rows = run_and_collect(out, toy_cells(p), TOY, "eval", jobs=jobs, progress=progress, execute=execute,
+                           desc="uma-toy")
     agg = {}
     for cfg, res in rows:
         agg.setdefault((cfg["figure"], cfg["method"], cfg["i"]), []).append(res)
@@ -411,16 +406,10 @@ def run_real(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     p = load_or_make_plan(out, real_plan, quick, repeats, datasets, execute)
-    cells = real_cells(p)
-    f5 = fig5_cells(p)
-    with ResultStore(out / "results.sqlite") as store:
-        if execute:
-            run_cells(cells, store, jobs=jobs, progress=progress, desc="uma-real")
-            run_cells(f5, store, jobs=jobs, progress=progress, desc="uma-fig5")
-        wanted = {c.key for c in cells}
-        rows = [(c, r) for c, r in store.rows(REAL, "eval") if config_key(c) in wanted]
-        wanted5 = {c.key for c in f5}
-        rows5 = [(c, r) for c, r in store.rows(REAL, "fig5") if config_key(c) in wanted5]
+    rows = run_and_collect(out, real_cells(p), REAL, "eval", jobs=jobs, progress=progress, execute=execute,
+                           desc="uma-real")
+    rows5 = run_and_collect(out, fig5_cells(p), REAL, "fig5", jobs=jobs, progress=progress, execute=execute,
+                            desc="uma-fig5")
     lines = ["# UMA on real data (Louche & Ralaivola, Table 1)", "",
              f"{p['runs']} runs; S_conf = {p['conf_fraction']:.0%} of the training set; test error (mean +- std). "
              f"Perceptrons make {PASSES} shuffled passes; UMA max_iter={p['max_iter']}." +
