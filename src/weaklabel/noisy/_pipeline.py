@@ -69,7 +69,7 @@ def estimate_confusion(y_true, y_pred, classes, *, max_cond=1e12):
         hint = (f" The classifier never predicts classes {classes[never].tolist()} on this set." if never.size else "")
         more = (f" Label more examples: at least {need} more of those classes (by class)." if need else
                 " Label more examples of the classes it confuses, or train the rough classifier on more labels.")
-        raise ValueError(f"the estimated confusion matrix is singular (condition number {cond:.3g});"
+        raise ValueError(f"the estimated confusion matrix is singular (condition number {cond:.3g})."
                          f"{hint}{more}")
     return C
 
