@@ -80,3 +80,39 @@ def _uma_rows(X_dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev
                     for pp in range(indptr[i], indptr[i + 1]):
                         G[p, yi, indices[pp]] += data[pp]
     return n_errors
+
+
+@njit(cache=True, nogil=True)
+def _uma_members(data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, member):
+    """The sparse pass: like _uma_rows on CSR rows, but it marks membership
+    (``member[i, p] = True`` for x_i in A_p) instead of accumulating, so the caller can
+    form Gamma with one sparse product. Returns the number of noisy-label errors."""
+    n, Q = scores.shape
+    n_errors = 0
+    for i in range(n):
+        if q_prev >= 0:
+            dot = 0.0
+            for p in range(indptr[i], indptr[i + 1]):
+                dot += data[p] * z[indices[p]]
+            scores[i, q_prev] += dot
+            scores[i, r_prev] -= dot
+        best = 0
+        for k in range(1, Q):
+            if scores[i, k] > scores[i, best]:
+                best = k
+        if best != y_idx[i]:
+            n_errors += 1
+        second = -np.inf
+        n_top = 0
+        for k in range(Q):
+            if scores[i, k] == scores[i, best]:
+                n_top += 1
+            elif scores[i, k] > second:
+                second = scores[i, k]
+        for p in range(Q):
+            member[i, p] = False
+            if scores[i, p] == scores[i, best]:
+                other = scores[i, best] if n_top > 1 else second
+                if scores[i, p] - other >= alpha:
+                    member[i, p] = True
+    return n_errors

@@ -23,7 +23,7 @@ from .._validation import (
     check_X_values,
 )
 from ..linear import LinearMulticlass, register
-from ._kernels import _uma_pass, _uma_rows
+from ._kernels import _uma_members, _uma_pass, _uma_rows
 
 __all__ = ["UMA"]
 
@@ -213,6 +213,75 @@ class UMA(LinearMulticlass):
         return tags
 
 
+def _select(norms, V, pi, alpha, selection, tol, rng):
+    """The pair (p, q) and the demoted class r of an iteration, or None to stop.
+
+    norms[p, q] = ||z_pq||; V[p, q, r] = w_r . z_pq.
+    """
+    Q = norms.shape[0]
+    offdiag = ~np.eye(Q, dtype=bool)
+    if norms[offdiag].max() < tol:
+        return None
+    own = np.take_along_axis(V, np.arange(Q)[None, :, None].repeat(Q, axis=0), axis=2)
+    E = V - own >= alpha
+    E[:, np.arange(Q), np.arange(Q)] = False                            # r != q
+    cand = offdiag & E.any(axis=2)
+    if not cand.any():
+        return None
+    if selection == "error":
+        key = np.where(cand, norms, -np.inf)
+        p, q = np.unravel_index(np.argmax(key), key.shape)
+    elif selection == "confusion":
+        key = np.where(cand, norms / np.maximum(pi, 1e-12)[None, :], -np.inf)
+        p, q = np.unravel_index(np.argmax(key), key.shape)
+    else:
+        flat = np.flatnonzero(cand)
+        p, q = np.unravel_index(flat[rng.randint(flat.size)], cand.shape)
+    r = int(np.argmax(np.where(E[p, q], V[p, q], -np.inf)))
+    return int(p), int(q), r
+
+
+def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng):
+    """UMA on CSR input: the pass marks memberships, Gamma = B @ X is one sparse product
+    (nnz <= nnz(X) per A_p), and only what the selection needs is formed: the Gram
+    matrices of the Gamma_p (all ||z_pq||), Gamma @ W (all w_r . z_pq) and the chosen z."""
+    n, d = X.shape
+    Q = Cinv.shape[0]
+    X = X.tocsr()
+    member = np.zeros((n, Q), dtype=bool)
+    z = np.zeros(d)
+    hist = {k: [] for k in ("p", "q", "r", "norm", "train_error")}
+    q_prev = r_prev = -1
+    converged = False
+    for _ in range(max_iter + 1):
+        n_err = _uma_members(X.data, X.indices, X.indptr, y_idx, scores, z, q_prev, r_prev, alpha, member)
+        if len(hist["q"]) == max_iter:
+            break
+        rows, ps = np.nonzero(member)
+        B = sp.csr_matrix((np.full(rows.size, 1.0 / n), (ps * Q + y_idx[rows], rows)), shape=(Q * Q, n))
+        G = (B @ X).tocsr()                                             # Gamma_p stacked: (Q*Q, d)
+        H = np.asarray(G @ W).reshape(Q, Q, Q)                          # H[p, k, r] = gamma^p_k . w_r
+        V = np.matmul(Cinv[None, :, :], H)                              # V[p, q, r] = w_r . z_pq
+        norms = np.empty((Q, Q))
+        for p in range(Q):
+            Gp = G[p * Q:(p + 1) * Q]
+            gram = np.asarray((Gp @ Gp.T).todense())
+            norms[p] = np.sqrt(np.maximum(np.einsum("qk,kl,ql->q", Cinv, gram, Cinv), 0.0))
+        step = _select(norms, V, pi, alpha, selection, tol, rng)
+        if step is None:
+            converged = True
+            break
+        p, q, r = step
+        z = np.asarray(G[p * Q:(p + 1) * Q].T @ Cinv[q]).ravel()       # z_pq = row q of C^-1 Gamma_p
+        W[:, q] += z
+        W[:, r] -= z
+        q_prev, r_prev = q, r
+        for k, v in zip(("p", "q", "r", "norm", "train_error"), (p, q, r, float(norms[p, q]), n_err / n)):
+            hist[k].append(v)
+    history = {k: np.asarray(v, dtype=float if k in ("norm", "train_error") else np.int64) for k, v in hist.items()}
+    return W, history, converged
+
+
 def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
     """The UMA iterations. Returns (W feature-major (d, Q), history dict, converged)."""
     n, d = X.shape
@@ -225,15 +294,12 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
     else:
         W = W0.copy()
         scores = np.ascontiguousarray(np.asarray(X @ W, dtype=np.float64))
+    if sp.issparse(X):
+        return _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng)
+    X = np.ascontiguousarray(X)
+    dense, data, indices, indptr, is_dense = X, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32), True
     G = np.zeros((Q, Q, d))
     z = np.zeros(d)
-    if sp.issparse(X):
-        X = X.tocsr()
-        dense, data, indices, indptr, is_dense = np.empty((0, 0), X.dtype), X.data, X.indices, X.indptr, False
-    else:
-        X = np.ascontiguousarray(X)
-        dense, data, indices, indptr, is_dense = X, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32), True
-    offdiag = ~np.eye(Q, dtype=bool)
     chunked = n >= _CHUNK_FROM
     G_parts = np.zeros((_N_CHUNKS, Q, Q, d)) if chunked else None
     bounds = [((n * c) // _N_CHUNKS, (n * (c + 1)) // _N_CHUNKS) for c in range(_N_CHUNKS)]
@@ -263,27 +329,12 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
             break
         Z = np.matmul(Cinv[None, :, :] / n, G)                          # z_pq = row q of C^-1 Gamma_p
         norms = np.sqrt(np.einsum("pqd,pqd->pq", Z, Z))
-        if norms[offdiag].max() < tol:
-            converged = True
-            break
         V = np.matmul(Z, W)                                             # V[p, q, r] = w_r . z_pq
-        own = np.take_along_axis(V, np.arange(Q)[None, :, None].repeat(Q, axis=0), axis=2)
-        E = V - own >= alpha
-        E[:, np.arange(Q), np.arange(Q)] = False                       # r != q
-        cand = offdiag & E.any(axis=2)
-        if not cand.any():
+        step = _select(norms, V, pi, alpha, selection, tol, rng)
+        if step is None:
             converged = True
             break
-        if selection == "error":
-            key = np.where(cand, norms, -np.inf)
-            p, q = np.unravel_index(np.argmax(key), key.shape)
-        elif selection == "confusion":
-            key = np.where(cand, norms / np.maximum(pi, 1e-12)[None, :], -np.inf)
-            p, q = np.unravel_index(np.argmax(key), key.shape)
-        else:
-            flat = np.flatnonzero(cand)
-            p, q = np.unravel_index(flat[rng.randint(flat.size)], cand.shape)
-        r = int(np.argmax(np.where(E[p, q], V[p, q], -np.inf)))
+        p, q, r = step
         z = Z[p, q].copy()
         W[:, q] += z
         W[:, r] -= z
