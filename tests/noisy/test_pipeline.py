@@ -52,6 +52,7 @@ def _clusters(n=600, Q=4, seed=0):
     return X, y
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")   # overlapping clusters
 def test_label_a_little_learns_from_few_labels():
     X, y = _clusters()
     rng = np.random.default_rng(1)
