@@ -297,7 +297,6 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
     if sp.issparse(X):
         return _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng)
     X = np.ascontiguousarray(X)
-    dense, data, indices, indptr, is_dense = X, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32), True
     G = np.zeros((Q, Q, d))
     z = np.zeros(d)
     chunked = n >= _CHUNK_FROM
@@ -309,8 +308,7 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         def one(c):
             G_parts[c].fill(0.0)
             lo, hi = bounds[c]
-            return _uma_rows(dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha,
-                             G_parts[c], lo, hi)
+            return _uma_rows(X, y_idx, scores, z, q_prev, r_prev, alpha, G_parts[c], lo, hi)
         errs = list(pool.map(one, range(_N_CHUNKS)))
         for c in range(_N_CHUNKS):
             np.add(G, G_parts[c], out=G)
@@ -324,7 +322,7 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         if chunked:
             n_err = chunked_pass(q_prev, r_prev)
         else:
-            n_err = _uma_pass(dense, is_dense, data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, G)
+            n_err = _uma_pass(X, y_idx, scores, z, q_prev, r_prev, alpha, G)
         if len(hist["q"]) == max_iter:
             break
         Z = np.matmul(Cinv[None, :, :] / n, G)                          # z_pq = row q of C^-1 Gamma_p
