@@ -186,9 +186,6 @@ class LabelALittle(LinearMulticlass):
         self._W = final._W
         return self
 
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
