@@ -1,0 +1,19 @@
+"""Online multiclass learning from bandit (one-bit) feedback.
+
+CSPA (Kaneko, Sato & Sugiyama) and its baselines: SPA (full feedback), Banditron,
+BPA and Confidit; :class:`GaussianSupport` gives all of them the paper's kernel model.
+"""
+
+from ._kernel_map import GaussianSupport
+from ._learners import BPA, CSPA, SPA, Banditron, Confidit
+
+__all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "GaussianSupport", "METHODS"]
+
+#: CLI / bench names of the learners.
+METHODS = {
+    "cspa": CSPA,
+    "spa": SPA,
+    "banditron": Banditron,
+    "bpa": BPA,
+    "confidit": Confidit,
+}

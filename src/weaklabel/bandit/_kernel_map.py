@@ -1,0 +1,112 @@
+"""Gaussian-kernel features over a support set: the CSPA paper's nonlinear model."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_int_at_least, check_X_finite, check_X_values
+
+__all__ = ["GaussianSupport"]
+
+
+class GaussianSupport(TransformerMixin, BaseEstimator):
+    """Map ``x`` to ``[exp(-||x - b_j||^2 / g)]_j`` over the first ``n_support`` training rows.
+
+    The CSPA paper's Section 5.2.2 model ``f(x) = argmax_i sum_j w_ij k(x, b_j)``: a linear
+    learner on these features is the kernel learner restricted to the support set
+    ``B``.  ``fit`` keeps the first ``n_support`` rows of ``X`` (all of them when there
+    are fewer, as the paper does with Vowel's 528), so put it first in a Pipeline::
+
+        make_pipeline(GaussianSupport(g=1.0), CSPA(beta=0.5))
+
+    Parameters
+    ----------
+    n_support : int, default=700
+        Size of the support set ``B``.
+    g : float, default=1.0
+        Kernel width (> 0): ``k(x, b) = exp(-||x - b||^2 / g)``.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_support_, n_features)
+        The support set (dense).
+    n_support_ : int
+        Its size: ``min(n_support, n_samples)``.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.bandit import GaussianSupport
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]])
+    >>> GaussianSupport(n_support=2, g=1.0).fit(X).transform(X).round(3).tolist()
+    [[1.0, 0.368], [0.368, 1.0], [0.018, 0.007]]
+    """
+
+    def __init__(self, n_support=700, g=1.0):
+        self.n_support = n_support
+        self.g = g
+
+    def fit(self, X, y=None):
+        """Keep the first ``n_support`` rows of ``X`` as the support set.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        check_int_at_least(self.n_support, "n_support", 1)
+        if not (isinstance(self.g, numbers.Real) and not isinstance(self.g, bool) and np.isfinite(self.g)
+                and self.g > 0):
+            raise ValueError(f"g must be a finite real number > 0; got {self.g!r}.")
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
+        check_X_finite(X)
+        B = X[: self.n_support]
+        B = B.toarray() if sp.issparse(B) else np.array(B, dtype=np.float64)
+        self.support_ = np.asarray(B, dtype=np.float64)
+        self.n_support_ = self.support_.shape[0]
+        self._support_sq = np.einsum("ij,ij->i", self.support_, self.support_)
+        return self
+
+    def transform(self, X):
+        """Kernel features ``exp(-||x - b_j||^2 / g)``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        K : ndarray of shape (n_samples, n_support_)
+        """
+        check_is_fitted(self, "support_")
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32],
+                          ensure_all_finite=False)
+        check_X_finite(X)
+        if sp.issparse(X):
+            x_sq = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+            cross = np.asarray(X @ self.support_.T)
+        else:
+            X = np.asarray(X, dtype=np.float64)
+            x_sq = np.einsum("ij,ij->i", X, X)
+            cross = X @ self.support_.T
+        d2 = x_sq[:, None] + self._support_sq[None, :] - 2.0 * cross
+        np.maximum(d2, 0.0, out=d2)
+        d2 *= -1.0 / float(self.g)
+        return np.exp(d2, out=d2)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags

@@ -1,0 +1,297 @@
+"""Numba kernels for the bandit-feedback learners.
+
+Weights are feature-major, ``W`` of shape (n_features, n_classes), as in
+:mod:`weaklabel.partial._kernels` whose row helpers are reused.  One pass visits the
+rows in ``order`` (a permutation made in Python); exploring learners read one
+pre-drawn uniform ``u[r]`` per round, so no RNG runs inside a kernel and a seeded
+run is reproducible exactly.  Ties in every argmax go to the lowest class index.
+
+Two feedback modes share each pass:
+
+* oracle (``logged=False``): the learner proposes, and ``y[i]`` answers "correct?";
+* logged (``logged=True``): ``proposed[i]`` and ``correct[i]`` are given.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..partial._kernels import _row_nonzeros, _row_scores, _row_update
+
+RULE_CSPA = 0
+RULE_SPA = 1
+RULE_BANDITRON = 2
+RULE_BPA = 3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _argmax(v):
+    best = 0
+    for k in range(1, v.shape[0]):
+        if v[k] > v[best]:
+            best = k
+    return best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _explore(yhat, gamma, u, n_classes):
+    """Draw from P(k) = (1-gamma)[k=yhat] + gamma/K by inverse CDF on u in [0, 1)."""
+    base = gamma / n_classes
+    cum = 0.0
+    for k in range(n_classes):
+        cum += base
+        if k == yhat:
+            cum += 1.0 - gamma
+        if u < cum:
+            return k
+    return n_classes - 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _spa_coefs(scores, y, upd_k, upd_c, loss, sel):
+    """Support-class PA step for label ``y``: fill (class, coefficient) pairs of
+    ``w_k += coef * x / ||x||^2``.  Returns their count (0 when no loss)."""
+    n_classes = scores.shape[0]
+    m = 0
+    for k in range(n_classes):
+        if k != y:
+            lk = 1.0 + scores[k] - scores[y]
+            if lk > 0.0:
+                # insertion into ``sel`` sorted by loss, descending
+                p = m
+                while p > 0 and loss[sel[p - 1]] < lk:
+                    sel[p] = sel[p - 1]
+                    p -= 1
+                loss[k] = lk
+                sel[p] = k
+                m += 1
+    if m == 0:
+        return 0
+    # S = {sigma(k) : sum_{j<k} l_sigma(j) < k l_sigma(k)} is a prefix of the sorted order
+    total = 0.0
+    n_s = 0
+    for p in range(m):
+        lk = loss[sel[p]]
+        if total < (p + 1) * lk:
+            total += lk
+            n_s += 1
+        else:
+            break
+    a = total / (n_s + 1)
+    upd_k[0] = y
+    upd_c[0] = a
+    for p in range(n_s):
+        k = sel[p]
+        upd_k[p + 1] = k
+        upd_c[p + 1] = -(loss[k] - a)
+    return n_s + 1
+
+
+@njit(cache=True, nogil=True)
+def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta, gamma, margin1,
+                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out):
+    """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
+
+    Parameters
+    ----------
+    W : float64 (n_features, n_classes), updated in place.
+    X_dense, is_dense, data, indices, indptr : rows, dense or CSR (the other a dummy).
+    order : int array of the rows to visit.
+    rule : RULE_CSPA, RULE_SPA, RULE_BANDITRON or RULE_BPA.
+    beta, gamma, margin1 : CSPA's beta; the exploration rate; BPA's margin when right.
+    logged : bool; oracle mode reads ``y[i]``, logged mode ``proposed[i]``, ``correct[i]``.
+    u : float array, one uniform per round (exploring learners).
+    pred_out, prop_out, corr_out : per round: argmax prediction, proposal, correct.
+
+    Returns
+    -------
+    n_updates : rounds that changed W.
+    """
+    n_classes = W.shape[1]
+    width = X_dense.shape[1] if is_dense else W.shape[0]
+    nz_val = np.empty(width, dtype=W.dtype)
+    nz_idx = np.empty(width, dtype=np.int64)
+    scores = np.empty(n_classes)
+    loss = np.empty(n_classes)
+    sel = np.empty(n_classes, dtype=np.int64)
+    upd_k = np.empty(n_classes + 1, dtype=np.int64)
+    upd_c = np.empty(n_classes + 1)
+    n_updates = 0
+    for r in range(order.shape[0]):
+        i = order[r]
+        cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
+        _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
+        yhat = _argmax(scores)
+        nsq = 0.0
+        for p in range(cnt):
+            nsq += nz_val[p] * nz_val[p]
+
+        # proposal and feedback
+        explore = rule == RULE_BANDITRON or rule == RULE_BPA
+        if logged:
+            yt = proposed[i]
+            b = correct[i]
+        else:
+            yt = _explore(yhat, gamma, u[r], n_classes) if explore else yhat
+            b = y[i] == yt
+        pred_out[r] = yhat
+        prop_out[r] = yt
+        corr_out[r] = b
+        if nsq == 0.0:                     # x = 0: no step, still a round
+            continue
+
+        n_upd = 0
+        if rule == RULE_SPA:
+            if logged:
+                if b:
+                    n_upd = _spa_coefs(scores, yt, upd_k, upd_c, loss, sel)
+            else:
+                n_upd = _spa_coefs(scores, y[i], upd_k, upd_c, loss, sel)
+        elif rule == RULE_CSPA:
+            if b:
+                n_upd = _spa_coefs(scores, yt, upd_k, upd_c, loss, sel)
+            else:
+                best = -1
+                for k in range(n_classes):
+                    if k != yt and (best < 0 or scores[k] > scores[best]):
+                        best = k
+                lt = 1.0 + scores[yt] - scores[best]
+                if lt > 0.0:
+                    c = beta * lt
+                    for k in range(n_classes):
+                        upd_k[k] = k
+                        upd_c[k] = c / n_classes
+                    upd_c[yt] = -c * (n_classes - 1) / n_classes
+                    n_upd = n_classes
+        elif rule == RULE_BANDITRON:
+            upd_k[0] = yhat
+            upd_c[0] = -1.0
+            n_upd = 1
+            if b:
+                p_yt = gamma / n_classes
+                if yt == yhat:
+                    p_yt += 1.0 - gamma
+                upd_k[1] = yt
+                upd_c[1] = 1.0 / p_yt
+                n_upd = 2
+        else:                              # RULE_BPA: only the played row moves
+            if b:
+                lt = margin1 - scores[yt]
+                sign = 1.0
+            else:
+                lt = 1.0 + scores[yt]
+                sign = -1.0
+            if lt > 0.0:
+                upd_k[0] = yt
+                upd_c[0] = sign * lt
+                n_upd = 1
+        if n_upd > 0:
+            inv = 1.0 / nsq
+            for q in range(n_upd):
+                upd_c[q] *= inv
+            _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
+            n_updates += 1
+    return n_updates
+
+
+@njit(cache=True, nogil=True)
+def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, indices, indptr,
+                   order, logged, y, proposed, correct, pred_out, prop_out, corr_out):
+    """One pass of Confidit (Crammer & Gentile 2011).
+
+    Per class ``k``: ``w_k`` is projected onto ``|w_k . x| <= 1`` in the ``A_k`` norm,
+    the proposal is ``argmax_k w_k . x + sqrt(eta x^T A_k^-1 x log(1 + t))``, and the
+    proposed class ``c`` (``s = +1`` if right, else -1) takes
+    ``A_c <- A_c + x x^T``, ``w_c <- A_c^-1 (A_c,old w_c + s x)``.
+
+    ``diagonal=True`` keeps ``A_diag`` (n_features, n_classes), the diagonal of A, and
+    the update is coordinate-wise; otherwise ``A_inv`` (n_classes, n_features,
+    n_features) holds the inverses, updated by Sherman-Morrison.  ``t`` is the round
+    number of the first row.  Returns ``(t, n_updates)``.
+    """
+    n_classes = W.shape[1]
+    d = W.shape[0]
+    width = X_dense.shape[1] if is_dense else d
+    nz_val = np.empty(width, dtype=W.dtype)
+    nz_idx = np.empty(width, dtype=np.int64)
+    scores = np.empty(n_classes)
+    quad = np.empty(n_classes)
+    ucb = np.empty(n_classes)
+    V = np.zeros((1 if diagonal else n_classes, 1 if diagonal else d))   # A_k^-1 x (full form)
+    n_updates = 0
+    for r in range(order.shape[0]):
+        i = order[r]
+        cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
+        _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
+        # quad_k = x^T A_k^-1 x
+        if diagonal:
+            for k in range(n_classes):
+                quad[k] = 0.0
+            for p in range(cnt):
+                xj = nz_val[p]
+                j = nz_idx[p]
+                for k in range(n_classes):
+                    quad[k] += xj * xj / A_diag[j, k]
+        else:
+            for k in range(n_classes):
+                for a in range(d):
+                    V[k, a] = 0.0
+                for p in range(cnt):
+                    xj = nz_val[p]
+                    j = nz_idx[p]
+                    for a in range(d):
+                        V[k, a] += xj * A_inv[k, j, a]
+                qk = 0.0
+                for p in range(cnt):
+                    qk += nz_val[p] * V[k, nz_idx[p]]
+                quad[k] = qk
+        # projection onto |w_k . x| <= 1 in the A_k norm
+        for k in range(n_classes):
+            sk = scores[k]
+            if (sk > 1.0 or sk < -1.0) and quad[k] > 0.0:
+                target = 1.0 if sk > 0.0 else -1.0
+                coef = (sk - target) / quad[k]
+                if diagonal:
+                    for p in range(cnt):
+                        j = nz_idx[p]
+                        W[j, k] -= coef * nz_val[p] / A_diag[j, k]
+                else:
+                    for a in range(d):
+                        W[a, k] -= coef * V[k, a]
+                scores[k] = target
+        width_t = eta * np.log(1.0 + t)
+        for k in range(n_classes):
+            ucb[k] = scores[k] + np.sqrt(width_t * quad[k])
+        yhat = _argmax(scores)
+        if logged:
+            c = proposed[i]
+            b = correct[i]
+        else:
+            c = _argmax(ucb)
+            b = y[i] == c
+        pred_out[r] = yhat
+        prop_out[r] = c
+        corr_out[r] = b
+        t += 1.0
+        if cnt == 0 or quad[c] == 0.0:
+            continue
+        s = 1.0 if b else -1.0
+        if diagonal:
+            for p in range(cnt):
+                xj = nz_val[p]
+                j = nz_idx[p]
+                a_old = A_diag[j, c]
+                a_new = a_old + xj * xj
+                W[j, c] = (a_old * W[j, c] + s * xj) / a_new
+                A_diag[j, c] = a_new
+        else:
+            denom = 1.0 + quad[c]
+            g = (s - scores[c]) / denom
+            for a in range(d):
+                W[a, c] += g * V[c, a]
+            for a in range(d):
+                va = V[c, a] / denom
+                if va != 0.0:
+                    for e in range(d):
+                        A_inv[c, a, e] -= va * V[c, e]
+        n_updates += 1
+    return t, n_updates

@@ -1,0 +1,627 @@
+"""Online multiclass learners from bandit (one-bit) feedback.
+
+CSPA (Kaneko, Sato & Sugiyama) and the methods it is compared with: SPA (full
+feedback), Banditron, BPA and Confidit.  Every learner is a thin estimator over a
+numba kernel in :mod:`weaklabel.bandit._kernels`.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import (
+    _classes_array,
+    _labels_to_index,
+    check_bool,
+    check_int_at_least,
+    check_X_finite,
+    check_X_values,
+)
+from ..linear import LinearMulticlass, register
+from ._kernels import RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, _bandit_pass, _confidit_pass
+
+__all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit"]
+
+_FITTED = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "predictions_", "proposals_", "correct_",
+           "prediction_rows_", "_rng", "_A_diag", "_A_inv")
+
+
+def _check_open_interval(value, name, low, high, closed_high=False):
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value)
+    ok = ok and low < value and (value <= high if closed_high else value < high)
+    if not ok:
+        rng = f"({low}, {high}{']' if closed_high else ')'}"
+        raise ValueError(f"{name} must be a real number in {rng}; got {value!r}.")
+
+
+def _check_real_at_least(value, name, low, strict):
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value)
+    ok = ok and (value > low if strict else value >= low)
+    if not ok:
+        raise ValueError(f"{name} must be a finite real number {'>' if strict else '>='} {low}; got {value!r}.")
+
+
+class _BanditLearner(LinearMulticlass):
+    """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
+
+    _explores = False
+
+    # ---- public API ---------------------------------------------------------------
+    def fit(self, X, y):
+        """Learn from scratch, with ``y`` as the oracle of the learner's own proposals.
+
+        Each round the learner proposes a label for the row and learns only whether
+        ``y`` agrees (SPA, the full-feedback baseline, learns from ``y`` itself).
+        Weights start at 0; ``max_iter`` passes are made.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples, visited in this order unless ``shuffle=True``.
+        y : array-like of shape (n_samples,)
+            True labels, used only to answer "was the proposal right?".
+
+        Returns
+        -------
+        self
+        """
+        return self._run(X, y=y, classes=None, reset=True)
+
+    def partial_fit(self, X, y, classes=None):
+        """One pass over ``(X, y)`` with ``y`` as the oracle, continuing from the current state.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            True labels, used only to answer "was the proposal right?".
+        classes : array-like of shape (n_classes,), default=None
+            Every class; required on the first call.
+
+        Returns
+        -------
+        self
+        """
+        return self._run(X, y=y, classes=classes, reset=False)
+
+    def partial_fit_feedback(self, X, proposed, correct, classes=None):
+        """Learn from logged one-bit feedback, continuing from the current state.
+
+        Row ``i`` was shown ``proposed[i]`` and the answer was ``correct[i]``.  The rows
+        are visited in the given order (one pass, never shuffled), and each is learnt
+        as if the learner had proposed that label: CSPA, BPA and Confidit apply their
+        rule to the proposed label; Banditron weighs a right answer by ``1/P`` with
+        ``P`` the probability its current policy gives the proposal; SPA, which needs
+        the true label, learns from the right answers only.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        proposed : array-like of shape (n_samples,), or a :class:`weaklabel.BanditFeedback`
+            The labels that were proposed (each must be one of ``classes``).
+        correct : array-like of bool of shape (n_samples,), or None with a BanditFeedback
+            Whether each proposal was right.
+        classes : array-like of shape (n_classes,), default=None
+            Every class; required on the first call.
+
+        Returns
+        -------
+        self
+        """
+        from ..labels import BanditFeedback
+
+        if isinstance(proposed, BanditFeedback):
+            if correct is not None:
+                raise ValueError("pass correct=None when proposed is a BanditFeedback (it holds both).")
+            fb = proposed
+        else:
+            fb = BanditFeedback(proposed, correct)
+        return self._run(X, proposed=fb.proposed, correct=fb.correct, classes=classes, reset=False)
+
+    def propose(self, X):
+        """The labels the learner would propose now, without learning.
+
+        Greedy learners propose ``argmax_k w_k . x``; Banditron and BPA sample from
+        their exploration distribution with the estimator's own seeded generator
+        (which advances); Confidit proposes by its upper confidence bound.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proposed : ndarray of shape (n_samples,)
+        """
+        scores = self._scores(X)
+        return self.classes_[self._propose_index(scores, X)]
+
+    def _propose_index(self, scores, X):
+        return np.argmax(scores, axis=1)
+
+    # ---- the pass -------------------------------------------------------------------
+    def _run(self, X, *, y=None, proposed=None, correct=None, classes=None, reset):
+        snapshot = dict(self.__dict__)
+        try:
+            Xk, y_idx, p_idx, corr, first = self._validate(X, y, proposed, correct, classes, reset)
+            if first:
+                for name in _FITTED:
+                    self.__dict__.pop(name, None)
+                self.classes_ = self._pending_classes
+                self._W = np.zeros((Xk.shape[1], self.classes_.size), dtype=np.float64)
+                self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
+                self._rng = check_random_state(self.random_state)
+                self._init_state(Xk.shape[1])
+            del self._pending_classes
+            logged = p_idx is not None
+            n_epochs = self.max_iter if reset else 1
+            n = Xk.shape[0]
+            if sp.issparse(Xk):
+                dense, data, indices, indptr = np.empty((0, 0), Xk.dtype), Xk.data, Xk.indices, Xk.indptr
+                is_dense = False
+            else:
+                dense = Xk
+                data, indices, indptr = np.empty(0, Xk.dtype), np.empty(0, np.int32), np.zeros(1, np.int32)
+                is_dense = True
+            dummy_i = np.zeros(0, dtype=np.intp)
+            dummy_b = np.zeros(0, dtype=bool)
+            y_arr = dummy_i if logged else y_idx
+            p_arr = p_idx if logged else dummy_i
+            c_arr = corr if logged else dummy_b
+            preds = np.empty(n * n_epochs, dtype=np.intp)
+            props = np.empty(n * n_epochs, dtype=np.intp)
+            corrs = np.empty(n * n_epochs, dtype=bool)
+            rows = np.empty(n * n_epochs, dtype=np.intp)
+            updates = 0
+            for e in range(n_epochs):
+                shuffle = self.shuffle and not logged
+                order = self._rng.permutation(n) if shuffle else np.arange(n)
+                sl = slice(e * n, (e + 1) * n)
+                rows[sl] = order
+                updates += self._pass(dense, is_dense, data, indices, indptr, order, logged,
+                                      y_arr, p_arr, c_arr, preds[sl], props[sl], corrs[sl])
+            if not np.isfinite(self._W).all():
+                raise FloatingPointError(
+                    f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
+                    "(e.g. sklearn.preprocessing.Normalizer)."
+                )
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(snapshot)
+            raise
+        self.n_iter_ = (0 if reset else self.n_iter_) + n_epochs
+        self.n_updates_ += updates
+        self.predictions_ = self.classes_[preds]
+        self.proposals_ = self.classes_[props]
+        self.correct_ = corrs
+        self.prediction_rows_ = rows
+        return self
+
+    def _pass(self, dense, is_dense, data, indices, indptr, order, logged, y, p, c, preds, props, corrs):
+        n = order.shape[0]
+        u = self._rng.random_sample(n) if (self._explores and not logged) else np.zeros(0)
+        nu = _bandit_pass(self._W, dense, is_dense, data, indices, indptr, order, self._rule,
+                          float(getattr(self, "beta", 1.0)), float(getattr(self, "gamma", 0.0)),
+                          float(getattr(self, "correct_margin", 1.0)), logged, y, p, c, u,
+                          preds, props, corrs)
+        self.t_ += n
+        return nu
+
+    def _init_state(self, n_cols):
+        pass
+
+    def _check_params(self):
+        check_int_at_least(self.max_iter, "max_iter", 1)
+        check_bool(self.shuffle, "shuffle")
+        check_bool(self.fit_intercept, "fit_intercept")
+        check_random_state(self.random_state)
+
+    def _validate(self, X, y, proposed, correct, classes, reset):
+        first = reset or not hasattr(self, "classes_")
+        if first:
+            self._check_params()
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32],
+                          ensure_all_finite=False)
+        check_X_finite(X)
+        n = X.shape[0]
+        labels = y if proposed is None else proposed
+        name = "y" if proposed is None else "proposed"
+        labels = np.asarray(labels)
+        if labels.ndim == 2 and labels.shape[1] == 1:
+            labels = labels.ravel()
+        if labels.ndim != 1 or labels.shape[0] != n:
+            raise ValueError(f"{name} must be 1-D with one label per row of X ({n}); got shape {labels.shape}.")
+        if first:
+            if classes is None:
+                if not reset:
+                    raise ValueError(
+                        "classes must be passed on the first partial_fit / partial_fit_feedback call (every "
+                        "label the model will see), e.g. classes=np.arange(n_classes); got classes=None.")
+                classes_ = _classes_array(np.unique(labels), name)
+            else:
+                classes_ = _classes_array(classes)
+            if classes_.size < 2:
+                raise ValueError(f"{type(self).__name__} needs at least 2 classes; got {classes_.tolist()}.")
+        else:
+            classes_ = self.classes_
+            if classes is not None and not np.array_equal(_classes_array(classes), classes_):
+                raise ValueError(
+                    f"classes={np.asarray(classes).tolist()} differs from the classes of the first call "
+                    f"{classes_.tolist()}; pass the same classes or none.")
+        idx = _labels_to_index(labels, classes_, name).astype(np.intp)
+        corr = None
+        if proposed is not None:
+            corr = np.ascontiguousarray(correct, dtype=bool)
+        if self.fit_intercept:
+            ones = np.ones((n, 1), dtype=X.dtype)
+            X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+        if sp.issparse(X):
+            X = X.tocsr()
+            if not X.has_sorted_indices:
+                X = X.sorted_indices()
+        else:
+            X = np.ascontiguousarray(X)
+        self._pending_classes = classes_
+        if proposed is None:
+            return X, idx, None, None, first
+        return X, None, idx, corr, first
+
+    # ---- persistence / tags ---------------------------------------------------------
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
+                "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
+                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
+            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
+                             f"{self.n_features_in_} features")
+        self.t_, self.n_iter_, self.n_updates_ = int(meta["t"]), int(meta["n_iter"]), int(meta["n_updates"])
+        self._rng = check_random_state(self.random_state)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+_COMMON_DOC = """
+    max_iter : int, default=1
+        Passes over the data in ``fit`` (the paper's protocol is one pass);
+        ``partial_fit`` and ``partial_fit_feedback`` make one.
+    shuffle : bool, default=False
+        Visit the rows in a new random order at every pass of ``fit``/``partial_fit``.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the estimator's generator (shuffling and, for exploring learners, the
+        proposals): a fixed seed reproduces a run exactly.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_classes, n_features)
+    intercept_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds that changed the weights since they were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        For the last call, the label ``argmax_k w_k . x`` at each round, before its update.
+    proposals_ : ndarray of shape (n_rounds,)
+        The label proposed at each round of the last call (the one the feedback is about).
+    correct_ : ndarray of bool of shape (n_rounds,)
+        Whether each proposal of the last call was right; ``correct_.mean()`` is the
+        paper's "ratio of correct proposed labels".
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each round of the last call.
+"""
+
+
+def _doc(text):
+    def deco(cls):
+        cls.__doc__ = text.replace("{common}", _COMMON_DOC.strip("\n"))
+        return cls
+    return deco
+
+
+@register
+@_doc("""CSPA: complementary support-class passive-aggressive (Kaneko, Sato & Sugiyama).
+
+    Each round proposes ``yhat = argmax_k s_k`` (``s_k = w_k . x``) and learns only
+    whether it was right.  Wrong: with ``l = min_{i != yhat} (1 - s_i + s_yhat)``,
+    ``w_i += (beta l / K) x / ||x||^2`` for every ``i != yhat`` and
+    ``w_yhat -= ((K-1)/K) beta l x / ||x||^2`` (Eq. 19).  Right: the support-class PA
+    step of :class:`SPA` with ``y = yhat``.  An all-zero row is a round without a step.
+
+    Parameters
+    ----------
+    beta : float, default=1.0
+        Step of the wrong-answer update, in (0, 1]; Theorem 2 covers ``beta < 1/(K-1)``.
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.bandit import CSPA
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.randn(600, 2) + np.repeat([[4, 0], [0, 4], [-4, 0]], 200, axis=0)
+    >>> y = np.repeat([0, 1, 2], 200)
+    >>> order = rng.permutation(600)
+    >>> clf = CSPA(beta=0.5).fit(X[order], y[order])
+    >>> float(clf.correct_.mean()) > 0.9
+    True
+""")
+class CSPA(_BanditLearner):
+    _rule = RULE_CSPA
+
+    def __init__(self, *, beta=1.0, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+        self.beta = beta
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+
+    def _check_params(self):
+        super()._check_params()
+        _check_open_interval(self.beta, "beta", 0, 1, closed_high=True)
+
+
+@register
+@_doc("""SPA: support-class passive-aggressive with full feedback (Matsushima et al. 2010).
+
+    The full-information baseline: ``fit`` learns from the true label ``y`` each
+    round.  With ``l_i = max(0, 1 + s_i - s_y)`` for ``i != y`` sorted descending,
+    the support classes are ``S = {sigma(k) : sum_{j<k} l_sigma(j) < k l_sigma(k)}``,
+    ``A = sum_{j in S} l_j / (|S| + 1)``, and the step ``w_y += A x / ||x||^2``,
+    ``w_i -= (l_i - A) x / ||x||^2`` for ``i`` in ``S`` solves the PA problem exactly:
+    afterwards ``l_i = 0`` for every ``i`` in ``S``.  (The CSPA paper prints the two
+    signs the other way round.)  ``correct_`` records whether the argmax was right.
+    With logged feedback only the right answers carry a label, so only they are learnt.
+
+    Parameters
+    ----------
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.bandit import SPA
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
+    >>> SPA().fit(X, [0, 1, 2]).predict(X).tolist()
+    [0, 1, 2]
+""")
+class SPA(_BanditLearner):
+    _rule = RULE_SPA
+
+    def __init__(self, *, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+
+
+class _Exploring(_BanditLearner):
+    _explores = True
+
+    def _check_params(self):
+        super()._check_params()
+        _check_open_interval(self.gamma, "gamma", 0, 1)
+
+    def _propose_index(self, scores, X):
+        n, k = scores.shape
+        yhat = np.argmax(scores, axis=1)
+        u = self._rng.random_sample(n)
+        # inverse CDF of P(k) = (1 - gamma)[k = yhat] + gamma / K, as in the kernel
+        cum = np.cumsum(np.full((n, k), self.gamma / k), axis=1)
+        cum += (np.arange(k)[None, :] >= yhat[:, None]) * (1.0 - self.gamma)
+        return np.minimum((u[:, None] >= cum).sum(axis=1), k - 1)
+
+
+@register
+@_doc("""Banditron (Kakade, Shalev-Shwartz & Tewari 2008).
+
+    Each round: ``yhat = argmax_k s_k``; propose ``ytilde`` drawn from
+    ``P(r) = (1 - gamma)[r = yhat] + gamma / K``; then
+    ``w_r += ([y = ytilde][r = ytilde] / P(r) - [r = yhat]) x / ||x||^2``.  The step is
+    divided by ``||x||^2`` like every rule of this module; on the paper's unit-norm rows
+    this is Kakade et al.'s update exactly.  The draw uses one uniform per round from
+    the estimator's generator (inverse CDF over the classes in order).
+
+    Parameters
+    ----------
+    gamma : float, default=0.05
+        Exploration rate, in (0, 1).
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.bandit import Banditron
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.randn(3000, 2) + np.repeat([[4, 0], [0, 4], [-4, 0]], 1000, axis=0)
+    >>> y = np.repeat([0, 1, 2], 1000)
+    >>> order = rng.permutation(3000)
+    >>> clf = Banditron(gamma=0.1, random_state=0).fit(X[order], y[order])
+    >>> float(clf.score(X, y)) > 0.9
+    True
+""")
+class Banditron(_Exploring):
+    _rule = RULE_BANDITRON
+
+    def __init__(self, *, gamma=0.05, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+        self.gamma = gamma
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+
+
+@register
+@_doc("""BPA: bandit passive-aggressive (Zhong & Daucé 2015).
+
+    Explores as :class:`Banditron`; with ``b = [ytilde = y]`` and the played row's score
+    ``s = w_ytilde . x``: ``l = max(0, m_b + (1 - 2b) s)`` with ``m_0 = 1`` and
+    ``m_1 = correct_margin``, and ``w_ytilde += (2b - 1) l x / ||x||^2``.  Only the
+    played row changes.
+
+    Parameters
+    ----------
+    gamma : float, default=0.05
+        Exploration rate, in (0, 1).
+    correct_margin : float, default=1.0
+        The margin ``m_1`` asked of a right answer (>= 0).  The CSPA paper's BPA numbers
+        come from the margin-1 form; the BPA authors' code uses 0.
+{common}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.bandit import BPA
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.randn(3000, 2) + np.repeat([[4, 0], [0, 4], [-4, 0]], 1000, axis=0)
+    >>> y = np.repeat([0, 1, 2], 1000)
+    >>> order = rng.permutation(3000)
+    >>> clf = BPA(gamma=0.1, random_state=0, fit_intercept=True).fit(X[order], y[order])
+    >>> float(clf.score(X, y)) > 0.9
+    True
+""")
+class BPA(_Exploring):
+    _rule = RULE_BPA
+
+    def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=1, shuffle=False, random_state=None,
+                 fit_intercept=False):
+        self.gamma = gamma
+        self.correct_margin = correct_margin
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+
+    def _check_params(self):
+        super()._check_params()
+        _check_real_at_least(self.correct_margin, "correct_margin", 0.0, strict=False)
+
+
+@register
+@_doc("""Confidit (Crammer & Gentile 2011): second-order bandit learning with an upper confidence bound.
+
+    Per class ``k``: weights ``w_k`` and a matrix ``A_k = (1 + alpha)^2 I``.  Each round,
+    every ``w_k`` is projected onto ``|w_k . x| <= 1`` in the ``A_k`` norm; the proposal is
+    ``argmax_k w_k . x + eps_k`` with ``eps_k = sqrt(eta x^T A_k^-1 x log(1 + t))``; the
+    proposed class ``c`` (``s = +1`` if right, ``-1`` if wrong) takes
+    ``A_c <- A_c + x x^T`` and ``w_c <- A_c^-1 (A_c,old w_c + s x)``.
+
+    ``diagonal=True`` keeps only ``diag(A_k)`` (O(K d) memory, the form the CSPA paper's
+    numbers come from); ``False`` keeps ``A_k^-1`` in full (O(K d^2), Sherman-Morrison
+    rank-one updates), much stronger where it fits.  ``predict`` is
+    ``argmax_k w_k . x``; ``propose`` adds the confidence width.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Width of the confidence bound (> 0).
+    alpha : float, default=1.0
+        ``A_k`` starts at ``(1 + alpha)^2 I`` (alpha >= 0).
+    diagonal : bool or None, default=None
+        Keep only the diagonal of ``A_k``; ``None`` means ``n_features > 1000``.
+{common}
+    A_diag_ : ndarray of shape (n_features, n_classes)
+        The diagonals of ``A_k`` (diagonal form only).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.bandit import Confidit
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.randn(1500, 2) + np.repeat([[4, 0], [0, 4], [-4, 0]], 500, axis=0)
+    >>> y = np.repeat([0, 1, 2], 500)
+    >>> order = rng.permutation(1500)
+    >>> clf = Confidit(eta=0.1, fit_intercept=True).fit(X[order], y[order])
+    >>> float(clf.score(X, y)) > 0.9
+    True
+""")
+class Confidit(_BanditLearner):
+
+    def __init__(self, *, eta=1.0, alpha=1.0, diagonal=None, max_iter=1, shuffle=False, random_state=None,
+                 fit_intercept=False):
+        self.eta = eta
+        self.alpha = alpha
+        self.diagonal = diagonal
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+
+    def _check_params(self):
+        super()._check_params()
+        _check_real_at_least(self.eta, "eta", 0.0, strict=True)
+        _check_real_at_least(self.alpha, "alpha", 0.0, strict=False)
+        if self.diagonal is not None:
+            check_bool(self.diagonal, "diagonal")
+
+    def _is_diagonal(self, n_cols):
+        return bool(self.diagonal) if self.diagonal is not None else n_cols > 1000
+
+    def _init_state(self, n_cols):
+        k = self.classes_.size
+        a0 = (1.0 + float(self.alpha)) ** 2
+        if self._is_diagonal(n_cols):
+            self._A_diag = np.full((n_cols, k), a0)
+            self._A_inv = np.zeros((0, 0, 0))
+        else:
+            self._A_diag = np.zeros((0, 0))
+            self._A_inv = np.repeat((np.eye(n_cols) / a0)[None], k, axis=0)
+
+    @property
+    def A_diag_(self):
+        """ndarray of shape (n_features, n_classes): diagonals of ``A_k`` (diagonal form)."""
+        check_is_fitted(self, "classes_")
+        if self._A_diag.size == 0:
+            raise AttributeError("A_diag_ exists only for diagonal=True.")
+        return self._A_diag[: self.n_features_in_]
+
+    def _pass(self, dense, is_dense, data, indices, indptr, order, logged, y, p, c, preds, props, corrs):
+        diagonal = self._A_diag.size > 0
+        t, nu = _confidit_pass(self._W, self._A_diag, self._A_inv, diagonal, float(self.eta), float(self.t_),
+                               dense, is_dense, data, indices, indptr, order, logged, y, p, c,
+                               preds, props, corrs)
+        self.t_ = int(t)
+        return nu
+
+    def _propose_index(self, scores, X):
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        if self.fit_intercept:
+            ones = np.ones((X.shape[0], 1), dtype=X.dtype)
+            X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+        if self._A_diag.size > 0:
+            X2 = X.multiply(X) if sp.issparse(X) else X * X
+            quad = np.asarray(X2 @ (1.0 / self._A_diag))
+        else:
+            Xd = X.toarray() if sp.issparse(X) else np.asarray(X)
+            quad = np.einsum("na,kab,nb->nk", Xd, self._A_inv, Xd)
+        ucb = np.clip(scores, -1.0, 1.0) + np.sqrt(float(self.eta) * np.log(1.0 + self.t_) * np.maximum(quad, 0))
+        return np.argmax(ucb, axis=1)
+
+    def _state_arrays(self):
+        return {"W": self._W, "classes": self.classes_, "A_diag": self._A_diag, "A_inv": self._A_inv}
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        self._A_diag = np.ascontiguousarray(arrays["A_diag"], dtype=np.float64)
+        self._A_inv = np.ascontiguousarray(arrays["A_inv"], dtype=np.float64)
+        n_cols, k = self._W.shape
+        if not ((self._A_diag.shape == (n_cols, k) and self._A_inv.size == 0)
+                or (self._A_inv.shape == (k, n_cols, n_cols) and self._A_diag.size == 0)):
+            raise ValueError(f"Confidit matrices of shapes {self._A_diag.shape} / {self._A_inv.shape} do not fit "
+                             f"weights of shape {self._W.shape}")
