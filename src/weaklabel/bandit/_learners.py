@@ -12,7 +12,8 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .._validation import (
     _classes_array,
@@ -230,11 +231,17 @@ class _BanditLearner(LinearMulticlass):
                           ensure_all_finite=False)
         check_X_finite(X)
         n = X.shape[0]
-        labels = y if proposed is None else proposed
-        name = "y" if proposed is None else "proposed"
-        labels = np.asarray(labels)
-        if labels.ndim == 2 and labels.shape[1] == 1:
-            labels = labels.ravel()
+        if proposed is None:
+            if y is None:
+                raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
+            name = "y"
+            labels = np.asarray(y)
+            if labels.ndim == 2 and labels.shape[1] == 1:
+                labels = column_or_1d(labels, warn=True)
+            check_classification_targets(labels)
+        else:
+            name = "proposed"
+            labels = np.asarray(proposed)
         if labels.ndim != 1 or labels.shape[0] != n:
             raise ValueError(f"{name} must be 1-D with one label per row of X ({n}); got shape {labels.shape}.")
         if first:
@@ -247,7 +254,8 @@ class _BanditLearner(LinearMulticlass):
             else:
                 classes_ = _classes_array(classes)
             if classes_.size < 2:
-                raise ValueError(f"{type(self).__name__} needs at least 2 classes; got {classes_.tolist()}.")
+                raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class "
+                                 f"{classes_.tolist()}.")
         else:
             classes_ = self.classes_
             if classes is not None and not np.array_equal(_classes_array(classes), classes_):

@@ -1,0 +1,139 @@
+"""Plain-numpy references of the bandit rules, written from the papers / issue 3.
+
+Weights are class-major here (``W[k]`` is ``w_k``), unlike the kernels.  Each
+reference returns the weights and the per-round (prediction, proposal, correct), plus
+the smallest gap between the top score and any other non-equal score met at a decision
+(the tests skip streams whose decisions hinge on a near-tie).
+"""
+
+import numpy as np
+
+
+class Gaps:
+    """Smallest non-zero distance from a chosen argmax to another score."""
+
+    def __init__(self):
+        self.min = np.inf
+
+    def argmax(self, v):
+        k = int(np.argmax(v))
+        others = np.abs(v - v[k])
+        others = others[others > 0]
+        if others.size:
+            self.min = min(self.min, float(others.min()))
+        return k
+
+
+def spa_step(W, x, y, s=None):
+    """Matsushima et al.'s support-class PA step for label y, as the issue writes it."""
+    K = W.shape[0]
+    s = W @ x if s is None else s
+    loss = {i: max(0.0, 1.0 + s[i] - s[y]) for i in range(K) if i != y}
+    sigma = sorted(loss, key=lambda i: -loss[i])
+    S = [sigma[k] for k in range(len(sigma))
+         if sum(loss[sigma[j]] for j in range(k)) < (k + 1) * loss[sigma[k]]]
+    if not S:
+        return S
+    A = sum(loss[j] for j in S) / (len(S) + 1)
+    nsq = x @ x
+    W[y] += A * x / nsq
+    for i in S:
+        W[i] -= (loss[i] - A) * x / nsq
+    return S
+
+
+def explore(yhat, gamma, u, K):
+    P = np.full(K, gamma / K)
+    P[yhat] += 1 - gamma
+    cum = np.cumsum(P)
+    k = int(np.searchsorted(cum, u, side="right"))
+    return min(k, K - 1), P
+
+
+def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.0, gamma=0.05, margin1=1.0):
+    """CSPA / SPA / Banditron / BPA over the rows of X in order."""
+    n, d = X.shape
+    W = np.zeros((K, d))
+    out = []
+    g = Gaps()
+    for t in range(n):
+        x = X[t]
+        s = W @ x
+        yhat = g.argmax(s)
+        P = None
+        if proposed is not None:
+            yt, b = int(proposed[t]), bool(correct[t])
+            if rule in ("banditron", "bpa"):
+                P = np.full(K, gamma / K)
+                P[yhat] += 1 - gamma
+        else:
+            if rule in ("banditron", "bpa"):
+                yt, P = explore(yhat, gamma, u[t], K)
+            else:
+                yt = yhat
+            b = y[t] == yt
+        out.append((yhat, yt, b))
+        nsq = x @ x
+        if nsq == 0:
+            continue
+        if rule == "spa":
+            if proposed is None:
+                spa_step(W, x, int(y[t]), s)
+            elif b:
+                spa_step(W, x, yt, s)
+        elif rule == "cspa":
+            if b:
+                spa_step(W, x, yt, s)
+            else:
+                lt = min(1 - s[i] + s[yt] for i in range(K) if i != yt)
+                lt = max(lt, 0.0)
+                for i in range(K):
+                    if i != yt:
+                        W[i] += beta * lt / K * x / nsq
+                W[yt] -= (K - 1) / K * beta * lt * x / nsq
+        elif rule == "banditron":
+            G = np.zeros(K)
+            if b:
+                G[yt] += 1.0 / P[yt]
+            G[yhat] -= 1.0
+            W += G[:, None] * x[None, :] / nsq
+        elif rule == "bpa":
+            m = margin1 if b else 1.0
+            lt = max(0.0, m + (1 - 2 * b) * s[yt])
+            W[yt] += (2 * b - 1) * lt * x / nsq
+    return W, out, g.min
+
+
+def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0, diagonal=False, t0=1):
+    """Confidit with explicit matrices A_k (diagonal matrices for the diagonal form)."""
+    n, d = X.shape
+    W = np.zeros((K, d))
+    A = np.array([np.eye(d) * (1 + alpha) ** 2 for _ in range(K)])
+    out = []
+    g = Gaps()
+    for r in range(n):
+        t = t0 + r
+        x = X[r]
+        for k in range(K):
+            s = W[k] @ x
+            if abs(s) > 1:
+                Ainv_x = np.linalg.solve(A[k], x)
+                W[k] = W[k] - (s - np.sign(s)) / (x @ Ainv_x) * Ainv_x
+        s = W @ x
+        quad = np.array([x @ np.linalg.solve(A[k], x) for k in range(K)])
+        ucb = s + np.sqrt(eta * quad * np.log(1 + t))
+        yhat = g.argmax(s)
+        if proposed is not None:
+            c, b = int(proposed[r]), bool(correct[r])
+        else:
+            c = g.argmax(ucb)
+            b = y[r] == c
+        out.append((yhat, c, b))
+        if not x.any():
+            continue
+        sg = 1.0 if b else -1.0
+        A_old = A[c].copy()
+        xx = np.diag(x * x) if diagonal else np.outer(x, x)
+        A[c] = A_old + xx
+        W[c] = np.linalg.solve(A[c], A_old @ W[c] + sg * x)
+    return W, out, g.min

@@ -1,0 +1,140 @@
+"""The bandit kernels against the plain-numpy references, on random streams."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit
+
+from ._reference import confidit_pass, linear_pass, spa_step
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GAP = 1e-7
+
+
+@st.composite
+def streams(draw, max_k=6):
+    seed = draw(st.integers(0, 2**31 - 1))
+    n = draw(st.integers(1, 40))
+    d = draw(st.integers(1, 6))
+    K = draw(st.integers(2, max_k))
+    rng = np.random.RandomState(seed)
+    X = rng.randn(n, d) * draw(st.sampled_from([0.1, 1.0, 5.0]))
+    X[rng.rand(n, d) < 0.3] = 0.0               # sparse-ish rows, some all zero
+    y = rng.randint(K, size=n)
+    return X, y, K, seed
+
+
+def _check(est, X, y, K, W_ref, out_ref, sparse):
+    Xf = sp.csr_matrix(X) if sparse else X
+    est.partial_fit(Xf, y, classes=np.arange(K))
+    np.testing.assert_allclose(est.coef_, W_ref, rtol=1e-9, atol=1e-9)
+    yhat, prop, corr = (np.array(c) for c in zip(*out_ref))
+    np.testing.assert_array_equal(est.predictions_, yhat)
+    np.testing.assert_array_equal(est.proposals_, prop)
+    np.testing.assert_array_equal(est.correct_, corr)
+    assert est.t_ == len(y) + 1
+
+
+@SETTINGS
+@given(streams(), st.sampled_from([0.1, 0.5, 1.0]), st.booleans())
+def test_cspa_matches_reference(stream, beta, sparse):
+    X, y, K, _ = stream
+    W, out, gap = linear_pass("cspa", X, K, y=y, beta=beta)
+    assume(gap > GAP)
+    _check(CSPA(beta=beta), X, y, K, W, out, sparse)
+
+
+@SETTINGS
+@given(streams(), st.booleans())
+def test_spa_matches_reference(stream, sparse):
+    X, y, K, _ = stream
+    W, out, gap = linear_pass("spa", X, K, y=y)
+    assume(gap > GAP)
+    _check(SPA(), X, y, K, W, out, sparse)
+
+
+@SETTINGS
+@given(streams(), st.sampled_from([0.05, 0.3, 0.9]), st.booleans())
+def test_banditron_matches_reference_under_the_same_draws(stream, gamma, sparse):
+    X, y, K, seed = stream
+    u = np.random.RandomState(seed).random_sample(len(y))
+    W, out, gap = linear_pass("banditron", X, K, y=y, u=u, gamma=gamma)
+    assume(gap > GAP)
+    _check(Banditron(gamma=gamma, random_state=seed), X, y, K, W, out, sparse)
+
+
+@SETTINGS
+@given(streams(), st.sampled_from([0.05, 0.3, 0.9]), st.sampled_from([0.0, 1.0]), st.booleans())
+def test_bpa_matches_reference_under_the_same_draws(stream, gamma, margin, sparse):
+    X, y, K, seed = stream
+    u = np.random.RandomState(seed).random_sample(len(y))
+    W, out, gap = linear_pass("bpa", X, K, y=y, u=u, gamma=gamma, margin1=margin)
+    assume(gap > GAP)
+    _check(BPA(gamma=gamma, correct_margin=margin, random_state=seed), X, y, K, W, out, sparse)
+
+
+@SETTINGS
+@given(streams(max_k=4), st.sampled_from([0.01, 1.0, 100.0]), st.sampled_from([0.0, 1.0]), st.booleans(),
+       st.booleans())
+def test_confidit_matches_reference(stream, eta, alpha, diagonal, sparse):
+    X, y, K, _ = stream
+    W, out, gap = confidit_pass(X, K, y=y, eta=eta, alpha=alpha, diagonal=diagonal)
+    assume(gap > GAP)
+    _check(Confidit(eta=eta, alpha=alpha, diagonal=diagonal), X, y, K, W, out, sparse)
+
+
+@SETTINGS
+@given(streams(), st.sampled_from(["cspa", "spa", "banditron", "bpa", "confidit"]))
+def test_logged_feedback_matches_reference(stream, rule):
+    X, y, K, seed = stream
+    rng = np.random.RandomState(seed + 1)
+    proposed = rng.randint(K, size=len(y))
+    correct = proposed == y
+    classes = np.arange(K)
+    if rule == "confidit":
+        W, out, gap = confidit_pass(X, K, proposed=proposed, correct=correct, eta=1.0, diagonal=True)
+        est = Confidit(eta=1.0, diagonal=True)
+    else:
+        W, out, gap = linear_pass(rule, X, K, proposed=proposed, correct=correct, gamma=0.2)
+        est = {"cspa": CSPA(), "spa": SPA(), "banditron": Banditron(gamma=0.2), "bpa": BPA(gamma=0.2)}[rule]
+    assume(gap > GAP)
+    est.partial_fit_feedback(X, proposed, correct, classes=classes)
+    np.testing.assert_allclose(est.coef_, W, rtol=1e-9, atol=1e-9)
+    np.testing.assert_array_equal(est.proposals_, proposed)
+    np.testing.assert_array_equal(est.correct_, correct)
+
+
+@SETTINGS
+@given(st.integers(0, 2**31 - 1), st.integers(2, 12), st.integers(1, 8))
+def test_spa_step_solves_the_pa_problem_exactly(seed, K, d):
+    """After the step, every support class has zero loss, and the others keep theirs <= A-step."""
+    rng = np.random.RandomState(seed)
+    W = rng.randn(K, d)
+    x = rng.randn(d)
+    y = int(rng.randint(K))
+    S = spa_step(W, x, y)
+    s = W @ x
+    for i in S:
+        assert abs(max(0.0, 1 + s[i] - s[y])) < 1e-9
+    # and the kernel's step does the same
+    est = SPA().partial_fit(x[None] * 0, [y], classes=np.arange(K))   # fitted, weights 0
+    est.coef_ = W0 = np.random.RandomState(seed).randn(K, d)
+    est.partial_fit(x[None], [y])
+    s = est.coef_ @ x
+    loss_before = np.maximum(0, 1 + W0 @ x - (W0 @ x)[y])
+    moved = np.flatnonzero(np.any(est.coef_ != W0, axis=1))
+    for i in moved:
+        if i != y:
+            assert abs(max(0.0, 1 + s[i] - s[y])) < 1e-9
+    assert (loss_before[np.setdiff1d(np.arange(K), np.append(moved, y))] <= loss_before.max()).all()
+
+
+def test_spa_step_with_the_printed_signs_would_raise_the_loss():
+    """The seed's printed signs (w_y -= A x, w_i += (l_i - A) x) increase the loss: ours zero it."""
+    x = np.array([1.0, 0.0])
+    est = SPA().partial_fit(x[None], [1], classes=[0, 1, 2])
+    s = est.coef_ @ x
+    assert s[1] - max(s[0], s[2]) == pytest.approx(1.0)
