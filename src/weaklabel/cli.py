@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-REPRODUCTIONS = ("partial-labels", "pll-realworld", "uma-toy", "uma-real")
+REPRODUCTIONS = ("partial-labels", "pll-realworld", "uma-toy", "uma-real", "cspa-linear", "cspa-kernel", "cspa-beta")
 
 
 class _Group(click.Group):
@@ -56,6 +56,11 @@ def _reproduction(name):
         from .bench import uma
 
         return _Runner(uma.run_toy if name == "uma-toy" else uma.run_real)
+    elif name.startswith("cspa-"):
+        from .bench import cspa
+
+        return _Runner({"cspa-linear": cspa.run_linear, "cspa-kernel": cspa.run_kernel,
+                        "cspa-beta": cspa.run_beta}[name])
     else:
         raise ValueError(f"unknown reproduction {name!r}; choose from {', '.join(REPRODUCTIONS)}.")
     return mod
@@ -66,7 +71,7 @@ def _reproduction(name):
 @click.option("--quick", is_flag=True, help="A small slice (under a minute) writing the same kinds of files.")
 @click.option("--repeats", type=click.IntRange(min=1), default=None,
               help="Repeats (partial-labels, default 100), splits (pll-realworld, default 10) or runs "
-                   "(uma-toy, uma-real, default 10).")
+                   "(uma-toy, uma-real, cspa-*, default 10).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder (default: results/NAME[-quick]). Holds results.sqlite, report.md, CSV and PNGs.")

@@ -1,0 +1,65 @@
+"""Peers the benchmarks compare against that are not dependencies of the library.
+
+Vowpal Wabbit comes from the optional ``compare`` extra (``pip install
+weaklabel[compare]``); without it the VW columns read "n/a".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+VW_MISSING = "n/a (pip install weaklabel[compare])"
+
+
+def have_vw():
+    try:
+        import vowpalwabbit  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def vw_features(X):
+    """One VW feature string per row: ``"f12:0.3 f40:1"``.
+
+    Features are named with strings: with bare integer names, ``--cbify``'s per-action
+    offsets merge neighbouring features and VW falls to chance.
+    """
+    out = []
+    if sp.issparse(X):
+        X = X.tocsr()
+        for i in range(X.shape[0]):
+            lo, hi = X.indptr[i], X.indptr[i + 1]
+            out.append(" ".join(f"f{j}:{v:.9g}" for j, v in zip(X.indices[lo:hi], X.data[lo:hi])))
+    else:
+        X = np.asarray(X)
+        for row in X:
+            nz = np.flatnonzero(row)
+            out.append(" ".join(f"f{j}:{row[j]:.9g}" for j in nz))
+    return out
+
+
+def vw_cbify_pass(features, y_idx, n_classes, epsilon, seed, order=None):
+    """One pass of ``vw --cbify K --epsilon E`` over the rows in ``order``.
+
+    Each example is built with its true label, learnt, and then its prediction is
+    read: that is the action VW played for it (``predict`` alone would sample an
+    extra, independent draw).  Returns the bool array "played action was right".
+    """
+    import vowpalwabbit
+
+    order = np.arange(len(features)) if order is None else order
+    ws = vowpalwabbit.Workspace(f"--cbify {int(n_classes)} --epsilon {float(epsilon)} --quiet "
+                                f"--random_seed {int(seed)}")
+    correct = np.empty(len(order), dtype=bool)
+    try:
+        for r, i in enumerate(order):
+            label = int(y_idx[i]) + 1
+            ex = ws.example(f"{label} |f {features[i]}")
+            ws.learn(ex)
+            correct[r] = ex.get_multiclass_prediction() == label
+            ws.finish_example(ex)
+    finally:
+        ws.finish()
+    return correct
