@@ -108,28 +108,23 @@ def test_logged_feedback_matches_reference(stream, rule):
 
 
 @SETTINGS
-@given(st.integers(0, 2**31 - 1), st.integers(2, 12), st.integers(1, 8))
-def test_spa_step_solves_the_pa_problem_exactly(seed, K, d):
-    """After the step, every support class has zero loss, and the others keep theirs <= A-step."""
+@given(st.integers(0, 2**31 - 1), st.integers(2, 40), st.integers(1, 8), st.sampled_from([0.3, 1.0, 3.0]))
+def test_spa_step_solves_the_pa_problem_exactly(seed, K, d, spread):
+    """After the step every support class has zero loss; the kernel's step is the reference's."""
     rng = np.random.RandomState(seed)
-    W = rng.randn(K, d)
+    W0 = spread * rng.randn(K, d)
     x = rng.randn(d)
     y = int(rng.randint(K))
+    W = W0.copy()
     S = spa_step(W, x, y)
     s = W @ x
     for i in S:
         assert abs(max(0.0, 1 + s[i] - s[y])) < 1e-9
-    # and the kernel's step does the same
-    est = SPA().partial_fit(x[None] * 0, [y], classes=np.arange(K))   # fitted, weights 0
-    est.coef_ = W0 = np.random.RandomState(seed).randn(K, d)
+    # the kernel, started from the same weights, takes the same step
+    est = SPA().partial_fit(np.zeros((1, d)), [y], classes=np.arange(K))   # fitted, weights 0
+    est.coef_ = W0
     est.partial_fit(x[None], [y])
-    s = est.coef_ @ x
-    loss_before = np.maximum(0, 1 + W0 @ x - (W0 @ x)[y])
-    moved = np.flatnonzero(np.any(est.coef_ != W0, axis=1))
-    for i in moved:
-        if i != y:
-            assert abs(max(0.0, 1 + s[i] - s[y])) < 1e-9
-    assert (loss_before[np.setdiff1d(np.arange(K), np.append(moved, y))] <= loss_before.max()).all()
+    np.testing.assert_allclose(est.coef_, W, rtol=1e-9, atol=1e-9)
 
 
 def test_spa_step_with_the_printed_signs_would_raise_the_loss():

@@ -49,41 +49,48 @@ def _explore(yhat, gamma, u, n_classes):
 @njit(cache=True, nogil=True, inline="always")
 def _spa_coefs(scores, y, upd_k, upd_c, loss, sel):
     """Support-class PA step for label ``y``: fill (class, coefficient) pairs of
-    ``w_k += coef * x / ||x||^2``.  Returns their count (0 when no loss)."""
+    ``w_k += coef * x / ||x||^2``.  Returns their count (0 when no loss).
+
+    The support set ``S = {sigma(k) : sum_{j<k} l_sigma(j) < k l_sigma(k)}`` (losses
+    sorted descending) is a prefix of the sorted order, and it is exactly the set of
+    classes whose loss exceeds ``A = sum_S l / (|S| + 1)``.  It is found without
+    sorting, as in Michelot's simplex projection: start from every positive loss and
+    drop those ``<= A`` until none is dropped (each pass only raises ``A``).
+    """
     n_classes = scores.shape[0]
     m = 0
+    total = 0.0
+    sy = scores[y]
     for k in range(n_classes):
         if k != y:
-            lk = 1.0 + scores[k] - scores[y]
+            lk = 1.0 + scores[k] - sy
             if lk > 0.0:
-                # insertion into ``sel`` sorted by loss, descending
-                p = m
-                while p > 0 and loss[sel[p - 1]] < lk:
-                    sel[p] = sel[p - 1]
-                    p -= 1
                 loss[k] = lk
-                sel[p] = k
+                sel[m] = k
+                total += lk
                 m += 1
     if m == 0:
         return 0
-    # S = {sigma(k) : sum_{j<k} l_sigma(j) < k l_sigma(k)} is a prefix of the sorted order
-    total = 0.0
-    n_s = 0
-    for p in range(m):
-        lk = loss[sel[p]]
-        if total < (p + 1) * lk:
-            total += lk
-            n_s += 1
-        else:
+    while True:
+        a = total / (m + 1)
+        keep = 0
+        for p in range(m):
+            k = sel[p]
+            if loss[k] > a:
+                sel[keep] = k
+                keep += 1
+            else:
+                total -= loss[k]
+        if keep == m:
             break
-    a = total / (n_s + 1)
+        m = keep
     upd_k[0] = y
     upd_c[0] = a
-    for p in range(n_s):
+    for p in range(m):
         k = sel[p]
         upd_k[p + 1] = k
         upd_c[p + 1] = -(loss[k] - a)
-    return n_s + 1
+    return m + 1
 
 
 @njit(cache=True, nogil=True)
@@ -115,11 +122,22 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
     sel = np.empty(n_classes, dtype=np.int64)
     upd_k = np.empty(n_classes + 1, dtype=np.int64)
     upd_c = np.empty(n_classes + 1)
+    # CSPA's wrong-answer step adds the same multiple of x to every class but one: that
+    # common part is kept in U (true weights W[:, k] + U), so the step costs O(nnz), not
+    # O(nnz K).  Score differences, hence every decision, ignore U; it is folded in at the end.
+    use_u = rule == RULE_CSPA
+    U = np.zeros(W.shape[0] if use_u else 0)
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
         cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
         _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
+        if use_u:
+            ux = 0.0
+            for p in range(cnt):
+                ux += nz_val[p] * U[nz_idx[p]]
+            for k in range(n_classes):
+                scores[k] += ux
         yhat = _argmax(scores)
         nsq = 0.0
         for p in range(cnt):
@@ -156,12 +174,14 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
                         best = k
                 lt = 1.0 + scores[yt] - scores[best]
                 if lt > 0.0:
-                    c = beta * lt
-                    for k in range(n_classes):
-                        upd_k[k] = k
-                        upd_c[k] = c / n_classes
-                    upd_c[yt] = -c * (n_classes - 1) / n_classes
-                    n_upd = n_classes
+                    # w_i += (c/K) x (i != yt), w_yt -= c (K-1)/K x  ==  U += (c/K) x, w_yt -= c x
+                    c = beta * lt / nsq
+                    shared = c / n_classes
+                    for p in range(cnt):
+                        U[nz_idx[p]] += shared * nz_val[p]
+                    upd_k[0] = yt
+                    upd_c[0] = -c * nsq
+                    n_upd = 1
         elif rule == RULE_BANDITRON:
             upd_k[0] = yhat
             upd_c[0] = -1.0
@@ -190,6 +210,12 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
                 upd_c[q] *= inv
             _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1
+    if use_u:
+        for j in range(U.shape[0]):
+            uj = U[j]
+            if uj != 0.0:
+                for k in range(n_classes):
+                    W[j, k] += uj
     return n_updates
 
 

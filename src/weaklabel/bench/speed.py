@@ -93,3 +93,52 @@ def run_uma(names=("letter", "sector9"), max_iter=300, out=print):
             f"UMA {per_iter * 1e3:.1f} ms/iteration, X.T @ Y {t_floor * 1e3:.1f} ms, ratio {ratio:.2f}x "
             f"({'meets' if ratio <= 2 else 'ABOVE'} the 2x target); {est.n_iter_} iterations in {total:.1f} s")
     return rows
+
+
+def run_bandit(names=("usps", "sector"), repeats=3, out=print):
+    """One pass of each bandit learner vs scikit-learn's PA-1 SGD pass and VW --cbify.
+
+    Rows are the cspa-linear protocol's (min-max to [-1, 1] where raw, unit norm), in
+    file order.  scikit-learn: ``SGDClassifier(loss="hinge", learning_rate="pa1",
+    max_iter=1)`` on the full labels (one-vs-rest: the same order of work).  VW:
+    ``--cbify K --epsilon 0.05`` through its Python API on the same rows, the example
+    strings built before the timing.  Best of ``repeats`` timings each.
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import SGDClassifier
+
+    from ..bandit import BPA, CSPA, SPA, Banditron, Confidit
+    from .cspa import LINEAR_DATA, stream_data
+    from .peers import have_vw, vw_cbify_pass, vw_features
+
+    learners = {"CSPA": lambda: CSPA(beta=0.3), "SPA": lambda: SPA(), "Banditron": lambda: Banditron(gamma=0.05),
+                "BPA": lambda: BPA(gamma=0.05), "Confidit (diag)": lambda: Confidit(eta=1.0, diagonal=True)}
+    rows = []
+    for name in names:
+        X, y, K = stream_data(name, *LINEAR_DATA[name][:2])
+        n = y.size
+        sk = SGDClassifier(loss="hinge", learning_rate="pa1", max_iter=1, tol=None, shuffle=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            t_sk = _best_time(lambda sk=sk: sk.fit(X, y), repeats)
+        t_vw = None
+        if have_vw():
+            feats = vw_features(X)
+            t_vw = _best_time(lambda: vw_cbify_pass(feats, y, K, 0.05, 0), repeats)
+        out(f"{name} ({'CSR' if sp.issparse(X) else 'dense'} {n} x {X.shape[1]}, {K} classes)")
+        out(f"  {'sklearn SGD pa1 (full labels)':30s} {n / t_sk:12,.0f} ex/s   {t_sk:.3f} s")
+        if t_vw is not None:
+            out(f"  {'VW --cbify':30s} {n / t_vw:12,.0f} ex/s   {t_vw:.3f} s")
+        else:
+            out("  VW --cbify: not installed (pip install weaklabel[compare])")
+        for label, make in learners.items():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                make().partial_fit(X[:50], y[:50], classes=np.arange(K))  # compile outside the timing
+            t = _best_time(lambda make=make: make().partial_fit(X, y, classes=np.arange(K)), repeats)
+            r = {"dataset": name, "method": label, "ex_per_s": n / t, "seconds": t, "vs_sklearn": t_sk / t,
+                 "vs_vw": (t_vw / t) if t_vw else None}
+            rows.append(r)
+            vw_txt = f"{r['vs_vw']:7.1f}x VW" if t_vw else ""
+            out(f"  {label:30s} {n / t:12,.0f} ex/s   {t:.3f} s {r['vs_sklearn']:6.2f}x sklearn {vw_txt}")
+    return rows
