@@ -68,3 +68,11 @@ def test_reproduce_uma_toy_quick(tmp_path):
                           "--no-progress"])
     assert res.exit_code == 0, res.output
     assert "Figure 1a" in res.output
+
+
+def test_bench_bandit_suite_prints_ratios():
+    res = CliRunner().invoke(main, ["bench", "--suite", "bandit", "--dataset", "vehicle", "--repeats", "1"])
+    assert res.exit_code == 0, res.output
+    for name in ("CSPA", "SPA", "Banditron", "BPA", "Confidit (diag)", "sklearn SGD pa1"):
+        assert name in res.output
+    assert "x sklearn" in res.output and "slowest vs scikit-learn" in res.output

@@ -11,6 +11,10 @@ PUBLIC = [
     "weaklabel.partial.AvgPegasos.predict", "weaklabel.partial.AvgPegasos.decision_function",
     "weaklabel.simulate.make_candidate_sets", "weaklabel.metrics.progressive_error_curve",
     "weaklabel.labels.CandidateSets",
+    "weaklabel.bandit.CSPA", "weaklabel.bandit.SPA", "weaklabel.bandit.Banditron", "weaklabel.bandit.BPA",
+    "weaklabel.bandit.Confidit", "weaklabel.bandit.GaussianSupport", "weaklabel.bandit.CSPA.fit",
+    "weaklabel.bandit.CSPA.partial_fit", "weaklabel.bandit.CSPA.partial_fit_feedback",
+    "weaklabel.bandit.CSPA.propose", "weaklabel.bandit.GaussianSupport.transform",
 ]
 # Checks we do not hold ourselves to: summary/extended-summary wording, See Also and
 # Returns of fit/self, parameters documented on the class rather than __init__.
