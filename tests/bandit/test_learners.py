@@ -202,3 +202,15 @@ _KW = dict(max_iter=5, fit_intercept=True)
                              "check_dtype_object": "X of dtype object is rejected with a TypeError by design"})
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_uniform_logging_policy_feeds_offline_learning():
+    from weaklabel.simulate import bandit_feedback
+
+    Xb, yb = _blobs(n=3000)
+    fb = bandit_feedback(yb, random_state=123)   # not _blobs' own seed: that would replay y
+    assert abs(fb.correct.mean() - 1 / 3) < 0.05
+    est = BPA(gamma=0.3).partial_fit_feedback(Xb, fb, None, classes=[0, 1, 2])
+    assert est.score(Xb, yb) > 0.9
+    with pytest.raises(ValueError, match=r"proposed holds label\(s\) \[5\]"):
+        bandit_feedback([0, 1], proposed=[0, 5])

@@ -1,0 +1,57 @@
+"""Bandit (one-bit) feedback from exact labels: the oracle of the bandit papers."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from .._validation import _classes_array, _labels_to_index
+from ..labels import BanditFeedback
+
+__all__ = ["bandit_feedback"]
+
+
+def bandit_feedback(y, proposed=None, *, classes=None, random_state=None):
+    """Answer "was the proposal right?" for each sample: logged one-bit feedback.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        True labels (the oracle).
+    proposed : array-like of shape (n_samples,), default=None
+        The labels proposed; ``None`` proposes a uniformly random class per sample
+        (a uniform logging policy, the usual way to make an off-line bandit log).
+    classes : array-like of shape (n_classes,), default=None
+        Every label; ``None`` takes the labels present in ``y``.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the uniform proposals.
+
+    Returns
+    -------
+    feedback : BanditFeedback
+        ``proposed`` and ``correct = (proposed == y)``; learn from it with a bandit
+        learner's ``partial_fit_feedback`` or turn it into candidate sets with
+        ``CandidateSets.from_bandit``.
+
+    Examples
+    --------
+    >>> from weaklabel.simulate import bandit_feedback
+    >>> fb = bandit_feedback([0, 1, 2, 1], proposed=[0, 2, 2, 0])
+    >>> fb.correct.tolist()
+    [True, False, True, False]
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D labels; got shape {y.shape}.")
+    classes = _classes_array(np.unique(y) if classes is None else classes)
+    idx = _labels_to_index(y, classes, "y")
+    if proposed is None:
+        rng = check_random_state(random_state)
+        proposed = classes[rng.randint(classes.size, size=y.size)]
+    else:
+        proposed = np.asarray(proposed)
+        if proposed.shape != y.shape:
+            raise ValueError(f"proposed must have the shape of y {y.shape}; got {proposed.shape}.")
+        _labels_to_index(proposed, classes, "proposed")
+    correct = _labels_to_index(proposed, classes, "proposed") == idx
+    return BanditFeedback(proposed, correct)
