@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_X_values
+from ._validation import check_X_finite, check_X_values
 
 __all__ = ["LinearMulticlass", "load", "FORMAT_VERSION"]
 
@@ -164,6 +164,60 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
             fh.write(buf.getvalue())
         os.replace(tmp, path)
         return path
+
+
+def with_intercept(X):
+    """``X`` with a constant column of ones appended (dense or CSR)."""
+    ones = np.ones((X.shape[0], 1), dtype=X.dtype)
+    return sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+
+
+def kernel_rows(X):
+    """The arguments a row kernel takes: ``(dense, is_dense, data, indices, indptr)``,
+    with empty dummies for the form ``X`` is not in."""
+    if sp.issparse(X):
+        return np.empty((0, 0), X.dtype), False, X.data, X.indices, X.indptr
+    return X, True, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32)
+
+
+class OnlineLinear(LinearMulticlass):
+    """Base of the online learners: validated kernel-ready rows, round counters, persistence."""
+
+    def _online_X(self, X, first):
+        """Validate ``X`` (resetting ``n_features_in_`` when ``first``), append the intercept
+        column, and return C-contiguous dense rows or CSR with sorted indices."""
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32],
+                          ensure_all_finite=False)
+        check_X_finite(X)
+        if self.fit_intercept:
+            X = with_intercept(X)
+        if sp.issparse(X):
+            X = X.tocsr()
+            if not X.has_sorted_indices:
+                X = X.sorted_indices()
+            return X
+        return np.ascontiguousarray(X)
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
+                "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
+                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
+            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
+                             f"{self.n_features_in_} features")
+        self.t_, self.n_iter_, self.n_updates_ = int(meta["t"]), int(meta["n_iter"]), int(meta["n_updates"])
+        from sklearn.utils import check_random_state
+
+        self._rng = check_random_state(self.random_state)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 def _jsonable_params(params):

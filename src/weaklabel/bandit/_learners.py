@@ -20,10 +20,8 @@ from .._validation import (
     _labels_to_index,
     check_bool,
     check_int_at_least,
-    check_X_finite,
-    check_X_values,
 )
-from ..linear import LinearMulticlass, register
+from ..linear import OnlineLinear, kernel_rows, register, with_intercept
 from ._kernels import RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, _bandit_pass, _confidit_pass
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit"]
@@ -47,7 +45,7 @@ def _check_real_at_least(value, name, low, strict):
         raise ValueError(f"{name} must be a finite real number {'>' if strict else '>='} {low}; got {value!r}.")
 
 
-class _BanditLearner(LinearMulticlass):
+class _BanditLearner(OnlineLinear):
     """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
 
     _explores = False
@@ -162,13 +160,7 @@ class _BanditLearner(LinearMulticlass):
             logged = p_idx is not None
             n_epochs = self.max_iter if reset else 1
             n = Xk.shape[0]
-            if sp.issparse(Xk):
-                dense, data, indices, indptr = np.empty((0, 0), Xk.dtype), Xk.data, Xk.indices, Xk.indptr
-                is_dense = False
-            else:
-                dense = Xk
-                data, indices, indptr = np.empty(0, Xk.dtype), np.empty(0, np.int32), np.zeros(1, np.int32)
-                is_dense = True
+            dense, is_dense, data, indices, indptr = kernel_rows(Xk)
             dummy_i = np.zeros(0, dtype=np.intp)
             dummy_b = np.zeros(0, dtype=bool)
             y_arr = dummy_i if logged else y_idx
@@ -226,10 +218,7 @@ class _BanditLearner(LinearMulticlass):
         first = reset or not hasattr(self, "classes_")
         if first:
             self._check_params()
-        check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32],
-                          ensure_all_finite=False)
-        check_X_finite(X)
+        X = self._online_X(X, first)
         n = X.shape[0]
         if proposed is None:
             if y is None:
@@ -266,38 +255,10 @@ class _BanditLearner(LinearMulticlass):
         corr = None
         if proposed is not None:
             corr = np.ascontiguousarray(correct, dtype=bool)
-        if self.fit_intercept:
-            ones = np.ones((n, 1), dtype=X.dtype)
-            X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
-        if sp.issparse(X):
-            X = X.tocsr()
-            if not X.has_sorted_indices:
-                X = X.sorted_indices()
-        else:
-            X = np.ascontiguousarray(X)
         self._pending_classes = classes_
         if proposed is None:
             return X, idx, None, None, first
         return X, None, idx, corr, first
-
-    # ---- persistence / tags ---------------------------------------------------------
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
-                "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
-                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
-            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
-                             f"{self.n_features_in_} features")
-        self.t_, self.n_iter_, self.n_updates_ = int(meta["t"]), int(meta["n_iter"]), int(meta["n_updates"])
-        self._rng = check_random_state(self.random_state)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
 
 _COMMON_DOC = """
@@ -610,8 +571,7 @@ class Confidit(_BanditLearner):
     def _propose_index(self, scores, X):
         X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
         if self.fit_intercept:
-            ones = np.ones((X.shape[0], 1), dtype=X.dtype)
-            X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+            X = with_intercept(X)
         if self._A_diag.size > 0:
             X2 = X.multiply(X) if sp.issparse(X) else X * X
             quad = np.asarray(X2 @ (1.0 / self._A_diag))

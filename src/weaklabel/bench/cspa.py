@@ -25,9 +25,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .. import datasets as _datasets
 from ..bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport
-from ._common import fmt_params, grid_points, load_or_make_plan, mean_std, run_and_collect
+from ._common import fmt_params, grid_points, load_or_make_plan, mean_std, prepared, run_and_collect
 from .peers import VW_MISSING, have_vw, vw_cbify_pass, vw_features
 from .runner import Cell
 
@@ -114,20 +113,20 @@ FULL_CONFIDIT_KERNEL = ("vowel", "segment")
 
 @functools.lru_cache(maxsize=4)
 def stream_data(name, part, scaling):
-    """(X, y_idx, n_classes): the dataset's rows scaled as the paper's files, then unit norm."""
-    d = _datasets.load(name)
-    X, y = d.X_train, d.y_train
-    if part == "all" and d.X_test is not None:
-        X = sp.vstack([X, d.X_test]).tocsr() if sp.issparse(X) else np.vstack([X, d.X_test])
-        y = np.concatenate([y, d.y_test])
+    """(X, y_idx, n_classes): the dataset's rows scaled as the paper's files, then unit norm.
+
+    scaling: "none", or "minmax": each feature to [-1, 1] (LIBSVM's scaling; constant
+    features become 0).
+    """
+    X, y, classes = prepared(name, "none", part)
     if scaling == "minmax":
         X = np.asarray(X, dtype=np.float64)
         lo, hi = X.min(axis=0), X.max(axis=0)
         span = np.where(hi > lo, hi - lo, 1.0)
         X = np.where(hi > lo, 2.0 * (X - lo) / span - 1.0, 0.0)
-    X = unit_norm(X)
-    classes, y_idx = np.unique(y, return_inverse=True)
-    return X, y_idx, classes.size
+    elif scaling != "none":
+        raise ValueError(f"unknown scaling {scaling!r}; use 'none' or 'minmax'.")
+    return unit_norm(X), np.searchsorted(classes, y), classes.size
 
 
 def unit_norm(X):
@@ -352,7 +351,7 @@ def _table_report(out, p, kind, rows):
                                  f"{100 * s['std']:.3f}"])
             lines.append(f"| {name} | ours | " + " | ".join(cells) + " |")
         pp = PAPER.get(name, {})
-        lines.append(f"| | paper | " + " | ".join(
+        lines.append("| | paper | " + " | ".join(
             f"{pp[m][0]} ({pp[m][1]})" if m in pp else ("" if m != "bpa" else "-") for m in methods) + " |")
     lines += ["", "## Chosen hyper-parameters", "", "| dataset | " + " | ".join(LABELS[m] for m in methods) + " |",
               "|---|" + "---|" * len(methods)]
@@ -435,24 +434,23 @@ def _plot_curves(summary, names, methods, path, title):
     return Path(path)
 
 
-def run_linear(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
-    """Run (or resume) ``cspa-linear`` and write report.md, ratios.csv and the curves."""
+def _run_table(kind, make_plan, out, quick, repeats, jobs, progress, datasets, execute):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, linear_plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, table_cells(p, LINEAR), LINEAR, "run", jobs=jobs, progress=progress,
-                           execute=execute, desc=LINEAR)
-    return _table_report(out, p, LINEAR, rows)
+    p = load_or_make_plan(out, make_plan, quick, repeats, datasets, execute)
+    rows = run_and_collect(out, table_cells(p, kind), kind, "run", jobs=jobs, progress=progress,
+                           execute=execute, desc=kind)
+    return _table_report(out, p, kind, rows)
+
+
+def run_linear(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
+    """Run (or resume) ``cspa-linear`` and write report.md, ratios.csv and the curves."""
+    return _run_table(LINEAR, linear_plan, out, quick, repeats, jobs, progress, datasets, execute)
 
 
 def run_kernel(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
     """Run (or resume) ``cspa-kernel`` and write report.md, ratios.csv and the curves."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, kernel_plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, table_cells(p, KERNEL), KERNEL, "run", jobs=jobs, progress=progress,
-                           execute=execute, desc=KERNEL)
-    return _table_report(out, p, KERNEL, rows)
+    return _run_table(KERNEL, kernel_plan, out, quick, repeats, jobs, progress, datasets, execute)
 
 
 # ---- beta --------------------------------------------------------------------------------

@@ -8,20 +8,16 @@ estimators over one numba kernel (:mod:`weaklabel.partial._kernels`).
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import validate_data
 
 from .._validation import (
     check_bool,
     check_candidates,
     check_int_at_least,
     check_positive,
-    check_X_finite,
-    check_X_values,
     describe_rows,
 )
-from ..linear import LinearMulticlass, register
+from ..linear import OnlineLinear, kernel_rows, register
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
@@ -32,7 +28,7 @@ _FITTED = ("classes_", "_W", "t_", "n_iter_", "predictions_", "prediction_rows_"
            "n_updates_", "_scale", "_normsq", "_rng")
 
 
-class _OnlineCandidateLearner(LinearMulticlass):
+class _OnlineCandidateLearner(OnlineLinear):
     """Shared machinery: validation, fresh/continued state, epochs over the kernel."""
 
     _rule = RULE_AVG
@@ -105,13 +101,7 @@ class _OnlineCandidateLearner(LinearMulticlass):
             self._rng = check_random_state(self.random_state)
             self.n_updates_ = 0
         n = Xk.shape[0]
-        if sp.issparse(Xk):
-            dense, data, indices, indptr = np.empty((0, 0), Xk.dtype), Xk.data, Xk.indices, Xk.indptr
-            is_dense = False
-        else:
-            dense = Xk
-            data, indices, indptr = np.empty(0, Xk.dtype), np.empty(0, np.int32), np.zeros(1, np.int32)
-            is_dense = True
+        dense, is_dense, data, indices, indptr = kernel_rows(Xk)
         preds = np.empty(n * n_epochs, dtype=np.intp)
         rows = np.empty(n * n_epochs, dtype=np.intp)
         scale, normsq, t = self._scale, self._normsq, float(self.t_)
@@ -145,10 +135,7 @@ class _OnlineCandidateLearner(LinearMulticlass):
         first = reset or not hasattr(self, "classes_")
         if first:
             self._check_params()
-        check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32],
-                          ensure_all_finite=False)
-        check_X_finite(X)
+        X = self._online_X(X, first)
         if first:
             if not reset and classes is None and not _carries_classes(y):
                 raise ValueError(
@@ -173,15 +160,6 @@ class _OnlineCandidateLearner(LinearMulticlass):
                     f"than one label at rows {describe_rows(multi)}; use Avg/Max{type(self).__name__} "
                     "for candidate sets."
                 )
-        if self.fit_intercept:
-            ones = np.ones((X.shape[0], 1), dtype=X.dtype)
-            X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
-        if sp.issparse(X):
-            X = X.tocsr()
-            if not X.has_sorted_indices:
-                X = X.sorted_indices()
-        else:
-            X = np.ascontiguousarray(X)
         return X, S, classes_, first
 
     def score(self, X, y, sample_weight=None):
@@ -217,25 +195,10 @@ class _OnlineCandidateLearner(LinearMulticlass):
     def _state_arrays(self):
         return {"W": self._W, "classes": self.classes_}
 
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
-                "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
-
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
-        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
-                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
-            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
-                             f"{self.n_features_in_} features")
-        self.t_, self.n_iter_, self.n_updates_ = int(meta["t"]), int(meta["n_iter"]), int(meta["n_updates"])
         self._scale = 1.0
         self._normsq = float(np.sum(self._W * self._W))
-        self._rng = check_random_state(self.random_state)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
 
 def _carries_classes(y):
