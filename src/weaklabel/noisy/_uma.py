@@ -22,7 +22,7 @@ from .._validation import (
     check_X_finite,
     check_X_values,
 )
-from ..linear import LinearMulticlass, register
+from ..linear import LinearMulticlass, register, with_intercept
 from ._kernels import _uma_members, _uma_pass, _uma_rows
 
 __all__ = ["UMA"]
@@ -176,8 +176,7 @@ class UMA(LinearMulticlass):
             self.__dict__.update(snapshot)
             raise
         if self.fit_intercept:
-            ones = np.ones((X.shape[0], 1), dtype=X.dtype)
-            X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+            X = with_intercept(X)
         W0, hist0 = None, None
         if self.warm_start and getattr(self, "_W", None) is not None:
             if self._W.shape != (X.shape[1], classes.size) or not np.array_equal(self.classes_, classes):
