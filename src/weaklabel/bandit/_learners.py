@@ -577,7 +577,7 @@ class Confidit(_BanditLearner):
             quad = np.asarray(X2 @ (1.0 / self._A_diag))
         else:
             Xd = X.toarray() if sp.issparse(X) else np.asarray(X)
-            quad = np.einsum("na,kab,nb->nk", Xd, self._A_inv, Xd)
+            quad = np.column_stack([np.einsum("na,na->n", Xd @ Ainv, Xd) for Ainv in self._A_inv])
         ucb = np.clip(scores, -1.0, 1.0) + np.sqrt(float(self.eta) * np.log(1.0 + self.t_) * np.maximum(quad, 0))
         return np.argmax(ucb, axis=1)
 
