@@ -10,7 +10,7 @@ from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit
 
 from ._reference import confidit_pass, linear_pass, spa_step
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GAP = 1e-7
 
 

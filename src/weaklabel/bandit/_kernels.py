@@ -33,6 +33,31 @@ def _argmax(v):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _dense_scores(W, X, i, scores):
+    """scores = W.T @ X[i] for a dense row (no compaction: dense rows are mostly nonzero
+    here, and a direct loop beats the gather); returns ||X[i]||^2."""
+    n_classes = W.shape[1]
+    for k in range(n_classes):
+        scores[k] = 0.0
+    nsq = 0.0
+    for j in range(X.shape[1]):
+        xj = X[i, j]
+        nsq += xj * xj
+        for k in range(n_classes):
+            scores[k] += xj * W[j, k]
+    return nsq
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dense_update(W, X, i, upd_k, upd_c, n_upd):
+    """W[:, upd_k[u]] += upd_c[u] * X[i] for u < n_upd (dense row)."""
+    for j in range(X.shape[1]):
+        xj = X[i, j]
+        for u in range(n_upd):
+            W[j, upd_k[u]] += upd_c[u] * xj
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _explore(yhat, gamma, u, n_classes):
     """Draw from P(k) = (1-gamma)[k=yhat] + gamma/K by inverse CDF on u in [0, 1)."""
     base = gamma / n_classes
@@ -114,7 +139,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
     n_updates : rounds that changed W.
     """
     n_classes = W.shape[1]
-    width = X_dense.shape[1] if is_dense else W.shape[0]
+    width = 0 if is_dense else W.shape[0]
     nz_val = np.empty(width, dtype=W.dtype)
     nz_idx = np.empty(width, dtype=np.int64)
     scores = np.empty(n_classes)
@@ -130,18 +155,26 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
-        cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
-        _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
+        if is_dense:
+            cnt = 0
+            nsq = _dense_scores(W, X_dense, i, scores)
+        else:
+            cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
+            _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
+            nsq = 0.0
+            for p in range(cnt):
+                nsq += nz_val[p] * nz_val[p]
         if use_u:
             ux = 0.0
-            for p in range(cnt):
-                ux += nz_val[p] * U[nz_idx[p]]
+            if is_dense:
+                for j in range(X_dense.shape[1]):
+                    ux += X_dense[i, j] * U[j]
+            else:
+                for p in range(cnt):
+                    ux += nz_val[p] * U[nz_idx[p]]
             for k in range(n_classes):
                 scores[k] += ux
         yhat = _argmax(scores)
-        nsq = 0.0
-        for p in range(cnt):
-            nsq += nz_val[p] * nz_val[p]
 
         # proposal and feedback
         explore = rule == RULE_BANDITRON or rule == RULE_BPA
@@ -177,8 +210,12 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
                     # w_i += (c/K) x (i != yt), w_yt -= c (K-1)/K x  ==  U += (c/K) x, w_yt -= c x
                     c = beta * lt / nsq
                     shared = c / n_classes
-                    for p in range(cnt):
-                        U[nz_idx[p]] += shared * nz_val[p]
+                    if is_dense:
+                        for j in range(X_dense.shape[1]):
+                            U[j] += shared * X_dense[i, j]
+                    else:
+                        for p in range(cnt):
+                            U[nz_idx[p]] += shared * nz_val[p]
                     upd_k[0] = yt
                     upd_c[0] = -c * nsq
                     n_upd = 1
@@ -208,7 +245,10 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
             inv = 1.0 / nsq
             for q in range(n_upd):
                 upd_c[q] *= inv
-            _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
+            if is_dense:
+                _dense_update(W, X_dense, i, upd_k, upd_c, n_upd)
+            else:
+                _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1
     if use_u:
         for j in range(U.shape[0]):
