@@ -189,8 +189,9 @@ def test_warm_start_continues_the_same_trajectory():
     assert_allclose(step.coef_, whole.coef_, atol=1e-9)
 
 
-def test_chunked_pass_matches_sequential(monkeypatch):
-    """Above _CHUNK_FROM rows the pass runs over fixed chunks on threads: same trajectory."""
+def test_incremental_gamma_matches_rebuilding_it_every_iteration(monkeypatch):
+    """The dense path moves only the rows whose memberships flipped; rebuilding Gamma from
+    scratch at every iteration gives the same trajectory."""
     import weaklabel.noisy._uma as mod
 
     X, y = _separable(n=1200, seed=6)
@@ -198,8 +199,11 @@ def test_chunked_pass_matches_sequential(monkeypatch):
     yn = noisy_labels(y, C, random_state=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        seq = UMA(C, max_iter=60).fit(X, yn)
-        monkeypatch.setattr(mod, "_CHUNK_FROM", 100)
-        par = UMA(C, max_iter=60).fit(X, yn)
-    assert_array_equal(par.history_["q"], seq.history_["q"])
-    assert_allclose(par.coef_, seq.coef_, atol=1e-9)
+        inc = UMA(C, max_iter=150).fit(X, yn)
+        monkeypatch.setattr(mod, "_REBUILD_EVERY", 1)
+        full = UMA(C, max_iter=150).fit(X, yn)
+    assert inc.n_iter_ == full.n_iter_ > 100
+    assert_array_equal(inc.history_["q"], full.history_["q"])
+    assert_array_equal(inc.history_["p"], full.history_["p"])
+    assert_allclose(inc.coef_, full.coef_, atol=1e-9)
+    assert_allclose(inc.history_["train_error"], full.history_["train_error"])

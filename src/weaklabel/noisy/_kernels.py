@@ -1,13 +1,13 @@
-"""Numba kernels of UMA: one fused pass over the data per iteration.
+"""Numba kernels of UMA.
 
-For every row a pass (1) applies the previous iteration's update to the two score
-columns it changed (``s_q += x.z``, ``s_r -= x.z``), (2) decides which sets ``A_p``
-the row belongs to, and (3) either adds the row into ``G[p, y_i]`` (dense rows) or
-marks the membership (CSR rows: the caller then forms Gamma with one sparse product).
-So an iteration reads X once, whatever the number of classes.
+Dense rows: the caller updates the two score columns the last step changed with one
+BLAS product (``s_q += X z``, ``s_r -= X z``); :func:`_uma_changes` then finds the rows
+whose memberships of the sets ``A_p`` flipped, and :func:`_uma_apply` moves only those
+rows in the running ``G[p, k] = sum_{i in A_p, y_i = k} x_i``.  A perceptron step
+moves few rows, so an iteration costs about one pass of ``X @ z``.
 
-The kernels release the GIL (``nogil``), so ``_fit_uma`` runs fixed row chunks of a
-dense pass on a thread pool without numba's threading layer (which is not fork-safe).
+CSR rows: :func:`_uma_members` updates the scores and marks every membership; the
+caller forms Gamma with one sparse product.
 """
 
 import numpy as np
@@ -42,48 +42,47 @@ def _in_A(scores, i, p, best, second, n_top, alpha):
 
 
 @njit(cache=True, nogil=True)
-def _uma_pass(X, y_idx, scores, z, q_prev, r_prev, alpha, G):
-    """Sequential dense pass over every row (see _uma_rows)."""
-    return _uma_rows(X, y_idx, scores, z, q_prev, r_prev, alpha, G, 0, scores.shape[0])
+def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign):
+    """Dense path: recompute every row's memberships from the current scores.
 
-
-@njit(cache=True, nogil=True)
-def _uma_rows(X, y_idx, scores, z, q_prev, r_prev, alpha, G, lo, hi):
-    """Dense pass over rows lo..hi-1.
-
-    Parameters
-    ----------
-    X : float array (n, d), dense rows.
-    y_idx : int array (n,), noisy label indices.
-    scores : float64 (n, Q), updated in place for the previous step (if q_prev >= 0).
-    z : float64 (d,), the previous update vector.
-    q_prev, r_prev : classes the previous step moved (+z to q, -z to r); -1 for none.
-    alpha : membership margin of A_p.
-    G : float64 (Q, Q, d), zeroed by the caller; G[p, k] += x_i for i in A_p with y_i = k.
+    ``member`` (n, Q) holds the memberships behind the caller's running Gamma; every
+    membership that flips is set in ``member`` and recorded as (row, set, +1/-1) in
+    the ``ch_*`` buffers (length n * Q), for :func:`_uma_apply` to move into Gamma.
 
     Returns
     -------
-    n_errors : rows whose argmax score (lowest index on ties) differs from the noisy label.
+    (n_errors, n_changes) : rows whose argmax score (lowest index on ties) differs from
+    the noisy label, and the number of recorded flips.
     """
-    Q = scores.shape[1]
-    d = X.shape[1]
+    n, Q = scores.shape
     n_errors = 0
-    for i in range(lo, hi):
-        if q_prev >= 0:
-            dot = 0.0
-            for j in range(d):
-                dot += X[i, j] * z[j]
-            scores[i, q_prev] += dot
-            scores[i, r_prev] -= dot
+    m = 0
+    for i in range(n):
         best, second, n_top = _top(scores, i)
         if best != y_idx[i]:
             n_errors += 1
-        yi = y_idx[i]
         for p in range(Q):
-            if _in_A(scores, i, p, best, second, n_top, alpha):
-                for j in range(d):
-                    G[p, yi, j] += X[i, j]
-    return n_errors
+            now = _in_A(scores, i, p, best, second, n_top, alpha)
+            if now != member[i, p]:
+                member[i, p] = now
+                ch_row[m] = i
+                ch_set[m] = p
+                ch_sign[m] = 1.0 if now else -1.0
+                m += 1
+    return n_errors, m
+
+
+@njit(cache=True, nogil=True)
+def _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m):
+    """G[p, y_i] += sign * x_i for the m recorded flips (sequentially, in row order)."""
+    d = X.shape[1]
+    for c in range(m):
+        i = ch_row[c]
+        p = ch_set[c]
+        k = y_idx[i]
+        s = ch_sign[c]
+        for j in range(d):
+            G[p, k, j] += s * X[i, j]
 
 
 @njit(cache=True, nogil=True)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import numbers
-import os
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
@@ -23,16 +21,14 @@ from .._validation import (
     check_X_values,
 )
 from ..linear import LinearMulticlass, register, with_intercept
-from ._kernels import _uma_members, _uma_pass, _uma_rows
+from ._kernels import _uma_apply, _uma_changes, _uma_members
 
 __all__ = ["UMA"]
 
-# From this many rows on, the pass runs over _N_CHUNKS fixed row chunks on a thread
-# pool (the kernel releases the GIL); each chunk has its own accumulator and they are
-# summed in chunk order, so results do not depend on the number of threads. Smaller
-# inputs take the sequential pass.
-_CHUNK_FROM = 4096
-_N_CHUNKS = 4
+# The dense path keeps Gamma up to date by moving only the rows whose memberships
+# flipped; every _REBUILD_EVERY iterations it rebuilds Gamma from scratch, so rounding
+# cannot drift.
+_REBUILD_EVERY = 64
 
 SELECTIONS = ("error", "confusion", "random")
 
@@ -297,31 +293,26 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         return _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng)
     X = np.ascontiguousarray(X)
     G = np.zeros((Q, Q, d))
+    member = np.zeros((n, Q), dtype=np.bool_)
+    ch_row = np.empty(n * Q, dtype=np.int64)
+    ch_set = np.empty(n * Q, dtype=np.int64)
+    ch_sign = np.empty(n * Q)
     z = np.zeros(d)
-    chunked = n >= _CHUNK_FROM
-    G_parts = np.zeros((_N_CHUNKS, Q, Q, d)) if chunked else None
-    bounds = [((n * c) // _N_CHUNKS, (n * (c + 1)) // _N_CHUNKS) for c in range(_N_CHUNKS)]
-    pool = ThreadPoolExecutor(max_workers=min(_N_CHUNKS, os.cpu_count() or 1)) if chunked else None
-
-    def chunked_pass(q_prev, r_prev):
-        def one(c):
-            G_parts[c].fill(0.0)
-            lo, hi = bounds[c]
-            return _uma_rows(X, y_idx, scores, z, q_prev, r_prev, alpha, G_parts[c], lo, hi)
-        errs = list(pool.map(one, range(_N_CHUNKS)))
-        for c in range(_N_CHUNKS):
-            np.add(G, G_parts[c], out=G)
-        return sum(errs)
 
     hist = {k: [] for k in ("p", "q", "r", "norm", "train_error")}
     q_prev = r_prev = -1
     converged = False
-    for _ in range(max_iter + 1):
-        G.fill(0.0)
-        if chunked:
-            n_err = chunked_pass(q_prev, r_prev)
-        else:
-            n_err = _uma_pass(X, y_idx, scores, z, q_prev, r_prev, alpha, G)
+    for it in range(max_iter + 1):
+        if q_prev >= 0:
+            # one BLAS pass over X (in X's dtype: no float64 copy of float32 rows)
+            dz = X @ z.astype(X.dtype, copy=False)
+            scores[:, q_prev] += dz
+            scores[:, r_prev] -= dz
+        if it % _REBUILD_EVERY == 0:
+            G.fill(0.0)
+            member.fill(False)
+        n_err, m = _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign)
+        _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m)
         if len(hist["q"]) == max_iter:
             break
         Z = np.matmul(Cinv[None, :, :] / n, G)                          # z_pq = row q of C^-1 Gamma_p
@@ -338,7 +329,5 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         q_prev, r_prev = int(q), r
         for k, v in zip(("p", "q", "r", "norm", "train_error"), (int(p), int(q), r, float(norms[p, q]), n_err / n)):
             hist[k].append(v)
-    if pool is not None:
-        pool.shutdown()
     history = {k: np.asarray(v, dtype=float if k in ("norm", "train_error") else np.int64) for k, v in hist.items()}
     return W, history, converged
