@@ -10,26 +10,37 @@ import numpy as np
 
 
 class Gaps:
-    """Smallest distance from a chosen argmax to the score of a class whose weights differ.
+    """Smallest distance from a chosen argmax to the score of a class with another history.
 
-    Classes with bitwise-identical weights (identical histories) tie exactly in both
-    implementations, and both break the tie to the lowest index.  Any other tie or
-    near-tie hinges on rounding, which differs between numpy and the kernels.
+    Classes with identical update histories have bitwise-identical weights in both
+    implementations, so they tie exactly in both and both break the tie to the lowest
+    index.  Any other tie or near-tie (even an exact one: two histories can cancel to the
+    same value in numpy and to values 1e-15 apart in a kernel that rounds differently)
+    hinges on rounding.  ``hist[k]`` lists class k's updates as (round, coefficient).
     """
 
-    def __init__(self):
+    def __init__(self, n_classes):
         self.min = np.inf
+        self.hist = [[] for _ in range(n_classes)]
 
-    def argmax(self, v, W):
+    def argmax(self, v, zero_row=False):
         k = int(np.argmax(v))
+        if zero_row:                  # every score is exactly 0 in both implementations
+            return k
         for j in range(v.size):
-            if j != k and not np.array_equal(W[j], W[k]):
+            if j != k and self.hist[j] != self.hist[k]:
                 self.min = min(self.min, abs(float(v[j] - v[k])))
         return k
 
+    def moved(self, t, coefs):
+        """Record round t's update: ``coefs[k]`` for every class that moved."""
+        for k, c in coefs.items():
+            self.hist[k].append((t, c))
 
-def spa_step(W, x, y, s=None):
-    """Matsushima et al.'s support-class PA step for label y, as the issue writes it."""
+
+def spa_step(W, x, y, s=None, coefs=None):
+    """Matsushima et al.'s support-class PA step for label y, as the issue writes it.
+    Fills ``coefs`` (class -> coefficient of x / ||x||^2) when given."""
     K = W.shape[0]
     s = W @ x if s is None else s
     loss = {i: max(0.0, 1.0 + s[i] - s[y]) for i in range(K) if i != y}
@@ -43,6 +54,9 @@ def spa_step(W, x, y, s=None):
     W[y] += A * x / nsq
     for i in S:
         W[i] -= (loss[i] - A) * x / nsq
+    if coefs is not None:
+        coefs[y] = A
+        coefs.update({i: -(loss[i] - A) for i in S})
     return S
 
 
@@ -59,11 +73,11 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
     n, d = X.shape
     W = np.zeros((K, d))
     out = []
-    g = Gaps()
+    g = Gaps(K)
     for t in range(n):
         x = X[t]
         s = W @ x
-        yhat = g.argmax(s, W)
+        yhat = g.argmax(s, not x.any())
         P = None
         if proposed is not None:
             yt, b = int(proposed[t]), bool(correct[t])
@@ -80,14 +94,15 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
         nsq = x @ x
         if nsq == 0:
             continue
+        coefs = {}
         if rule == "spa":
             if proposed is None:
-                spa_step(W, x, int(y[t]), s)
+                spa_step(W, x, int(y[t]), s, coefs)
             elif b:
-                spa_step(W, x, yt, s)
+                spa_step(W, x, yt, s, coefs)
         elif rule == "cspa":
             if b:
-                spa_step(W, x, yt, s)
+                spa_step(W, x, yt, s, coefs)
             else:
                 lt = min(1 - s[i] + s[yt] for i in range(K) if i != yt)
                 lt = max(lt, 0.0)
@@ -95,16 +110,23 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
                     if i != yt:
                         W[i] += beta * lt / K * x / nsq
                 W[yt] -= (K - 1) / K * beta * lt * x / nsq
+                if lt > 0:
+                    coefs = {i: beta * lt / K for i in range(K)}
+                    coefs[yt] = -(K - 1) / K * beta * lt
         elif rule == "banditron":
             G = np.zeros(K)
             if b:
                 G[yt] += 1.0 / P[yt]
             G[yhat] -= 1.0
             W += G[:, None] * x[None, :] / nsq
+            coefs = {k: G[k] for k in range(K) if G[k] != 0}
         elif rule == "bpa":
             m = margin1 if b else 1.0
             lt = max(0.0, m + (1 - 2 * b) * s[yt])
             W[yt] += (2 * b - 1) * lt * x / nsq
+            if lt > 0:
+                coefs = {yt: (2 * b - 1) * lt}
+        g.moved(t, coefs)
     return W, out, g.min
 
 
@@ -114,28 +136,30 @@ def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0,
     W = np.zeros((K, d))
     A = np.array([np.eye(d) * (1 + alpha) ** 2 for _ in range(K)])
     out = []
-    g = Gaps()
+    g = Gaps(K)
     for r in range(n):
         t = t0 + r
         x = X[r]
         for k in range(K):
             s = W[k] @ x
             if abs(s) > 1:
+                g.moved(r, {k: ("projected", float(s))})
                 Ainv_x = np.linalg.solve(A[k], x)
                 W[k] = W[k] - (s - np.sign(s)) / (x @ Ainv_x) * Ainv_x
         s = W @ x
         quad = np.array([x @ np.linalg.solve(A[k], x) for k in range(K)])
         ucb = s + np.sqrt(eta * quad * np.log(1 + t))
-        yhat = g.argmax(s, W)
+        yhat = g.argmax(s, not x.any())
         if proposed is not None:
             c, b = int(proposed[r]), bool(correct[r])
         else:
-            c = g.argmax(ucb, W)
+            c = g.argmax(ucb, not x.any())
             b = y[r] == c
         out.append((yhat, c, b))
         if not x.any():
             continue
         sg = 1.0 if b else -1.0
+        g.moved(r, {c: sg})
         A_old = A[c].copy()
         xx = np.diag(x * x) if diagonal else np.outer(x, x)
         A[c] = A_old + xx

@@ -147,6 +147,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
     sel = np.empty(n_classes, dtype=np.int64)
     upd_k = np.empty(n_classes + 1, dtype=np.int64)
     upd_c = np.empty(n_classes + 1)
+    coef = np.empty(n_classes)
     # CSPA's wrong-answer step adds the same multiple of x to every class but one: that
     # common part is kept in U (true weights W[:, k] + U), so the step costs O(nnz), not
     # O(nnz K).  Score differences, hence every decision, ignore U; it is folded in at the end.
@@ -247,6 +248,18 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
                 upd_c[q] *= inv
             if is_dense:
                 _dense_update(W, X_dense, i, upd_k, upd_c, n_upd)
+            elif 4 * n_upd > n_classes:
+                # many classes move (SPA's support set early on): one contiguous,
+                # vectorised row update beats scattered per-class writes
+                for k in range(n_classes):
+                    coef[k] = 0.0
+                for q in range(n_upd):
+                    coef[upd_k[q]] += upd_c[q]
+                for p in range(cnt):
+                    xj = nz_val[p]
+                    j = nz_idx[p]
+                    for k in range(n_classes):
+                        W[j, k] += coef[k] * xj
             else:
                 _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1

@@ -178,7 +178,7 @@ class _BanditLearner(OnlineLinear):
                 rows[sl] = order
                 updates += self._pass(dense, is_dense, data, indices, indptr, order, logged,
                                       y_arr, p_arr, c_arr, preds[sl], props[sl], corrs[sl])
-            if not np.isfinite(self._W).all():
+            if not np.isfinite(self._W.sum()):             # one pass, no temporary
                 raise FloatingPointError(
                     f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
                     "(e.g. sklearn.preprocessing.Normalizer)."
