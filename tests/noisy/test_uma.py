@@ -207,3 +207,15 @@ def test_incremental_gamma_matches_rebuilding_it_every_iteration(monkeypatch):
     assert_array_equal(inc.history_["p"], full.history_["p"])
     assert_allclose(inc.coef_, full.coef_, atol=1e-9)
     assert_allclose(inc.history_["train_error"], full.history_["train_error"])
+
+def test_identity_confusion_is_the_identity_matrix():
+    X, y = _separable(n=200, seed=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = UMA("identity", max_iter=40).fit(X, y)
+        b = UMA(np.eye(np.unique(y).size), max_iter=40).fit(X, y)
+    assert_array_equal(a.coef_, b.coef_)
+    with pytest.raises(ValueError, match="'identity'"):
+        UMA("eye").fit(X, y)
+    with pytest.raises(ValueError, match="1 class"):
+        UMA("identity").fit(X, np.zeros(len(y), int))

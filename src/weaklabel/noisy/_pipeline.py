@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from .._validation import _classes_array, _labels_to_index, check_int_at_least
+from .._validation import _classes_array, _labels_to_index, check_int_at_least, check_X_finite, check_X_values
 from ..linear import LinearMulticlass, register
 from ._uma import UMA
 
@@ -149,7 +150,17 @@ class LabelALittle(LinearMulticlass):
         from sklearn.exceptions import ConvergenceWarning
 
         m = check_int_at_least(self.m, "m", 1)
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
+        check_X_finite(X)
+        if y_partial is None:
+            raise ValueError("LabelALittle requires y to be passed, but the target y is None; pass y_partial "
+                             "(-1 = unlabelled).")
         y_partial = np.asarray(y_partial)
+        if y_partial.ndim == 2 and y_partial.shape[1] == 1:
+            y_partial = column_or_1d(y_partial, warn=True)
+        if y_partial.ndim == 1 and y_partial.shape[0] == X.shape[0]:
+            check_classification_targets(y_partial)
         if y_partial.ndim != 1 or y_partial.shape[0] != X.shape[0]:
             raise ValueError(f"y_partial must be 1-D of length {X.shape[0]} (-1 = unlabelled); got {y_partial.shape}.")
         labelled = np.flatnonzero(y_partial != -1)

@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import validate_data
+from sklearn.utils.validation import column_or_1d, validate_data
 
 from .._validation import (
     _classes_array,
@@ -57,8 +57,10 @@ class UMA(LinearMulticlass):
 
     Parameters
     ----------
-    confusion : array-like of shape (n_classes, n_classes)
+    confusion : array-like of shape (n_classes, n_classes), or "identity"
         ``C[p, q] = P(noisy = p | true = q)``; column-stochastic and invertible.
+        ``"identity"`` is ``C = I`` for whatever classes ``fit`` sees: UMA then trusts the
+        labels (the paper's f_y / Perceptron baseline).
     alpha : float, default=0.0
         Margin of the sets ``A_p`` and of the error sets (>= 0).
     selection : {"error", "confusion", "random"}, default="error"
@@ -131,7 +133,10 @@ class UMA(LinearMulticlass):
         check_bool(self.warm_start, "warm_start")
         if self.confusion is None:
             raise ValueError("confusion is required: the (n_classes, n_classes) matrix "
-                             "C[p, q] = P(noisy = p | true = q); pass np.eye(n_classes) for clean labels.")
+                             "C[p, q] = P(noisy = p | true = q); pass np.eye(n_classes) or 'identity' for "
+                             "clean labels.")
+        if isinstance(self.confusion, str) and self.confusion != "identity":
+            raise ValueError(f"confusion must be a matrix or 'identity'; got {self.confusion!r}.")
 
     def fit(self, X, y):
         """Learn W from ``X`` and the noisy labels ``y``.
@@ -159,13 +164,16 @@ class UMA(LinearMulticlass):
                 raise ValueError("requires y to be passed, but the target y is None; pass the noisy labels.")
             y = np.asarray(y)
             if y.ndim == 2 and y.shape[1] == 1:
-                y = y.ravel()
+                y = column_or_1d(y, warn=True)
             if y.ndim != 1 or y.shape[0] != X.shape[0]:
                 raise ValueError(f"y must be 1-D noisy labels of length {X.shape[0]}; got shape {y.shape}.")
             if y.dtype.kind == "f" and not np.all(y == np.round(y)):
                 raise ValueError("Unknown label type: continuous. y must hold class labels.")
             classes = _classes_array(np.unique(y) if self.classes is None else self.classes)
-            C = check_confusion(self.confusion, classes.size)
+            if classes.size < 2:
+                raise ValueError(f"UMA needs at least 2 classes; got 1 class {classes.tolist()}.")
+            C = (np.eye(classes.size) if isinstance(self.confusion, str)
+                 else check_confusion(self.confusion, classes.size))
             y_idx = _labels_to_index(y, classes, "y").astype(np.int64)
         except BaseException:
             self.__dict__.clear()
