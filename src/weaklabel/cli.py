@@ -72,21 +72,25 @@ def _reproduction(name):
 @click.option("--repeats", type=click.IntRange(min=1), default=None,
               help="Repeats (partial-labels, default 100), splits (pll-realworld, default 10) or runs "
                    "(uma-toy, uma-real, cspa-*, default 10).")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Local worker processes.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="1 runs serially; N > 1 starts a local Dask cluster of N worker processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the cells on a running Dask scheduler (e.g. tcp://10.0.0.5:8786) instead.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder (default: results/NAME[-quick]). Holds results.sqlite, report.md, CSV and PNGs.")
 @click.option("--dataset", "datasets_", multiple=True,
               help="Only these datasets (repeatable; not for uma-toy).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def reproduce(name, quick, repeats, jobs, out, datasets_, no_progress):
+def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, no_progress):
     """Run (or resume) a paper reproduction and write its tables and plots.
 
     Finished cells are kept in OUT/results.sqlite: rerunning skips them, so a killed
-    run resumes where it stopped.
+    run resumes where it stopped. Only this process writes the store, also when the
+    cells run on Dask workers; a cell whose worker dies is rerun on another.
     """
     mod = _reproduction(name)
     out = Path(out) if out else Path("results") / (name + ("-quick" if quick else ""))
-    md = mod.run(out, quick=quick, repeats=repeats, jobs=jobs, progress=not no_progress,
+    md = mod.run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=not no_progress,
                  datasets=list(datasets_) or None)
     click.echo(f"report: {md}")
     click.echo(md.read_text())

@@ -73,7 +73,8 @@ def load_or_make_plan(out, make_plan, quick, repeats, datasets, execute):
     return p
 
 
-def run_and_collect(out, cells, experiment, stage, *, jobs=1, progress=True, execute=True, desc="cells"):
+def run_and_collect(out, cells, experiment, stage, *, jobs=1, scheduler=None, progress=True, execute=True,
+                    desc="cells"):
     """Run the cells not yet in OUT/results.sqlite (unless ``execute`` is False) and return
     the stored (config, result) rows of exactly these cells."""
     from pathlib import Path
@@ -84,5 +85,5 @@ def run_and_collect(out, cells, experiment, stage, *, jobs=1, progress=True, exe
     wanted = {c.key for c in cells}
     with ResultStore(Path(out) / "results.sqlite") as store:
         if execute:
-            run_cells(cells, store, jobs=jobs, progress=progress, desc=desc)
+            run_cells(cells, store, jobs=jobs, scheduler=scheduler, progress=progress, desc=desc)
         return [(c, r) for c, r in store.rows(experiment, stage) if config_key(c) in wanted]

@@ -434,23 +434,25 @@ def _plot_curves(summary, names, methods, path, title):
     return Path(path)
 
 
-def _run_table(kind, make_plan, out, quick, repeats, jobs, progress, datasets, execute):
+def _run_table(kind, make_plan, out, quick, repeats, jobs, scheduler, progress, datasets, execute):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     p = load_or_make_plan(out, make_plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, table_cells(p, kind), kind, "run", jobs=jobs, progress=progress,
+    rows = run_and_collect(out, table_cells(p, kind), kind, "run", jobs=jobs, scheduler=scheduler, progress=progress,
                            execute=execute, desc=kind)
     return _table_report(out, p, kind, rows)
 
 
-def run_linear(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
+def run_linear(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
+        execute=True):
     """Run (or resume) ``cspa-linear`` and write report.md, ratios.csv and the curves."""
-    return _run_table(LINEAR, linear_plan, out, quick, repeats, jobs, progress, datasets, execute)
+    return _run_table(LINEAR, linear_plan, out, quick, repeats, jobs, scheduler, progress, datasets, execute)
 
 
-def run_kernel(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
+def run_kernel(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
+        execute=True):
     """Run (or resume) ``cspa-kernel`` and write report.md, ratios.csv and the curves."""
-    return _run_table(KERNEL, kernel_plan, out, quick, repeats, jobs, progress, datasets, execute)
+    return _run_table(KERNEL, kernel_plan, out, quick, repeats, jobs, scheduler, progress, datasets, execute)
 
 
 # ---- beta --------------------------------------------------------------------------------
@@ -497,15 +499,16 @@ def beta_cells(p):
     return cells
 
 
-def run_beta(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
+def run_beta(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
+        execute=True):
     """Run (or resume) ``cspa-beta`` (Figures 1-2) and write report.md, beta.csv and the plots."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     p = load_or_make_plan(out, beta_plan, quick, repeats, datasets, execute)
     cells = beta_cells(p)
-    art = run_and_collect(out, [c for c in cells if c.stage == "artificial"], BETA, "artificial", jobs=jobs,
+    art = run_and_collect(out, [c for c in cells if c.stage == "artificial"], BETA, "artificial", jobs=jobs, scheduler=scheduler,
                           progress=progress, execute=execute, desc="cspa-beta artificial")
-    real = run_and_collect(out, [c for c in cells if c.stage == "real"], BETA, "real", jobs=jobs,
+    real = run_and_collect(out, [c for c in cells if c.stage == "real"], BETA, "real", jobs=jobs, scheduler=scheduler,
                            progress=progress, execute=execute, desc="cspa-beta real")
     panels = {"artificial (K=4)": _beta_curves(art, "sigma", None, 4)}
     for name in p["datasets"]:

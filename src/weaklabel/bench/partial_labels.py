@@ -165,7 +165,8 @@ def summarize(store, p, chosen):
     return out
 
 
-def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
+def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
+        execute=True):
     """Run (or resume) the reproduction and write its tables and plots into ``out``.
 
     Returns the path of the Markdown report.
@@ -178,10 +179,10 @@ def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None,
     p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
     with ResultStore(out / "results.sqlite") as store:
         if execute:
-            run_cells(tune_cells(p), store, jobs=jobs, progress=progress, desc="tuning")
+            run_cells(tune_cells(p), store, jobs=jobs, scheduler=scheduler, progress=progress, desc="tuning")
         chosen = choose_params(store, p)
         if execute:
-            run_cells(eval_cells(p, chosen), store, jobs=jobs, progress=progress, desc="repeats")
+            run_cells(eval_cells(p, chosen), store, jobs=jobs, scheduler=scheduler, progress=progress, desc="repeats")
         summary = summarize(store, p, chosen)
     pngs = []
     for name in p["datasets"]:

@@ -136,13 +136,14 @@ def cells(p):
     return out
 
 
-def run(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
+def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
+        execute=True):
     from .plots import plot_bars
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, cells(p), EXPERIMENT, "eval", jobs=jobs, progress=progress, execute=execute,
+    rows = run_and_collect(out, cells(p), EXPERIMENT, "eval", jobs=jobs, scheduler=scheduler, progress=progress, execute=execute,
                            desc="splits")
     groups = {}
     for cfg, res in rows:

@@ -1,13 +1,15 @@
-"""Run experiment cells serially or on local processes; skip the ones already stored."""
+"""Run experiment cells serially or on Dask (a local cluster or a scheduler address);
+skip the ones already stored."""
 
 from __future__ import annotations
 
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+import numpy as np
 
 from .store import config_key
 
-__all__ = ["Cell", "run_cells"]
+__all__ = ["Cell", "run_cells", "probe_cell"]
 
 
 class Cell:
@@ -29,15 +31,30 @@ def _timed(fn, config):
     return out, time.perf_counter() - t0
 
 
-def run_cells(cells, store, *, jobs=1, progress=True, desc="cells"):
+def probe_cell(config):
+    """A cell for testing the runners: sleeps ``config["seconds"]`` and returns a number
+    derived from ``config["seed"]`` alone (so any run of it gives the same row)."""
+    time.sleep(float(config.get("seconds", 0.0)))
+    rng = np.random.RandomState(int(config["seed"]))
+    return {"value": float(rng.standard_normal())}
+
+
+def run_cells(cells, store, *, jobs=1, scheduler=None, progress=True, desc="cells"):
     """Run every cell whose key is not in ``store``; store each result as it finishes.
 
     Parameters
     ----------
     cells : list of Cell
     store : ResultStore
+        Written only by this (the client) process, one transaction per cell, so a killed
+        run or a Ctrl-C never leaves half a row; a rerun runs only the missing cells.
     jobs : int
-        1 runs in this process; N > 1 uses N local worker processes.
+        1 runs in this process; N > 1 starts a Dask ``LocalCluster`` of N worker
+        processes (one thread each).
+    scheduler : str or None
+        Address of a running Dask scheduler (``tcp://host:8786``); overrides ``jobs``.
+        Cells whose worker dies are rerun elsewhere (Dask reschedules them; a cell that
+        raises is retried twice).
     progress : bool
         Show a progress bar (tqdm) on stderr.
 
@@ -61,32 +78,43 @@ def run_cells(cells, store, *, jobs=1, progress=True, desc="cells"):
 
         bar = tqdm(total=len(todo), desc=desc, unit="cell", leave=False)
     try:
-        if jobs <= 1:
+        if scheduler is None and jobs <= 1:
             for c in todo:
                 out, sec = _timed(c.fn, c.config)
                 store.put(c.key, c.experiment, c.stage, c.config, out, sec)
                 if bar:
                     bar.update(1)
         else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                pending = {}
-                it = iter(todo)
-                for c in it:                       # keep the queue short: 4 per worker
-                    pending[pool.submit(_timed, c.fn, c.config)] = c
-                    if len(pending) >= 4 * jobs:
-                        break
-                while pending:
-                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        c = pending.pop(fut)
-                        out, sec = fut.result()
-                        store.put(c.key, c.experiment, c.stage, c.config, out, sec)
-                        if bar:
-                            bar.update(1)
-                        nxt = next(it, None)
-                        if nxt is not None:
-                            pending[pool.submit(_timed, nxt.fn, nxt.config)] = nxt
+            _run_dask(todo, store, jobs, scheduler, bar)
     finally:
         if bar:
             bar.close()
     return len(todo)
+
+
+def _run_dask(todo, store, jobs, scheduler, bar):
+    from distributed import Client, LocalCluster, as_completed
+
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(scheduler)
+    try:
+        by_key = {}
+        futures = []
+        for c in todo:
+            fut = client.submit(_timed, c.fn, c.config, key=f"weaklabel-cell-{c.key}", pure=False, retries=2)
+            by_key[fut.key] = c
+            futures.append(fut)
+        for fut in as_completed(futures):
+            c = by_key[fut.key]
+            out, sec = fut.result()
+            store.put(c.key, c.experiment, c.stage, c.config, out, sec)
+            if bar:
+                bar.update(1)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

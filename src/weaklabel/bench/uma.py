@@ -117,13 +117,14 @@ def toy_cells(p):
     return out
 
 
-def run_toy(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
+def run_toy(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
+        execute=True):
     from .plots import _plt
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     p = load_or_make_plan(out, toy_plan, quick, repeats, None, execute)
-    rows = run_and_collect(out, toy_cells(p), TOY, "eval", jobs=jobs, progress=progress, execute=execute,
+    rows = run_and_collect(out, toy_cells(p), TOY, "eval", jobs=jobs, scheduler=scheduler, progress=progress, execute=execute,
                            desc="uma-toy")
     agg = {}
     for cfg, res in rows:
@@ -411,13 +412,14 @@ def _plot_fig5(rows, path, dataset):
     return path
 
 
-def run_real(out, *, quick=False, repeats=None, jobs=1, progress=True, datasets=None, execute=True):
+def run_real(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
+        execute=True):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     p = load_or_make_plan(out, real_plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, real_cells(p), REAL, "eval", jobs=jobs, progress=progress, execute=execute,
+    rows = run_and_collect(out, real_cells(p), REAL, "eval", jobs=jobs, scheduler=scheduler, progress=progress, execute=execute,
                            desc="uma-real")
-    rows5 = run_and_collect(out, fig5_cells(p), REAL, "fig5", jobs=jobs, progress=progress, execute=execute,
+    rows5 = run_and_collect(out, fig5_cells(p), REAL, "fig5", jobs=jobs, scheduler=scheduler, progress=progress, execute=execute,
                             desc="uma-fig5")
     runs_note = ", ".join(f"{k}: {v}" for k, v in p.get("runs_per_dataset", {}).items())
     lines = ["# UMA on real data (Louche & Ralaivola, Table 1)", "",
