@@ -34,7 +34,10 @@ def _partitions(X, name):
 
 
 def _one_pass(est, X, Y, classes, method):
-    """A worker's epoch: one pass of ``est`` (a copy) over its partition."""
+    """A worker's epoch: one pass of a copy of ``est`` over its partition."""
+    import copy
+
+    est = copy.deepcopy(est)                  # the scattered model is shared by the worker's tasks
     if hasattr(X, "compute"):
         X = X.compute()
     if method == "partial_fit_feedback":
@@ -108,11 +111,12 @@ def fit_parameter_mixing(estimator, X, Y, client, n_epochs=1, *, classes, method
     if len(xs) != len(ys):
         raise ValueError(f"X has {len(xs)} partitions but Y has {len(ys)}; they must match one to one.")
     classes = np.asarray(list(classes))
-    x_f = client.scatter(xs) if not hasattr(xs[0], "dask") else client.compute(xs)
-    y_f = client.scatter(ys) if not hasattr(ys[0], "dask") else client.compute(ys)
+    x_f = client.scatter(xs, hash=False) if not hasattr(xs[0], "dask") else client.compute(xs)
+    y_f = client.scatter(ys, hash=False) if not hasattr(ys[0], "dask") else client.compute(ys)
     model = clone(estimator)
     for epoch in range(n_epochs):
-        futures = [client.submit(_one_pass, model, xf, yf, classes, method, pure=False)
+        model_f = client.scatter(model, broadcast=True, hash=False)             # ship the weights once per worker
+        futures = [client.submit(_one_pass, model_f, xf, yf, classes, method, pure=False)
                    for xf, yf in zip(x_f, y_f)]
         base = getattr(model, "n_updates_", 0)
         model = _mix(client.gather(futures), base)
