@@ -92,6 +92,15 @@ def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, no_progress
     out = Path(out) if out else Path("results") / (name + ("-quick" if quick else ""))
     md = mod.run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=not no_progress,
                  datasets=list(datasets_) or None)
+    from .bench.html import versions
+    from .bench.store import ResultStore
+
+    with ResultStore(out / "results.sqlite") as store:        # what produced this store
+        cmd = ["weaklabel", "reproduce", name] + (["--quick"] if quick else []) + \
+            (["--repeats", str(repeats)] if repeats else []) + (["--jobs", str(jobs)] if jobs != 1 else []) + \
+            (["--scheduler", scheduler] if scheduler else []) + ["--out", str(out)] + \
+            [a for d in datasets_ for a in ("--dataset", d)]
+        store.log_run(" ".join(cmd), versions())
     click.echo(f"report: {md}")
     click.echo(md.read_text())
 
@@ -190,15 +199,34 @@ def evaluate(model, data):
 
 
 @main.command()
-@click.argument("name", type=click.Choice(REPRODUCTIONS))
-@click.option("--out", type=click.Path(file_okay=False), required=True, help="Folder of an earlier reproduce run.")
-def report(name, out):
-    """Rewrite the tables and plots of a finished (or partial) run from its results.sqlite."""
-    if not (Path(out) / "results.sqlite").exists():
-        raise FileNotFoundError(f"no results.sqlite in {out}; run `weaklabel reproduce {name} --out {out}` first.")
-    mod = _reproduction(name)
-    md = mod.run(out, progress=False, execute=False)
-    click.echo(f"report: {md}")
+@click.argument("name_or_store")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder of an earlier reproduce run: rewrite its report.md, CSV and PNGs.")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None,
+              help="Write one self-contained HTML page (tables, embedded plots, commands, versions).")
+def report(name_or_store, out, html_out):
+    """Re-render a run's report, or write it as one HTML page.
+
+    \b
+    weaklabel report NAME --out DIR          rewrite DIR's tables and plots from DIR/results.sqlite
+    weaklabel report STORE --html OUT.html   one page for a results.sqlite (or its folder)
+    """
+    if html_out is None and out is None:
+        raise ValueError("pass --out DIR (re-render a reproduction) or --html OUT.html (one page for a store).")
+    if out is not None:
+        if name_or_store not in REPRODUCTIONS:
+            raise ValueError(f"unknown reproduction {name_or_store!r}; choose from {', '.join(REPRODUCTIONS)}.")
+        if not (Path(out) / "results.sqlite").exists():
+            raise FileNotFoundError(f"no results.sqlite in {out}; run `weaklabel reproduce {name_or_store} --out "
+                                    f"{out}` first.")
+        md = _reproduction(name_or_store).run(out, progress=False, execute=False)
+        click.echo(f"report: {md}")
+    if html_out is not None:
+        from .bench.html import write_html
+
+        store = Path(out) if (out is not None and not Path(name_or_store).exists()) else Path(name_or_store)
+        page = write_html(store, html_out)
+        click.echo(f"html: {page}")
 
 
 @main.command()

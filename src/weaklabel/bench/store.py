@@ -26,6 +26,11 @@ CREATE TABLE IF NOT EXISTS results (
     created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS results_exp ON results (experiment, stage);
+CREATE TABLE IF NOT EXISTS runs (
+    created REAL NOT NULL,
+    command TEXT NOT NULL,
+    versions TEXT NOT NULL
+);
 """
 
 
@@ -94,6 +99,23 @@ class ResultStore:
             q += " AND stage = ?"
             args.append(stage)
         return [(json.loads(c), json.loads(r)) for c, r in self._conn.execute(q + " ORDER BY key", args)]
+
+    def log_run(self, command, versions):
+        """Record the command line and package versions of a run that wrote to this store."""
+        with self._conn:
+            self._conn.execute("INSERT INTO runs VALUES (?, ?, ?)",
+                               (time.time(), command, json.dumps(versions, sort_keys=True)))
+
+    def runs(self):
+        """List of (unix time, command, versions dict), oldest first."""
+        return [(t, c, json.loads(v)) for t, c, v in
+                self._conn.execute("SELECT created, command, versions FROM runs ORDER BY created")]
+
+    def experiments(self):
+        """List of (experiment, stage, cells, total seconds)."""
+        return list(self._conn.execute(
+            "SELECT experiment, stage, COUNT(*), SUM(seconds) FROM results GROUP BY experiment, stage "
+            "ORDER BY experiment, stage"))
 
     def count(self, experiment=None):
         q = "SELECT COUNT(*) FROM results" + (" WHERE experiment = ?" if experiment else "")
