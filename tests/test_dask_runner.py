@@ -80,3 +80,26 @@ def test_real_cells_on_a_local_cluster_match_serial(tmp_path):
         rb = sorted((repr(sorted(c.items())), r["ratio"]) for c, r in b.rows("cspa-linear"))
     assert ra == rb and len(ra) == 6
     assert np.isfinite([r for _, r in ra]).all()
+
+
+def test_interrupted_sweep_leaves_a_consistent_store(cluster, tmp_path):
+    """A Ctrl-C while results arrive: the rows stored so far are whole, and a rerun adds the rest."""
+    cells = _probe_cells(10, 0.0)
+    path = tmp_path / "c.sqlite"
+
+    class Interrupting(ResultStore):
+        def put(self, *args):
+            if self.count("probe") == 4:
+                raise KeyboardInterrupt
+            super().put(*args)
+
+    with Interrupting(path) as store, pytest.raises(KeyboardInterrupt):
+        run_cells(cells, store, scheduler=cluster.scheduler_address, progress=False)
+    with ResultStore(path) as store:
+        assert store.count("probe") == 4
+        assert run_cells(cells, store, scheduler=cluster.scheduler_address, progress=False) == 6
+        values = {c["seed"]: r["value"] for c, r in store.rows("probe")}
+    assert sorted(values) == list(range(10))
+    with ResultStore(tmp_path / "serial.sqlite") as serial:
+        run_cells(cells, serial, progress=False)
+        assert values == {c["seed"]: r["value"] for c, r in serial.rows("probe")}
