@@ -48,15 +48,16 @@ def test_mixing_over_partitions_learns_like_the_sequential_pass(client):
     # a dask array split at its chunks gives the same partitions
     Xd = da.from_array(X, chunks=(1000, 6))
     Sd = da.from_array(S.mask, chunks=(1000, 4))
-    mixed_d = fit_parameter_mixing(AvgPerceptron(), Xd, Sd, client, n_epochs=5, classes=range(4))
+    mixed_d = fit_parameter_mixing(AvgPerceptron(), Xd, Sd, client, n_epochs=5)    # classes from the mask
     np.testing.assert_array_equal(mixed_d.coef_, mixed.coef_)
+    assert mixed_d.classes_.tolist() == [0, 1, 2, 3]
 
 
 def test_pegasos_and_bandit_logs_mix(client):
     X, y = _blobs(n=4000, seed=3)
     parts = np.array_split(np.arange(len(y)), 4)
     peg = fit_parameter_mixing(AvgPegasos(alpha=1e-3), [X[p] for p in parts], [y[p] for p in parts], client,
-                               n_epochs=3, classes=range(4))
+                               n_epochs=3)                          # classes found in the labels
     assert peg.score(X, y) > 0.9
     fb = bandit_feedback(y, random_state=5)
     logs = [(fb.proposed[p], fb.correct[p]) for p in parts]

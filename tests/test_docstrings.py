@@ -15,6 +15,7 @@ PUBLIC = [
     "weaklabel.bandit.Confidit", "weaklabel.bandit.GaussianSupport", "weaklabel.bandit.CSPA.fit",
     "weaklabel.bandit.CSPA.partial_fit", "weaklabel.bandit.CSPA.partial_fit_feedback",
     "weaklabel.bandit.CSPA.propose", "weaklabel.bandit.GaussianSupport.transform",
+    "weaklabel.distributed.fit_parameter_mixing", "weaklabel.simulate.bandit_feedback",
 ]
 # Checks we do not hold ourselves to: summary/extended-summary wording, See Also and
 # Returns of fit/self, parameters documented on the class rather than __init__.

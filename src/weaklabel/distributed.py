@@ -50,6 +50,17 @@ def _one_pass(est, X, Y, classes, method):
     return est
 
 
+def _infer_classes(ys, method):
+    """Every label of the Y partitions (a bool mask's columns are 0 .. width-1)."""
+    import dask
+
+    parts = [y[0] if method == "partial_fit_feedback" else y for y in ys]
+    parts = [np.asarray(p) for p in dask.compute(*parts)]
+    if parts[0].ndim == 2 and parts[0].dtype == bool:
+        return np.arange(parts[0].shape[1])
+    return np.unique(np.concatenate([p.ravel() for p in parts]))
+
+
 def _mix(states, base_updates):
     """Uniform average of the workers' weights (and of Confidit's per-class matrices)."""
     out = states[0]
@@ -65,7 +76,7 @@ def _mix(states, base_updates):
     return out
 
 
-def fit_parameter_mixing(estimator, X, Y, client, n_epochs=1, *, classes, method="partial_fit"):
+def fit_parameter_mixing(estimator, X, Y, client, n_epochs=1, *, classes=None, method="partial_fit"):
     """Train an online linear learner by iterative parameter mixing on a Dask cluster.
 
     Parameters
@@ -79,10 +90,12 @@ def fit_parameter_mixing(estimator, X, Y, client, n_epochs=1, *, classes, method
         What ``method`` takes per partition: labels or candidate sets (a bool mask) for
         ``partial_fit``; ``(proposed, correct)`` pairs for ``partial_fit_feedback``.
     client : distributed.Client
+        The Dask client of the cluster to train on (a ``LocalCluster`` or a scheduler).
     n_epochs : int, default=1
         Mixing rounds; each is one pass over every partition.
-    classes : array-like of shape (n_classes,)
-        Every label (the workers start from the same classes).
+    classes : array-like of shape (n_classes,), default=None
+        Every label (the workers start from the same classes).  ``None`` infers them:
+        ``0 .. width-1`` for bool masks, else the labels found in Y (or in ``proposed``).
     method : {"partial_fit", "partial_fit_feedback"}, default="partial_fit"
 
     Returns
@@ -110,7 +123,7 @@ def fit_parameter_mixing(estimator, X, Y, client, n_epochs=1, *, classes, method
     ys = list(Y) if method == "partial_fit_feedback" and isinstance(Y, (list, tuple)) else _partitions(Y, "Y")
     if len(xs) != len(ys):
         raise ValueError(f"X has {len(xs)} partitions but Y has {len(ys)}; they must match one to one.")
-    classes = np.asarray(list(classes))
+    classes = _infer_classes(ys, method) if classes is None else np.asarray(list(classes))
     x_f = client.scatter(xs, hash=False) if not hasattr(xs[0], "dask") else client.compute(xs)
     y_f = client.scatter(ys, hash=False) if not hasattr(ys[0], "dask") else client.compute(ys)
     model = clone(estimator)
