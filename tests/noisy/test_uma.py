@@ -219,3 +219,22 @@ def test_identity_confusion_is_the_identity_matrix():
         UMA("eye").fit(X, y)
     with pytest.raises(ValueError, match="1 class"):
         UMA("identity").fit(X, np.zeros(len(y), int))
+
+
+@given(seed=st.integers(0, 2**31 - 1), Q=st.integers(2, 5), alpha=st.sampled_from([0.0, 1.0]),
+       selection=st.sampled_from(["error", "confusion"]))
+@settings(max_examples=200, deadline=None)
+def test_lazy_selection_equals_the_full_one(seed, Q, alpha, selection):
+    """The dense path computes w_r . z_pq only for the pairs it inspects, best first; with
+    small integers (exact arithmetic, many ties) it picks what the full V would."""
+    from weaklabel.noisy._uma import _select, _select_lazy
+
+    rng = np.random.default_rng(seed)
+    d = 3
+    Z = rng.integers(-2, 3, size=(Q, Q, d)).astype(float)
+    W = rng.integers(-2, 3, size=(d, Q)).astype(float)
+    norms = np.sqrt(np.einsum("pqd,pqd->pq", Z, Z))
+    pi = rng.integers(1, 4, size=Q) / 4.0
+    full = _select(norms, np.matmul(Z, W), pi, alpha, selection, 1e-6, None)
+    lazy = _select_lazy(norms, Z, W, pi, alpha, selection, 1e-6)
+    assert full == lazy

@@ -42,12 +42,15 @@ def _in_A(scores, i, p, best, second, n_top, alpha):
 
 
 @njit(cache=True, nogil=True)
-def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign):
+def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, lo=0, hi=-1):
     """Dense path: recompute every row's memberships from the current scores.
 
     ``member`` (n, Q) holds the memberships behind the caller's running Gamma; every
     membership that flips is set in ``member`` and recorded as (row, set, +1/-1) in
     the ``ch_*`` buffers (length n * Q), for :func:`_uma_apply` to move into Gamma.
+
+    Only rows ``lo .. hi-1`` are visited (``hi = -1``: to the end), so row chunks can
+    run on threads with buffers of their own.
 
     Returns
     -------
@@ -55,9 +58,11 @@ def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign):
     the noisy label, and the number of recorded flips.
     """
     n, Q = scores.shape
+    if hi < 0:
+        hi = n
     n_errors = 0
     m = 0
-    for i in range(n):
+    for i in range(lo, hi):
         best, second, n_top = _top(scores, i)
         if best != y_idx[i]:
             n_errors += 1
@@ -73,15 +78,17 @@ def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign):
 
 
 @njit(cache=True, nogil=True)
-def _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m):
-    """G[p, y_i] += sign * x_i for the m recorded flips (sequentially, in row order)."""
-    d = X.shape[1]
+def _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m, j0=0, j1=-1):
+    """G[p, y_i, j0:j1] += sign * x_i[j0:j1] for the m recorded flips, in their order
+    (column ranges are disjoint, so they can run on threads)."""
+    if j1 < 0:
+        j1 = X.shape[1]
     for c in range(m):
         i = ch_row[c]
         p = ch_set[c]
         k = y_idx[i]
         s = ch_sign[c]
-        for j in range(d):
+        for j in range(j0, j1):
             G[p, k, j] += s * X[i, j]
 
 

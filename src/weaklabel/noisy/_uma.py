@@ -244,6 +244,27 @@ def _select(norms, V, pi, alpha, selection, tol, rng):
     return int(p), int(q), r
 
 
+def _select_lazy(norms, Z, W, pi, alpha, selection, tol):
+    """As :func:`_select` for the "error" and "confusion" rules, computing ``w_r . z_pq``
+    only for the pairs it looks at, best key first (ties: lowest flat index, as argmax)."""
+    Q = norms.shape[0]
+    offdiag = ~np.eye(Q, dtype=bool)
+    if norms[offdiag].max() < tol:
+        return None
+    key = norms / np.maximum(pi, 1e-12)[None, :] if selection == "confusion" else norms.copy()
+    key[~offdiag] = -np.inf
+    for idx in np.argsort(-key.ravel(), kind="stable"):
+        p, q = divmod(int(idx), Q)
+        if p == q:
+            break                                                       # only the diagonal is left
+        v = Z[p, q] @ W                                                 # v[r] = w_r . z_pq
+        E = v - v[q] >= alpha
+        E[q] = False
+        if E.any():
+            return p, q, int(np.argmax(np.where(E, v, -np.inf)))
+    return None
+
+
 def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng):
     """UMA on CSR input: the pass marks memberships, Gamma = B @ X is one sparse product
     (nnz <= nnz(X) per A_p), and only what the selection needs is formed: the Gram
@@ -319,14 +340,27 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         if it % _REBUILD_EVERY == 0:
             G.fill(0.0)
             member.fill(False)
-        n_err, m = _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign)
-        _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m)
+        if it == 0 and W0 is None and alpha == 0.0:
+            # W = 0: every score ties, so every row is in every A_p. Sum each class once
+            # (rows in order, as the general pass would) and copy it to every p.
+            ch_row[:n] = np.arange(n)
+            ch_set[:n] = 0
+            ch_sign[:n] = 1.0
+            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, n)
+            G[1:] = G[0]
+            member.fill(True)
+            n_err = int(np.count_nonzero(y_idx != 0))                   # ties go to class 0
+        else:
+            n_err, m = _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign)
+            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m)
         if len(hist["q"]) == max_iter:
             break
-        Z = np.matmul(Cinv[None, :, :] / n, G)                          # z_pq = row q of C^-1 Gamma_p
+        Z = np.matmul(Cinv[None, :, :] / n, G)                      # z_pq = row q of C^-1 Gamma_p
         norms = np.sqrt(np.einsum("pqd,pqd->pq", Z, Z))
-        V = np.matmul(Z, W)                                             # V[p, q, r] = w_r . z_pq
-        step = _select(norms, V, pi, alpha, selection, tol, rng)
+        if selection == "random":
+            step = _select(norms, np.matmul(Z, W), pi, alpha, selection, tol, rng)   # V[p, q, r] = w_r . z_pq
+        else:
+            step = _select_lazy(norms, Z, W, pi, alpha, selection, tol)
         if step is None:
             converged = True
             break
@@ -335,7 +369,8 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         W[:, q] += z
         W[:, r] -= z
         q_prev, r_prev = int(q), r
-        for k, v in zip(("p", "q", "r", "norm", "train_error"), (int(p), int(q), r, float(norms[p, q]), n_err / n)):
+        for k, v in zip(("p", "q", "r", "norm", "train_error"),
+                        (int(p), int(q), r, float(norms[p, q]), n_err / n)):
             hist[k].append(v)
     history = {k: np.asarray(v, dtype=float if k in ("norm", "train_error") else np.int64) for k, v in hist.items()}
     return W, history, converged
