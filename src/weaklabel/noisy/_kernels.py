@@ -42,15 +42,15 @@ def _in_A(scores, i, p, best, second, n_top, alpha):
 
 
 @njit(cache=True, nogil=True)
-def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, lo=0, hi=-1):
+def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tied, lo=0, hi=-1):
     """Dense path: recompute every row's memberships from the current scores.
 
     ``member`` (n, Q) holds the memberships behind the caller's running Gamma; every
     membership that flips is set in ``member`` and recorded as (row, set, +1/-1) in
     the ``ch_*`` buffers (length n * Q), for :func:`_uma_apply` to move into Gamma.
 
-    Only rows ``lo .. hi-1`` are visited (``hi = -1``: to the end), so row chunks can
-    run on threads with buffers of their own.
+    Each row's argmax (lowest index) goes to ``top`` and whether it is tied to ``tied``.
+    Only rows ``lo .. hi-1`` are visited (``hi = -1``: to the end).
 
     Returns
     -------
@@ -64,6 +64,8 @@ def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, lo=0, hi
     m = 0
     for i in range(lo, hi):
         best, second, n_top = _top(scores, i)
+        top[i] = best
+        tied[i] = n_top > 1
         if best != y_idx[i]:
             n_errors += 1
         for p in range(Q):
@@ -75,6 +77,37 @@ def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, lo=0, hi
                 ch_sign[m] = 1.0 if now else -1.0
                 m += 1
     return n_errors, m
+
+
+@njit(cache=True, nogil=True)
+def _uma_changes_moved(scores, y_idx, member, q, r, ch_row, ch_set, ch_sign, top, tied):
+    """``_uma_changes`` for ``alpha = 0`` after a step that moved only columns q and r.
+
+    A row whose strict, untied best class b is neither q nor r, and still beats both
+    new scores, keeps its only set A_b and its error: it is skipped in O(1).  Every other
+    row is recomputed as in ``_uma_changes``.  Returns (change in n_errors, n_changes).
+    """
+    n, Q = scores.shape
+    d_err = 0
+    m = 0
+    for i in range(n):
+        b = top[i]
+        if not tied[i] and b != q and b != r and scores[i, q] < scores[i, b] and scores[i, r] < scores[i, b]:
+            continue
+        old_err = b != y_idx[i]
+        best, second, n_top = _top(scores, i)
+        top[i] = best
+        tied[i] = n_top > 1
+        d_err += (best != y_idx[i]) - old_err
+        for p in range(Q):
+            now = _in_A(scores, i, p, best, second, n_top, 0.0)
+            if now != member[i, p]:
+                member[i, p] = now
+                ch_row[m] = i
+                ch_set[m] = p
+                ch_sign[m] = 1.0 if now else -1.0
+                m += 1
+    return d_err, m
 
 
 @njit(cache=True, nogil=True)

@@ -21,7 +21,7 @@ from .._validation import (
     check_X_values,
 )
 from ..linear import LinearMulticlass, register, with_intercept
-from ._kernels import _uma_apply, _uma_changes, _uma_members
+from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_members
 
 __all__ = ["UMA"]
 
@@ -326,7 +326,10 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
     ch_row = np.empty(n * Q, dtype=np.int64)
     ch_set = np.empty(n * Q, dtype=np.int64)
     ch_sign = np.empty(n * Q)
+    top = np.zeros(n, dtype=np.int64)                                   # each row's argmax
+    tied = np.ones(n, dtype=np.bool_)                                   # ... and whether it is tied
     z = np.zeros(d)
+    n_err = 0
 
     hist = {k: [] for k in ("p", "q", "r", "norm", "train_error")}
     q_prev = r_prev = -1
@@ -337,7 +340,8 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
             dz = X @ z.astype(X.dtype, copy=False)
             scores[:, q_prev] += dz
             scores[:, r_prev] -= dz
-        if it % _REBUILD_EVERY == 0:
+        rebuild = it % _REBUILD_EVERY == 0
+        if rebuild:
             G.fill(0.0)
             member.fill(False)
         if it == 0 and W0 is None and alpha == 0.0:
@@ -349,9 +353,16 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
             _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, n)
             G[1:] = G[0]
             member.fill(True)
-            n_err = int(np.count_nonzero(y_idx != 0))                   # ties go to class 0
+            top.fill(0)                                                 # ties go to class 0
+            tied.fill(Q > 1)
+            n_err = int(np.count_nonzero(y_idx != 0))
+        elif alpha == 0.0 and not rebuild:                              # only columns q, r moved
+            d_err, m = _uma_changes_moved(scores, y_idx, member, q_prev, r_prev, ch_row, ch_set, ch_sign, top,
+                                          tied)
+            n_err += d_err
+            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m)
         else:
-            n_err, m = _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign)
+            n_err, m = _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tied)
             _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m)
         if len(hist["q"]) == max_iter:
             break
