@@ -6,8 +6,9 @@ whose memberships of the sets ``A_p`` flipped, and :func:`_uma_apply` moves only
 rows in the running ``G[p, k] = sum_{i in A_p, y_i = k} x_i``.  A perceptron step
 moves few rows, so an iteration costs about one pass of ``X @ z``.
 
-CSR rows: :func:`_uma_members` updates the scores and marks every membership; the
-caller forms Gamma with one sparse product.
+CSR rows: :func:`_uma_sparse_changes` updates the scores and records the flips, and
+:func:`_uma_sparse_apply` moves them into running sums of Gamma, its Gram matrix and
+``Gamma W``, so the caller never forms Gamma.
 """
 
 import numpy as np
@@ -111,36 +112,106 @@ def _uma_changes_moved(scores, y_idx, member, q, r, ch_row, ch_set, ch_sign, top
 
 
 @njit(cache=True, nogil=True)
-def _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m, j0=0, j1=-1):
-    """G[p, y_i, j0:j1] += sign * x_i[j0:j1] for the m recorded flips, in their order
-    (column ranges are disjoint, so they can run on threads)."""
-    if j1 < 0:
-        j1 = X.shape[1]
+def _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m, counts):
+    """G[p, y_i] += sign * x_i for the m recorded flips, in their order.
+
+    ``counts[p, k]`` holds the rows in each cell; a cell that empties is set to exact
+    zeros, as a fresh sum would be (rounding residues would break exact ties).
+    """
+    d = X.shape[1]
     for c in range(m):
         i = ch_row[c]
         p = ch_set[c]
         k = y_idx[i]
         s = ch_sign[c]
-        for j in range(j0, j1):
+        for j in range(d):
             G[p, k, j] += s * X[i, j]
+        counts[p, k] += 1 if s > 0 else -1
+        if counts[p, k] == 0:
+            for j in range(d):
+                G[p, k, j] = 0.0
 
 
 @njit(cache=True, nogil=True)
-def _uma_members(data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, member):
-    """The CSR pass: like _uma_rows, but it marks ``member[i, p] = True`` for x_i in A_p
-    instead of accumulating. Returns the number of noisy-label errors."""
+def _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, member,
+                        ch_row, ch_set, ch_sign):
+    """CSR rows: apply the last step to the two score columns (``s_q += x.z``,
+    ``s_r -= x.z``), then record every membership flip as in :func:`_uma_changes`.
+    Returns (n_errors, n_changes)."""
     n, Q = scores.shape
     n_errors = 0
+    m = 0
     for i in range(n):
         if q_prev >= 0:
             dot = 0.0
-            for p in range(indptr[i], indptr[i + 1]):
-                dot += data[p] * z[indices[p]]
+            for t in range(indptr[i], indptr[i + 1]):
+                dot += data[t] * z[indices[t]]
             scores[i, q_prev] += dot
             scores[i, r_prev] -= dot
         best, second, n_top = _top(scores, i)
         if best != y_idx[i]:
             n_errors += 1
         for p in range(Q):
-            member[i, p] = _in_A(scores, i, p, best, second, n_top, alpha)
-    return n_errors
+            now = _in_A(scores, i, p, best, second, n_top, alpha)
+            if now != member[i, p]:
+                member[i, p] = now
+                ch_row[m] = i
+                ch_set[m] = p
+                ch_sign[m] = 1.0 if now else -1.0
+                m += 1
+    return n_errors, m
+
+
+@njit(cache=True, nogil=True)
+def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, W, counts):
+    """Move the recorded flips of CSR rows into the running sums, keeping what the
+    selection needs up to date without touching all of G:
+
+    * ``G`` (Q*Q, d): cell ``c = p*Q + k`` holds ``sum_{i in A_p, y_i = k} x_i``, and
+      ``Gt`` (d, Q*Q) the same sums feature-major (so a sparse row reads contiguous cells);
+    * ``K`` (Q*Q, Q*Q): the Gram matrix ``G G^T``;
+    * ``GW`` (Q*Q, Q): ``G W``.
+
+    A flip of row i into (+1) or out of (-1) cell c costs O(Q^2 nnz(x_i)).  ``counts``
+    holds the rows per cell: the K and GW entries of an empty cell are exact zeros, as a
+    fresh sum would give (rounding residues would break exact ties in the error sets).
+    ``G`` may keep a residue of order 1e-16 in an empty cell; it only reaches ``z``.
+    """
+    n_cells = G.shape[0]
+    Q = W.shape[1]
+    dots = np.empty(n_cells)
+    for t in range(m):
+        i = ch_row[t]
+        c = ch_set[t] * Q + y_idx[i]
+        s = ch_sign[t]
+        lo = indptr[i]
+        hi = indptr[i + 1]
+        xx = 0.0
+        for e in range(n_cells):
+            dots[e] = 0.0
+        for u in range(lo, hi):
+            xj = data[u]
+            j = indices[u]
+            xx += xj * xj
+            for e in range(n_cells):
+                dots[e] += xj * Gt[j, e]
+        for e in range(n_cells):
+            if counts[e] == 0:                          # an empty cell's sum is 0 (G keeps rounding residue)
+                continue
+            K[c, e] += s * dots[e]
+            K[e, c] += s * dots[e]
+        K[c, c] += xx                                   # (g + s x).(g + s x) = g.g + 2 s g.x + x.x
+        for u in range(lo, hi):
+            xj = data[u]
+            j = indices[u]
+            G[c, j] += s * xj
+            Gt[j, c] += s * xj
+            for r in range(Q):
+                GW[c, r] += s * xj * W[j, r]
+        counts[c] += 1 if s > 0 else -1
+        if counts[c] == 0:                              # exact zeros, as a fresh sum would give
+            for e in range(n_cells):
+                K[c, e] = 0.0
+                K[e, c] = 0.0
+            for r in range(Q):
+                GW[c, r] = 0.0

@@ -21,7 +21,7 @@ from .._validation import (
     check_X_values,
 )
 from ..linear import LinearMulticlass, register, with_intercept
-from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_members
+from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_sparse_apply, _uma_sparse_changes
 
 __all__ = ["UMA"]
 
@@ -266,39 +266,69 @@ def _select_lazy(norms, Z, W, pi, alpha, selection, tol):
 
 
 def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng):
-    """UMA on CSR input: the pass marks memberships, Gamma = B @ X is one sparse product
-    (nnz <= nnz(X) per A_p), and only what the selection needs is formed: the Gram
-    matrices of the Gamma_p (all ||z_pq||), Gamma @ W (all w_r . z_pq) and the chosen z."""
+    """UMA on CSR input.
+
+    The rows whose memberships flipped move into running sums kept in ``G`` (Q*Q, d),
+    its Gram matrix ``K = G G^T`` and ``G W`` (see ``_uma_sparse_apply``), so an
+    iteration never forms Gamma: every ``||z_pq||`` comes from blocks of K, every
+    ``w_r . z_pq`` from ``G W``, and a step updates ``G W`` through K.  Only the chosen
+    ``z`` is formed.  The sums are rebuilt from scratch every ``_REBUILD_EVERY``
+    iterations.
+    """
     n, d = X.shape
     Q = Cinv.shape[0]
     X = X.tocsr()
+    if not X.has_sorted_indices:
+        X = X.sorted_indices()
+    data, indices, indptr = X.data.astype(np.float64, copy=False), X.indices, X.indptr
+    G = np.zeros((Q * Q, d))
+    Gt = np.zeros((d, Q * Q))
+    K = np.zeros((Q * Q, Q * Q))
+    GW = np.zeros((Q * Q, Q))
+    counts = np.zeros(Q * Q, dtype=np.int64)                            # rows per cell
     member = np.zeros((n, Q), dtype=bool)
+    ch_row = np.empty(n * Q, dtype=np.int64)
+    ch_set = np.empty(n * Q, dtype=np.int64)
+    ch_sign = np.empty(n * Q)
     z = np.zeros(d)
+    Cn = Cinv / n
     hist = {k: [] for k in ("p", "q", "r", "norm", "train_error")}
     q_prev = r_prev = -1
     converged = False
-    for _ in range(max_iter + 1):
-        n_err = _uma_members(X.data, X.indices, X.indptr, y_idx, scores, z, q_prev, r_prev, alpha, member)
+    for it in range(max_iter + 1):
+        if it % _REBUILD_EVERY == 0:
+            # fold the pending score update in, then rebuild the sums from every membership
+            if q_prev >= 0:
+                dz = X @ z
+                scores[:, q_prev] += dz
+                scores[:, r_prev] -= dz
+                q_prev = r_prev = -1
+            G.fill(0.0)
+            Gt.fill(0.0)
+            K.fill(0.0)
+            GW.fill(0.0)
+            counts.fill(0)
+            member.fill(False)
+        n_err, m = _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, member,
+                                       ch_row, ch_set, ch_sign)
+        _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, W, counts)
         if len(hist["q"]) == max_iter:
             break
-        rows, ps = np.nonzero(member)
-        B = sp.csr_matrix((np.full(rows.size, 1.0 / n), (ps * Q + y_idx[rows], rows)), shape=(Q * Q, n))
-        G = (B @ X).tocsr()                                             # Gamma_p stacked: (Q*Q, d)
-        H = np.asarray(G @ W).reshape(Q, Q, Q)                          # H[p, k, r] = gamma^p_k . w_r
-        V = np.matmul(Cinv[None, :, :], H)                              # V[p, q, r] = w_r . z_pq
-        norms = np.empty((Q, Q))
-        for p in range(Q):
-            Gp = G[p * Q:(p + 1) * Q]
-            gram = np.asarray((Gp @ Gp.T).todense())
-            norms[p] = np.sqrt(np.maximum(np.einsum("qk,kl,ql->q", Cinv, gram, Cinv), 0.0))
+        Kd = np.einsum("pkpl->pkl", K.reshape(Q, Q, Q, Q))             # Gram of each Gamma_p (times n^2)
+        norms = np.sqrt(np.maximum(np.einsum("qk,pkl,ql->pq", Cn, Kd, Cn), 0.0))
+        V = np.matmul(Cn[None, :, :], GW.reshape(Q, Q, Q))              # V[p, q, r] = w_r . z_pq
         step = _select(norms, V, pi, alpha, selection, tol, rng)
         if step is None:
             converged = True
             break
         p, q, r = step
-        z = np.asarray(G[p * Q:(p + 1) * Q].T @ Cinv[q]).ravel()       # z_pq = row q of C^-1 Gamma_p
+        cells = slice(p * Q, (p + 1) * Q)
+        z = Cn[q] @ G[cells]                                            # z_pq = row q of C^-1 Gamma_p
         W[:, q] += z
         W[:, r] -= z
+        Gz = K[:, cells] @ Cn[q]                                        # G z, through the Gram matrix
+        GW[:, q] += Gz
+        GW[:, r] -= Gz
         q_prev, r_prev = q, r
         for k, v in zip(("p", "q", "r", "norm", "train_error"), (p, q, r, float(norms[p, q]), n_err / n)):
             hist[k].append(v)
@@ -326,6 +356,7 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
     ch_row = np.empty(n * Q, dtype=np.int64)
     ch_set = np.empty(n * Q, dtype=np.int64)
     ch_sign = np.empty(n * Q)
+    counts = np.zeros((Q, Q), dtype=np.int64)                           # rows per cell (p, k)
     top = np.zeros(n, dtype=np.int64)                                   # each row's argmax
     tied = np.ones(n, dtype=np.bool_)                                   # ... and whether it is tied
     z = np.zeros(d)
@@ -344,14 +375,16 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         if rebuild:
             G.fill(0.0)
             member.fill(False)
+            counts.fill(0)
         if it == 0 and W0 is None and alpha == 0.0:
             # W = 0: every score ties, so every row is in every A_p. Sum each class once
             # (rows in order, as the general pass would) and copy it to every p.
             ch_row[:n] = np.arange(n)
             ch_set[:n] = 0
             ch_sign[:n] = 1.0
-            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, n)
+            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, n, counts)
             G[1:] = G[0]
+            counts[1:] = counts[0]
             member.fill(True)
             top.fill(0)                                                 # ties go to class 0
             tied.fill(Q > 1)
@@ -360,10 +393,10 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
             d_err, m = _uma_changes_moved(scores, y_idx, member, q_prev, r_prev, ch_row, ch_set, ch_sign, top,
                                           tied)
             n_err += d_err
-            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m)
+            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m, counts)
         else:
             n_err, m = _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tied)
-            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m)
+            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m, counts)
         if len(hist["q"]) == max_iter:
             break
         Z = np.matmul(Cinv[None, :, :] / n, G)                      # z_pq = row q of C^-1 Gamma_p
