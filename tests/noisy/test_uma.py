@@ -238,3 +238,27 @@ def test_lazy_selection_equals_the_full_one(seed, Q, alpha, selection):
     full = _select(norms, np.matmul(Z, W), pi, alpha, selection, 1e-6, None)
     lazy = _select_lazy(norms, Z, W, pi, alpha, selection, 1e-6)
     assert full == lazy
+
+
+def test_sparse_running_sums_match_rebuilding_them_and_the_dense_path(monkeypatch):
+    """CSR rows: the sums moved row by row (Gamma, its Gram matrix, Gamma W) give the
+    trajectory of rebuilding them at every iteration, and the dense path's."""
+    import weaklabel.noisy._uma as mod
+
+    X, y = _separable(n=600, seed=8)
+    X[np.abs(X) < 0.3] = 0.0
+    C = confusion_family(5, 3, random_state=0)
+    yn = noisy_labels(y, C, random_state=2)
+    Xs = sp.csr_matrix(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        inc = UMA(C, max_iter=120).fit(Xs, yn)
+        dense = UMA(C, max_iter=120).fit(X, yn)
+        monkeypatch.setattr(mod, "_SPARSE_REBUILD_EVERY", 1)
+        full = UMA(C, max_iter=120).fit(Xs, yn)
+    assert inc.n_iter_ > 60
+    for other in (full, dense):
+        assert_array_equal(inc.history_["q"], other.history_["q"])
+        assert_array_equal(inc.history_["p"], other.history_["p"])
+        assert_allclose(inc.coef_, other.coef_, atol=1e-9)
+        assert_allclose(inc.history_["train_error"], other.history_["train_error"])

@@ -163,14 +163,14 @@ def _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev,
 
 
 @njit(cache=True, nogil=True)
-def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, W, counts):
+def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, scores, counts):
     """Move the recorded flips of CSR rows into the running sums, keeping what the
     selection needs up to date without touching all of G:
 
     * ``G`` (Q*Q, d): cell ``c = p*Q + k`` holds ``sum_{i in A_p, y_i = k} x_i``, and
       ``Gt`` (d, Q*Q) the same sums feature-major (so a sparse row reads contiguous cells);
     * ``K`` (Q*Q, Q*Q): the Gram matrix ``G G^T``;
-    * ``GW`` (Q*Q, Q): ``G W``.
+    * ``GW`` (Q*Q, Q): ``G W``, moved by the row's scores ``x_i . w_r`` (so W is not read).
 
     A flip of row i into (+1) or out of (-1) cell c costs O(Q^2 nnz(x_i)).  ``counts``
     holds the rows per cell: the K and GW entries of an empty cell are exact zeros, as a
@@ -178,7 +178,7 @@ def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, 
     ``G`` may keep a residue of order 1e-16 in an empty cell; it only reaches ``z``.
     """
     n_cells = G.shape[0]
-    Q = W.shape[1]
+    Q = scores.shape[1]
     dots = np.empty(n_cells)
     for t in range(m):
         i = ch_row[t]
@@ -206,8 +206,8 @@ def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, 
             j = indices[u]
             G[c, j] += s * xj
             Gt[j, c] += s * xj
-            for r in range(Q):
-                GW[c, r] += s * xj * W[j, r]
+        for r in range(Q):
+            GW[c, r] += s * scores[i, r]
         counts[c] += 1 if s > 0 else -1
         if counts[c] == 0:                              # exact zeros, as a fresh sum would give
             for e in range(n_cells):

@@ -27,8 +27,10 @@ __all__ = ["UMA"]
 
 # The dense path keeps Gamma up to date by moving only the rows whose memberships
 # flipped; every _REBUILD_EVERY iterations it rebuilds Gamma from scratch, so rounding
-# cannot drift.
+# cannot drift.  The sparse path's sums are larger to clear (two (Q*Q, d) arrays), so
+# it rebuilds less often.
 _REBUILD_EVERY = 64
+_SPARSE_REBUILD_EVERY = 512
 
 SELECTIONS = ("error", "confusion", "random")
 
@@ -272,8 +274,8 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
     its Gram matrix ``K = G G^T`` and ``G W`` (see ``_uma_sparse_apply``), so an
     iteration never forms Gamma: every ``||z_pq||`` comes from blocks of K, every
     ``w_r . z_pq`` from ``G W``, and a step updates ``G W`` through K.  Only the chosen
-    ``z`` is formed.  The sums are rebuilt from scratch every ``_REBUILD_EVERY``
-    iterations.
+    ``z`` is formed.  The sums are rebuilt from scratch every
+    ``_SPARSE_REBUILD_EVERY`` iterations.
     """
     n, d = X.shape
     Q = Cinv.shape[0]
@@ -292,11 +294,13 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
     ch_sign = np.empty(n * Q)
     z = np.zeros(d)
     Cn = Cinv / n
+    first_tied = alpha == 0.0 and not W.any()
+    Wt = np.ascontiguousarray(W.T)                                      # class-major: a step adds two rows
     hist = {k: [] for k in ("p", "q", "r", "norm", "train_error")}
     q_prev = r_prev = -1
     converged = False
     for it in range(max_iter + 1):
-        if it % _REBUILD_EVERY == 0:
+        if it % _SPARSE_REBUILD_EVERY == 0:
             # fold the pending score update in, then rebuild the sums from every membership
             if q_prev >= 0:
                 dz = X @ z
@@ -309,9 +313,23 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
             GW.fill(0.0)
             counts.fill(0)
             member.fill(False)
-        n_err, m = _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, member,
-                                       ch_row, ch_set, ch_sign)
-        _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, W, counts)
+        if it == 0 and first_tied:
+            # W = 0: every row is in every A_p. Build the sums of p = 0 and copy them.
+            ch_row[:n] = np.arange(n)
+            ch_set[:n] = 0
+            ch_sign[:n] = 1.0
+            _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, n, G, Gt, K, GW, scores, counts)
+            G[:] = np.tile(G[:Q], (Q, 1))
+            Gt[:] = np.tile(Gt[:, :Q], (1, Q))
+            K[:] = np.tile(K[:Q, :Q], (Q, Q))
+            GW[:] = np.tile(GW[:Q], (Q, 1))
+            counts[:] = np.tile(counts[:Q], Q)
+            member.fill(True)
+            n_err = int(np.count_nonzero(y_idx != 0))                   # ties go to class 0
+        else:
+            n_err, m = _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, member,
+                                           ch_row, ch_set, ch_sign)
+            _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, scores, counts)
         if len(hist["q"]) == max_iter:
             break
         Kd = np.einsum("pkpl->pkl", K.reshape(Q, Q, Q, Q))             # Gram of each Gamma_p (times n^2)
@@ -324,8 +342,8 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
         p, q, r = step
         cells = slice(p * Q, (p + 1) * Q)
         z = Cn[q] @ G[cells]                                            # z_pq = row q of C^-1 Gamma_p
-        W[:, q] += z
-        W[:, r] -= z
+        Wt[q] += z
+        Wt[r] -= z
         Gz = K[:, cells] @ Cn[q]                                        # G z, through the Gram matrix
         GW[:, q] += Gz
         GW[:, r] -= Gz
@@ -333,7 +351,7 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
         for k, v in zip(("p", "q", "r", "norm", "train_error"), (p, q, r, float(norms[p, q]), n_err / n)):
             hist[k].append(v)
     history = {k: np.asarray(v, dtype=float if k in ("norm", "train_error") else np.int64) for k, v in hist.items()}
-    return W, history, converged
+    return np.ascontiguousarray(Wt.T), history, converged
 
 
 def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
