@@ -42,6 +42,21 @@ def _in_A(scores, i, p, best, second, n_top, alpha):
     return scores[i, p] - other >= alpha
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _record_flips(scores, i, best, second, n_top, alpha, member, ch_row, ch_set, ch_sign, m):
+    """Set row i's memberships from its top scores; record each flip as (row, set, +/-1)
+    at position m onward. Returns the new count."""
+    for p in range(scores.shape[1]):
+        now = _in_A(scores, i, p, best, second, n_top, alpha)
+        if now != member[i, p]:
+            member[i, p] = now
+            ch_row[m] = i
+            ch_set[m] = p
+            ch_sign[m] = 1.0 if now else -1.0
+            m += 1
+    return m
+
+
 @njit(cache=True, nogil=True)
 def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tied, lo=0, hi=-1):
     """Dense path: recompute every row's memberships from the current scores.
@@ -69,14 +84,7 @@ def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tie
         tied[i] = n_top > 1
         if best != y_idx[i]:
             n_errors += 1
-        for p in range(Q):
-            now = _in_A(scores, i, p, best, second, n_top, alpha)
-            if now != member[i, p]:
-                member[i, p] = now
-                ch_row[m] = i
-                ch_set[m] = p
-                ch_sign[m] = 1.0 if now else -1.0
-                m += 1
+        m = _record_flips(scores, i, best, second, n_top, alpha, member, ch_row, ch_set, ch_sign, m)
     return n_errors, m
 
 
@@ -100,14 +108,7 @@ def _uma_changes_moved(scores, y_idx, member, q, r, ch_row, ch_set, ch_sign, top
         top[i] = best
         tied[i] = n_top > 1
         d_err += (best != y_idx[i]) - old_err
-        for p in range(Q):
-            now = _in_A(scores, i, p, best, second, n_top, 0.0)
-            if now != member[i, p]:
-                member[i, p] = now
-                ch_row[m] = i
-                ch_set[m] = p
-                ch_sign[m] = 1.0 if now else -1.0
-                m += 1
+        m = _record_flips(scores, i, best, second, n_top, 0.0, member, ch_row, ch_set, ch_sign, m)
     return d_err, m
 
 
@@ -151,14 +152,7 @@ def _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev,
         best, second, n_top = _top(scores, i)
         if best != y_idx[i]:
             n_errors += 1
-        for p in range(Q):
-            now = _in_A(scores, i, p, best, second, n_top, alpha)
-            if now != member[i, p]:
-                member[i, p] = now
-                ch_row[m] = i
-                ch_set[m] = p
-                ch_sign[m] = 1.0 if now else -1.0
-                m += 1
+        m = _record_flips(scores, i, best, second, n_top, alpha, member, ch_row, ch_set, ch_sign, m)
     return n_errors, m
 
 
