@@ -26,13 +26,22 @@ def main():
     ap.add_argument("--dataset", default="mnist-test")
     ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
+    ap.add_argument("--kernel-g", type=float, default=None,
+                    help="Use the cspa-kernel features instead: 700 Gaussian support features of width g "
+                         "(e.g. --dataset letter --kernel-g 0.1), a heavier pass per row.")
     args = ap.parse_args()
     from distributed import Client, LocalCluster
 
-    d = datasets.load(args.dataset)
-    rng = np.random.RandomState(0)
-    order = rng.permutation(d.y_train.size)
-    X, y = d.X_train[order], d.y_train[order]
+    if args.kernel_g is not None:
+        from weaklabel.bench.cspa import KERNEL_DATA, stream
+
+        part, scaling, _ = KERNEL_DATA[args.dataset]
+        X, y, _ = stream(args.dataset, part, scaling, 0, 10**9, args.kernel_g)     # shuffled stream
+    else:
+        d = datasets.load(args.dataset)
+        rng = np.random.RandomState(0)
+        order = rng.permutation(d.y_train.size)
+        X, y = d.X_train[order], d.y_train[order]
     n_train = int(0.8 * y.size)
     Xtr, ytr, Xte, yte = X[:n_train], y[:n_train], X[n_train:], y[n_train:]
     classes = np.unique(y)
