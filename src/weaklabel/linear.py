@@ -166,6 +166,17 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
         return path
 
 
+def doc_with_common(common):
+    """Class decorator factory: the class docstring ``text`` with ``{common}`` replaced by
+    the shared parameter/attribute block ``common``."""
+    def make(text):
+        def deco(cls):
+            cls.__doc__ = text.replace("{common}", common.strip("\n"))
+            return cls
+        return deco
+    return make
+
+
 def with_intercept(X):
     """``X`` with a constant column of ones appended (dense or CSR)."""
     ones = np.ones((X.shape[0], 1), dtype=X.dtype)

@@ -21,7 +21,7 @@ from .._validation import (
     check_bool,
     check_int_at_least,
 )
-from ..linear import OnlineLinear, kernel_rows, register, with_intercept
+from ..linear import OnlineLinear, doc_with_common, kernel_rows, register, with_intercept
 from ._kernels import RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, _bandit_pass, _confidit_pass
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit"]
@@ -297,11 +297,7 @@ _COMMON_DOC = """
 """
 
 
-def _doc(text):
-    def deco(cls):
-        cls.__doc__ = text.replace("{common}", _COMMON_DOC.strip("\n"))
-        return cls
-    return deco
+_doc = doc_with_common(_COMMON_DOC)
 
 
 @register

@@ -17,7 +17,7 @@ from .._validation import (
     check_positive,
     describe_rows,
 )
-from ..linear import OnlineLinear, kernel_rows, register
+from ..linear import OnlineLinear, doc_with_common, kernel_rows, register
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
@@ -242,11 +242,7 @@ _COMMON_DOC = """
 """
 
 
-def _doc(text):
-    def deco(cls):
-        cls.__doc__ = text.replace("{common}", _COMMON_DOC.strip("\n"))
-        return cls
-    return deco
+_doc = doc_with_common(_COMMON_DOC)
 
 
 class _PerceptronParams(_OnlineCandidateLearner):
