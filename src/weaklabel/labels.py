@@ -1,8 +1,9 @@
 """Weak-label containers.
 
 :class:`CandidateSets` holds one candidate label set per sample as a bool mask;
-:class:`BanditFeedback` holds logged one-bit feedback.  Both are plain data: the
-learners accept them, and also the raw forms they wrap.
+:class:`BanditFeedback` holds logged one-bit feedback; :class:`BagCandidates` holds bags
+of instances with candidate labeling vectors.  All are plain data: the learners accept
+them, and also the raw forms they wrap.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import scipy.sparse as sp
 
 from ._validation import _classes_array, _labels_to_index, check_candidates, describe_rows
 
-__all__ = ["CandidateSets", "BanditFeedback", "load_candidate_svmlight", "dump_candidate_svmlight"]
+__all__ = ["CandidateSets", "BanditFeedback", "BagCandidates", "load_candidate_svmlight", "dump_candidate_svmlight"]
 
 
 class CandidateSets:
@@ -198,6 +199,224 @@ class BanditFeedback:
     def __repr__(self):
         rate = self.correct.mean() if len(self) else 0.0
         return f"BanditFeedback(n_samples={len(self)}, correct_rate={rate:.3f})"
+
+
+class BagCandidates:
+    """Bags of instances, each with a set of candidate labeling vectors (one is correct).
+
+    Row ``r`` of ``X`` belongs to bag ``bag_of[r]``; bag ids are ``0 .. n_bags-1`` and
+    every id has at least one row.  ``labelings[i]`` is an array of shape
+    ``(n_labelings_i, bag_size_i)``: column ``m`` labels the ``m``-th row of bag ``i``
+    in ``X`` order.  Repeated labeling vectors of one bag are kept once (it is a set).
+
+    Parameters
+    ----------
+    bag_of : array-like of int, shape (n_rows,)
+        Bag id of each row of ``X``.
+    labelings : sequence of array-like, length n_bags
+        Candidate labeling vectors of each bag, shape ``(n_labelings_i, bag_size_i)``
+        (a 1-D array is one labeling vector).
+    classes : array-like, shape (n_classes,), default=None
+        Every label the learner should know; ``None`` means the labels that occur.
+
+    Attributes
+    ----------
+    classes_ : ndarray, shape (n_classes,)
+    rows : ndarray of int, shape (n_rows,)
+        Row indices of ``X`` grouped by bag: bag ``i`` owns ``rows[bag_ptr[i]:bag_ptr[i+1]]``,
+        in increasing order.
+    bag_ptr : ndarray of int, shape (n_bags + 1,)
+    Z : ndarray of int32
+        All labeling vectors as class indices, flat: bag ``i``'s
+        ``(n_labelings_i, bag_size_i)`` block starts at ``z_ptr[i]``.
+    z_ptr : ndarray of int, shape (n_bags + 1,)
+
+    Examples
+    --------
+    >>> from weaklabel import BagCandidates
+    >>> B = BagCandidates([0, 0, 1], [[[3, 5], [5, 3]], [[4]]])
+    >>> B.n_bags, B.bag_sizes.tolist(), B.n_labelings.tolist()
+    (2, [2, 1], [2, 1])
+    >>> B.labelings(0).tolist()
+    [[3, 5], [5, 3]]
+    >>> B.instance_candidates().to_lists()
+    [[3, 5], [3, 5], [4]]
+    """
+
+    __slots__ = ("bag_of", "classes_", "rows", "bag_ptr", "Z", "z_ptr")
+
+    def __init__(self, bag_of, labelings, classes=None):
+        bag_of = np.asarray(bag_of)
+        if bag_of.ndim != 1 or bag_of.size == 0:
+            raise ValueError(f"bag_of must be a non-empty 1-D array of bag ids; got shape {bag_of.shape}.")
+        if bag_of.dtype.kind not in "iu":
+            if bag_of.dtype.kind == "f" and np.all(np.isfinite(bag_of)) and np.all(bag_of == np.round(bag_of)):
+                bag_of = bag_of.astype(np.int64)
+            else:
+                raise TypeError(f"bag_of must hold integer bag ids; got dtype {bag_of.dtype}.")
+        if isinstance(labelings, np.ndarray) and labelings.dtype != object:
+            labelings = list(labelings)
+        if not isinstance(labelings, (list, tuple)) and not (isinstance(labelings, np.ndarray)):
+            raise TypeError("labelings must be a sequence with one (n_labelings, bag_size) array per bag; "
+                            f"got {type(labelings).__name__}.")
+        n_bags = len(labelings)
+        if bag_of.min() < 0 or bag_of.max() >= n_bags:
+            bad = np.flatnonzero((bag_of < 0) | (bag_of >= n_bags))
+            raise ValueError(f"bag_of must hold ids in 0..{n_bags - 1} (one per entry of labelings); rows "
+                             f"{describe_rows(bad)} hold {np.unique(bag_of[bad])[:10].tolist()}.")
+        sizes = np.bincount(bag_of, minlength=n_bags)
+        if np.any(sizes == 0):
+            empty = np.flatnonzero(sizes == 0)
+            raise ValueError(f"bags {describe_rows(empty)} have no row in bag_of; every bag needs at least one "
+                             "instance.")
+        arrays = []
+        for i, lab in enumerate(labelings):
+            a = np.asarray(lab)
+            if a.ndim == 1:
+                a = a[None, :]
+            if a.ndim != 2:
+                raise ValueError(f"labelings[{i}] must be 2-D (n_labelings, bag_size); got shape {a.shape}.")
+            if a.shape[0] == 0:
+                raise ValueError(f"labelings[{i}] is empty; every bag needs at least one labeling vector.")
+            if a.shape[1] != sizes[i]:
+                raise ValueError(f"labelings[{i}] has vectors of length {a.shape[1]} but bag {i} has {sizes[i]} "
+                                 "rows in bag_of; a labeling vector gives one label per instance of its bag.")
+            arrays.append(a)
+        flat = np.concatenate([a.ravel() for a in arrays])
+        if flat.dtype == object:
+            try:
+                flat = flat.astype(str)
+            except (TypeError, ValueError):
+                raise TypeError("labelings must hold numbers or strings.") from None
+        if flat.dtype.kind == "f":
+            if not np.all(np.isfinite(flat)):
+                raise ValueError("labelings hold NaN or infinite labels.")
+        if classes is None:
+            classes = np.unique(flat)
+        else:
+            classes = _classes_array(classes)
+        idx = _labels_to_index(flat, classes, "labelings").astype(np.int32)
+        z_ptr = np.zeros(n_bags + 1, dtype=np.int64)
+        blocks = []
+        pos = 0
+        for i, a in enumerate(arrays):
+            block = idx[pos:pos + a.size].reshape(a.shape)
+            pos += a.size
+            if block.shape[0] > 1:
+                block = np.unique(block, axis=0)  # a set of vectors: drop repeats (sorted)
+            blocks.append(block.ravel())
+            z_ptr[i + 1] = z_ptr[i] + block.size
+        self.bag_of = bag_of.astype(np.int64)
+        self.classes_ = classes
+        self.rows = np.argsort(self.bag_of, kind="stable")
+        self.bag_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.Z = np.concatenate(blocks).astype(np.int32)
+        self.z_ptr = z_ptr
+        for a in (self.bag_of, self.rows, self.bag_ptr, self.Z, self.z_ptr):
+            a.setflags(write=False)
+
+    # ---- constructors -------------------------------------------------------
+    @classmethod
+    def from_labels(cls, y, bag_of, classes=None):
+        """One labeling vector per bag: the true labels ``y`` (fully supervised bags)."""
+        y = np.asarray(y)
+        bag_of = np.asarray(bag_of)
+        if y.ndim != 1 or y.shape != bag_of.shape:
+            raise ValueError(f"y must be 1-D with the shape of bag_of {bag_of.shape}; got {y.shape}.")
+        order = np.argsort(bag_of, kind="stable")
+        n_bags = int(bag_of.max()) + 1 if bag_of.size else 0
+        ptr = np.searchsorted(bag_of[order], np.arange(n_bags + 1))
+        return cls(bag_of, [y[order[ptr[i]:ptr[i + 1]]][None, :] for i in range(n_bags)], classes=classes)
+
+    @classmethod
+    def from_candidate_sets(cls, S, classes=None):
+        """Bags of one instance: each candidate label of row ``r`` is a length-1 labeling."""
+        if not isinstance(S, CandidateSets):
+            mask, classes = check_candidates(S, classes=classes, name="S")
+            S = CandidateSets(mask, classes)
+        labs = [S.classes_[row][:, None] for row in S.mask]
+        return cls(np.arange(len(S)), labs, classes=S.classes_)
+
+    # ---- views --------------------------------------------------------------
+    @property
+    def n_bags(self):
+        return self.bag_ptr.size - 1
+
+    @property
+    def n_rows(self):
+        return self.bag_of.size
+
+    @property
+    def n_classes(self):
+        return self.classes_.size
+
+    @property
+    def bag_sizes(self):
+        """Instances per bag, shape (n_bags,)."""
+        return np.diff(self.bag_ptr)
+
+    @property
+    def n_labelings(self):
+        """Candidate labeling vectors per bag, shape (n_bags,)."""
+        return np.diff(self.z_ptr) // self.bag_sizes
+
+    def __len__(self):
+        return self.n_bags
+
+    def labelings(self, i):
+        """Bag ``i``'s candidate labeling vectors, as labels, shape (n_labelings_i, bag_size_i)."""
+        m = int(self.bag_sizes[i])
+        return self.classes_[self.Z[self.z_ptr[i]:self.z_ptr[i + 1]].reshape(-1, m)]
+
+    def bag_rows(self, i):
+        """Rows of ``X`` in bag ``i``, increasing."""
+        return self.rows[self.bag_ptr[i]:self.bag_ptr[i + 1]]
+
+    def instance_candidates(self):
+        """Per row, every label any candidate vector gives it (a :class:`CandidateSets`)."""
+        mask = np.zeros((self.n_rows, self.n_classes), dtype=bool)
+        sizes = self.bag_sizes
+        for i in range(self.n_bags):
+            block = self.Z[self.z_ptr[i]:self.z_ptr[i + 1]].reshape(-1, sizes[i])
+            r = self.bag_rows(i)
+            mask[np.broadcast_to(r, block.shape), block] = True
+        return CandidateSets(mask, self.classes_)
+
+    def contains(self, y):
+        """Bool per bag: is the labeling ``y`` (labels per row of ``X``) one of the bag's candidates?"""
+        y = np.asarray(y)
+        if y.shape != (self.n_rows,):
+            raise ValueError(f"y must have shape ({self.n_rows},); got {y.shape}.")
+        out = np.zeros(self.n_bags, dtype=bool)
+        sizes = self.bag_sizes
+        for i in range(self.n_bags):
+            block = self.labelings(i)
+            out[i] = bool(np.any(np.all(block == y[self.bag_rows(i)][None, :], axis=1)))
+        return out
+
+    def subset(self, bags):
+        """The bags ``bags`` (indices) as a new :class:`BagCandidates` over their own rows.
+
+        Returns
+        -------
+        sub : BagCandidates
+            Bags renumbered ``0 .. len(bags)-1``, rows in the order of ``rows_taken``.
+        rows_taken : ndarray of int
+            The rows of ``X`` that ``sub`` describes: use ``X[rows_taken]``.
+        """
+        bags = np.asarray(bags, dtype=np.int64).ravel()
+        if bags.size and (bags.min() < 0 or bags.max() >= self.n_bags):
+            raise IndexError(f"bags must index 0..{self.n_bags - 1}; got values out of range.")
+        if np.unique(bags).size != bags.size:
+            raise ValueError("bags must not repeat a bag.")
+        rows_taken = np.concatenate([self.bag_rows(i) for i in bags]) if bags.size else np.zeros(0, np.int64)
+        bag_of = np.repeat(np.arange(bags.size), self.bag_sizes[bags])
+        out = BagCandidates(bag_of, [self.labelings(i) for i in bags], classes=self.classes_)
+        return out, rows_taken
+
+    def __repr__(self):
+        return (f"BagCandidates(n_bags={self.n_bags}, n_rows={self.n_rows}, n_classes={self.n_classes}, "
+                f"mean_bag_size={self.bag_sizes.mean():.2f}, mean_labelings={self.n_labelings.mean():.2f})")
 
 
 # ---- multilabel svmlight: the on-disk format of candidate sets ---------------

@@ -1,7 +1,8 @@
 """Simulators of weak supervision from clean labels (kept apart from the loaders)."""
 
+from .bags import bags
 from .bandit import bandit_feedback
 from .candidate_sets import make_candidate_sets
 from .noisy_labels import confusion_family, noisy_labels, random_stochastic_matrix
 
-__all__ = ["make_candidate_sets", "bandit_feedback", "noisy_labels", "confusion_family", "random_stochastic_matrix"]
+__all__ = ["bags", "make_candidate_sets", "bandit_feedback", "noisy_labels", "confusion_family", "random_stochastic_matrix"]

@@ -1,0 +1,116 @@
+"""CL-SVM: the paper's naive baseline for candidate labeling sets."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import LinearSVC
+from sklearn.utils.validation import check_array, validate_data
+
+from .._validation import check_bool, check_int_at_least, check_positive, check_X_finite, check_X_values
+from ..linear import LinearMulticlass, register
+from ._mms import as_bags
+
+__all__ = ["CandidateLabelSVM"]
+
+
+@register
+class CandidateLabelSVM(LinearMulticlass):
+    """Candidate Labeling SVM (CL-SVM): every label any candidate gives an instance is a positive.
+
+    The baseline of Luo & Orabona (2010), Section 4: the bags are dropped, each instance
+    is a positive for every label that some candidate labeling vector assigns to it and
+    a negative for the others, and one linear SVM per class is trained one-vs-rest
+    (scikit-learn's :class:`~sklearn.svm.LinearSVC`, hinge = L1 loss, as the paper's
+    LIBLINEAR runs).  Prediction is ``argmax_y w_y . x + b_y``.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        SVM cost.
+    loss : {"hinge", "squared_hinge"}, default="hinge"
+    fit_intercept : bool, default=True
+    max_iter : int, default=1000
+        LIBLINEAR iterations per class.
+    tol : float, default=1e-4
+
+    Attributes
+    ----------
+    classes_, coef_ (n_classes, n_features), intercept_ (n_classes,), n_features_in_
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel import BagCandidates
+    >>> from weaklabel.bags import CandidateLabelSVM
+    >>> X = np.array([[1., 0.], [0., 1.], [1., .1], [.1, 1.]])
+    >>> B = BagCandidates([0, 0, 1, 2], [[[0, 1], [1, 0]], [[0]], [[1]]])
+    >>> CandidateLabelSVM().fit(X, B).predict(X).tolist()
+    [0, 1, 0, 1]
+    """
+
+    def __init__(self, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4):
+        self.C = C
+        self.loss = loss
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def fit(self, X, bags):
+        """Train one SVM per class on the instances' candidate labels.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_rows, n_features)
+        bags : BagCandidates, or CandidateSets / bool mask / label lists / 1-D labels
+
+        Returns
+        -------
+        self
+        """
+        check_positive(self.C, "C")
+        check_positive(self.tol, "tol")
+        check_int_at_least(self.max_iter, "max_iter", 1)
+        check_bool(self.fit_intercept, "fit_intercept")
+        if self.loss not in ("hinge", "squared_hinge"):
+            raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {self.loss!r}.")
+        check_X_values(X)
+        X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
+        check_X_finite(X)
+        B = as_bags(bags, X.shape[0])
+        X = validate_data(self, X, accept_sparse="csr", reset=True, dtype=[np.float64, np.float32],
+                          ensure_all_finite=False)
+        mask = B.instance_candidates().mask
+        d = X.shape[1]
+        W = np.zeros((d + int(self.fit_intercept), B.n_classes))
+        for k in range(B.n_classes):
+            yk = mask[:, k]
+            if yk.all() or not yk.any():
+                if self.fit_intercept:
+                    W[d, k] = 1.0 if yk.all() else -1.0
+                continue
+            svm = LinearSVC(C=self.C, loss=self.loss, fit_intercept=self.fit_intercept, max_iter=self.max_iter,
+                            tol=self.tol, dual=True)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                svm.fit(X, yk.astype(np.int8))
+            W[:d, k] = svm.coef_[0]
+            if self.fit_intercept:
+                W[d, k] = svm.intercept_[0]
+        self._W = W
+        self.classes_ = B.classes_
+        return self
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
+                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
+            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
+                             f"{self.n_features_in_} features")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags

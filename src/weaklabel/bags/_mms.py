@@ -1,0 +1,301 @@
+"""MMS: maximum-margin set learning from bags with candidate labeling vectors (Luo & Orabona)."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_array, validate_data
+
+from .._validation import check_bool, check_int_at_least, check_positive, check_X_finite, check_X_values
+from ..labels import BagCandidates, CandidateSets
+from ..linear import LinearMulticlass, kernel_rows, register, with_intercept
+from ._kernels import _bag_pass, _pegasos_round
+
+__all__ = ["MMS", "as_bags", "draw_batches"]
+
+_TIE = 1e-9
+
+
+def as_bags(y, n_rows, name="bags"):
+    """``y`` as :class:`BagCandidates`: bags pass through; 1-D labels become bags of one
+    with that single labeling; candidate sets (a :class:`CandidateSets`, bool mask or list
+    of label lists) become bags of one with one labeling per candidate label."""
+    if isinstance(y, BagCandidates):
+        B = y
+    elif isinstance(y, CandidateSets):
+        B = BagCandidates.from_candidate_sets(y)
+    else:
+        arr = np.asarray(y) if not isinstance(y, (list, tuple)) or _flat(y) else None
+        if arr is not None and arr.ndim == 1:
+            if arr.size and arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+                raise ValueError(f"{name} holds NaN or infinite labels.")
+            B = BagCandidates.from_labels(arr, np.arange(arr.size))
+        else:
+            B = BagCandidates.from_candidate_sets(y)
+    if B.n_rows != n_rows:
+        raise ValueError(f"{name} describes {B.n_rows} rows but X has {n_rows}; they must match.")
+    return B
+
+
+def _flat(y):
+    return all(not isinstance(v, (list, tuple, set, frozenset, np.ndarray)) for v in y)
+
+
+def draw_batches(rng, n_bags, n_steps, batch_size):
+    """Algorithm 2's draws: ``n_steps`` rows of ``min(batch_size, n_bags)`` distinct bags each."""
+    k = min(batch_size, n_bags)
+    A = rng.randint(0, n_bags, size=(n_steps, k)).astype(np.int64)
+    if k > 1:
+        srt = np.sort(A, axis=1)
+        for t in np.flatnonzero(np.any(srt[:, 1:] == srt[:, :-1], axis=1)):
+            A[t] = rng.choice(n_bags, k, replace=False)
+    return A
+
+
+@register
+class MMS(LinearMulticlass):
+    """Maximum Margin Set learning (MMS) from bags with candidate labeling vectors.
+
+    Luo & Orabona, "Learning from Candidate Labeling Sets", NIPS 2010.  Each training
+    bag holds instances (rows of ``X``) and a set ``Z`` of candidate labeling vectors,
+    one of which is correct.  With instance scores ``F(x, y) = w_y . x`` and bag scores
+    ``F(X, z) = sum_m F(x_m, z_m)``, MMS minimises
+
+        alpha/2 ||w||^2 + 1/N sum_i | max_{zbar not in Z_i} (l_A(zbar, Z_i) + F(X_i, zbar))
+                                      - max_{z in Z_i} F(X_i, z) |_+
+
+    with ``l_A(zbar, Z) = min_{z' in Z} Hamming(zbar, z')`` (loss (3), problem (5)).
+    The concave part is handled by CCCP (Algorithm 1): at round ``r`` the second max is
+    replaced by the mean joint feature of the candidates tied for the max under
+    ``w^(r)`` (all of them at ``w = 0``), and the convex problem (8) is solved by Pegasos
+    (Algorithm 2: mini-batches of ``batch_size`` bags drawn at random, step
+    ``1/(alpha t)``, projection on the ball of radius ``sqrt(2 B / alpha)`` with ``B``
+    the largest bag size).
+
+    The most violating labeling is found exactly by branch and bound (see
+    :func:`most_violating_labeling`): worst case ``O(M prod_m (|U_m| + 1))`` nodes for a
+    bag of ``M`` instances whose candidates give instance ``m`` the labels ``U_m``, a few
+    nodes per instance in practice.  Ties between maximisers go to the lexicographically
+    smallest labeling.
+
+    Parameters
+    ----------
+    alpha : float or None, default=None
+        Regularisation ``lambda`` of (5); ``None`` means ``1/N`` with ``N`` the number of
+        bags, the paper's choice.
+    n_rounds : int, default=5
+        Most CCCP rounds.  Fewer are run when the tied candidate sets stop changing
+        (the next convex problem would be the same) or the objective (5) decreases by
+        less than ``tol`` (relative) in a round.  Pegasos solves each round only
+        approximately, so a round can end uphill; CCCP then stops and keeps the
+        previous round's weights.
+    max_iter : int, default=10
+        Pegasos passes per round: ``T = max_iter * ceil(N / batch_size)`` steps.
+    batch_size : int, default=1
+        Bags per Pegasos step (``K`` of Algorithm 2), drawn without replacement.
+    tol : float, default=1e-3
+        Relative decrease of the objective below which CCCP stops.
+    fit_intercept : bool, default=True
+        Append a constant feature (a regularised bias, as in the paper's footnote 1).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the mini-batch draws.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_classes, n_features)
+    intercept_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    n_rounds_ : int
+        CCCP rounds run.
+    n_iter_ : int
+        Pegasos steps run, over all rounds.
+    objective_ : ndarray of shape (n_rounds_ + 1,)
+        Objective (5) at ``w = 0`` and after each round (the fitted weights are those of
+        the last round, or of the one before when the last went uphill).
+    n_tied_ : ndarray of shape (n_rounds_,)
+        Mean size of the tied candidate sets ``|C_i|`` used by each round.
+    alpha_ : float
+        The regularisation used.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel import BagCandidates
+    >>> from weaklabel.bags import MMS
+    >>> X = np.array([[1., 0.], [0., 1.], [1., .1], [.1, 1.]])
+    >>> B = BagCandidates([0, 0, 1, 1], [[[0, 1], [1, 0]], [[0, 1]]])
+    >>> MMS(random_state=0).fit(X, B).predict(X).tolist()
+    [0, 1, 0, 1]
+    """
+
+    def __init__(self, alpha=None, n_rounds=5, max_iter=10, batch_size=1, tol=1e-3, fit_intercept=True,
+                 random_state=None):
+        self.alpha = alpha
+        self.n_rounds = n_rounds
+        self.max_iter = max_iter
+        self.batch_size = batch_size
+        self.tol = tol
+        self.fit_intercept = fit_intercept
+        self.random_state = random_state
+
+    def _check_params(self):
+        if self.alpha is not None:
+            check_positive(self.alpha, "alpha")
+        check_int_at_least(self.n_rounds, "n_rounds", 1)
+        check_int_at_least(self.max_iter, "max_iter", 1)
+        check_int_at_least(self.batch_size, "batch_size", 1)
+        if not (isinstance(self.tol, (int, float, np.integer, np.floating)) and not isinstance(self.tol, bool)
+                and np.isfinite(self.tol) and self.tol >= 0):
+            raise ValueError(f"tol must be a finite number >= 0; got {self.tol!r}.")
+        check_bool(self.fit_intercept, "fit_intercept")
+        check_random_state(self.random_state)
+
+    def _prepare(self, X, bags):
+        self._check_params()
+        check_X_values(X)
+        X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
+        check_X_finite(X)
+        B = as_bags(bags, X.shape[0])
+        # only now (inputs valid) touch the estimator's attributes
+        X = validate_data(self, X, accept_sparse="csr", reset=True, dtype=[np.float64, np.float32],
+                          ensure_all_finite=False)
+        if self.fit_intercept:
+            X = with_intercept(X)
+        if sp.issparse(X):
+            X = X.tocsr()
+            if not X.has_sorted_indices:
+                X = X.sorted_indices()
+        else:
+            X = np.ascontiguousarray(X)
+        return X, B
+
+    def fit(self, X, bags):
+        """Learn from bags: CCCP rounds of Pegasos, weights start at 0.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_rows, n_features)
+            Every instance of every bag.
+        bags : BagCandidates, or CandidateSets / bool mask / label lists / 1-D labels
+            Bag of each row and the bags' candidate labeling vectors.  Anything but a
+            :class:`BagCandidates` means bags of one instance: a candidate set gives one
+            labeling per candidate label, a 1-D label a single labeling.
+
+        Returns
+        -------
+        self
+        """
+        Xk, B = self._prepare(X, bags)
+        rng = check_random_state(self.random_state)
+        N = B.n_bags
+        C = B.n_classes
+        lam = float(self.alpha) if self.alpha is not None else 1.0 / N
+        radius = float(np.sqrt(2.0 * B.bag_sizes.max() / lam))
+        rows = np.ascontiguousarray(B.rows, dtype=np.int64)
+        bag_ptr = np.ascontiguousarray(B.bag_ptr)
+        Z = np.ascontiguousarray(B.Z)
+        z_ptr = np.ascontiguousarray(B.z_ptr)
+        n_lab = B.n_labelings
+        lab_ptr = np.concatenate([[0], np.cumsum(n_lab)]).astype(np.int64)
+        args = kernel_rows(Xk)
+        W = np.zeros((Xk.shape[1], C), dtype=np.float64)
+        cand = np.empty(int(lab_ptr[-1]), dtype=np.float64)
+        steps = self.max_iter * -(-N // self.batch_size)
+
+        viol = _bag_pass(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, cand)
+        objectives = [_objective(W, lam, viol, cand, lab_ptr)]
+        tie_prev = None
+        n_tied = []
+        n_iter = 0
+        rounds = 0
+        for _ in range(self.n_rounds):
+            tie_w = tie_weights(cand, lab_ptr)
+            if tie_prev is not None and np.array_equal(tie_w > 0, tie_prev > 0):
+                break
+            n_tied.append(float(np.mean(np.add.reduceat(tie_w > 0, lab_ptr[:-1]))))
+            batches = draw_batches(rng, N, steps, self.batch_size)
+            lens = np.full(steps, batches.shape[1], dtype=np.int64)
+            _pegasos_round(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, tie_w, batches, lens, lam, radius)
+            n_iter += steps
+            rounds += 1
+            viol = _bag_pass(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, cand)
+            objectives.append(_objective(W, lam, viol, cand, lab_ptr))
+            tie_prev = tie_w
+            prev, now = objectives[-2], objectives[-1]
+            if now > prev and rounds > 1:
+                W = W_prev           # an inexact round went uphill: keep the previous weights
+                break
+            if rounds > 1 and prev - now < self.tol * max(abs(prev), 1e-12):
+                break
+            W_prev = W.copy()
+        self._W = W
+        self.classes_ = B.classes_
+        self.alpha_ = lam
+        self.n_rounds_ = rounds
+        self.n_iter_ = n_iter
+        self.objective_ = np.asarray(objectives)
+        self.n_tied_ = np.asarray(n_tied)
+        return self
+
+    def objective(self, X, bags):
+        """Objective (5) of the fitted weights on ``(X, bags)``, with the fitted ``alpha_``."""
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, "classes_")
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        B = as_bags(bags, X.shape[0])
+        if not np.array_equal(B.classes_, self.classes_) and not np.isin(B.classes_, self.classes_).all():
+            raise ValueError(f"bags hold labels {np.setdiff1d(B.classes_, self.classes_)[:10].tolist()} the model "
+                             "was not fitted with.")
+        B = BagCandidates(B.bag_of, [B.labelings(i) for i in range(B.n_bags)], classes=self.classes_)
+        Xk = with_intercept(X) if self.fit_intercept else X
+        if sp.issparse(Xk):
+            Xk = Xk.tocsr().sorted_indices()
+        else:
+            Xk = np.ascontiguousarray(Xk)
+        n_lab = B.n_labelings
+        lab_ptr = np.concatenate([[0], np.cumsum(n_lab)]).astype(np.int64)
+        cand = np.empty(int(lab_ptr[-1]))
+        viol = _bag_pass(self._W, *kernel_rows(Xk), np.ascontiguousarray(B.rows, dtype=np.int64), B.bag_ptr,
+                         B.Z, B.z_ptr, lab_ptr, cand)
+        return _objective(self._W, self.alpha_, viol, cand, lab_ptr)
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "n_rounds": int(self.n_rounds_),
+                "n_iter": int(self.n_iter_), "alpha": float(self.alpha_),
+                "objective": [float(v) for v in self.objective_], "n_tied": [float(v) for v in self.n_tied_]}
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
+                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
+            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
+                             f"{self.n_features_in_} features")
+        self.n_rounds_, self.n_iter_ = int(meta["n_rounds"]), int(meta["n_iter"])
+        self.alpha_ = float(meta["alpha"])
+        self.objective_ = np.asarray(meta["objective"], dtype=float)
+        self.n_tied_ = np.asarray(meta["n_tied"], dtype=float)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+def tie_weights(cand, lab_ptr):
+    """alpha_{i,l}: ``1/|C_i|`` for the candidates within 1e-9 (relative) of the bag's best."""
+    starts = lab_ptr[:-1]
+    best = np.maximum.reduceat(cand, starts)
+    best_rep = np.repeat(best, np.diff(lab_ptr))
+    tied = cand >= best_rep - _TIE * (1.0 + np.abs(best_rep))
+    count = np.add.reduceat(tied.astype(np.float64), starts)
+    return np.where(tied, 1.0 / np.repeat(count, np.diff(lab_ptr)), 0.0)
+
+
+def _objective(W, lam, viol, cand, lab_ptr):
+    best = np.maximum.reduceat(cand, lab_ptr[:-1])
+    loss = np.maximum(viol - best, 0.0)          # viol = -inf (no labeling outside Z) -> 0
+    return float(0.5 * lam * np.sum(W * W) + loss.mean())
