@@ -256,7 +256,7 @@ def load(path):
     ValueError
         If the file is truncated, altered, of another format version, or of an unknown kind.
     """
-    from . import bandit, noisy, partial  # noqa: F401  (registers the estimators)
+    from . import bags, bandit, noisy, partial  # noqa: F401  (registers the estimators)
 
     path = os.fspath(path)
     if not os.path.exists(path):

@@ -35,10 +35,14 @@ class CandidateLabelSVM(LinearMulticlass):
     max_iter : int, default=1000
         LIBLINEAR iterations per class.
     tol : float, default=1e-4
+    random_state : int, RandomState instance or None, default=None
+        Seeds LIBLINEAR's coordinate order.
 
     Attributes
     ----------
     classes_, coef_ (n_classes, n_features), intercept_ (n_classes,), n_features_in_
+    n_iter_ : int
+        Most LIBLINEAR iterations any class took.
 
     Examples
     --------
@@ -51,12 +55,13 @@ class CandidateLabelSVM(LinearMulticlass):
     [0, 1, 0, 1]
     """
 
-    def __init__(self, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4):
+    def __init__(self, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4, random_state=None):
         self.C = C
         self.loss = loss
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.random_state = random_state
 
     def fit(self, X, bags):
         """Train one SVM per class on the instances' candidate labels.
@@ -85,6 +90,7 @@ class CandidateLabelSVM(LinearMulticlass):
         mask = B.instance_candidates().mask
         d = X.shape[1]
         W = np.zeros((d + int(self.fit_intercept), B.n_classes))
+        n_iter = 0
         for k in range(B.n_classes):
             yk = mask[:, k]
             if yk.all() or not yk.any():
@@ -92,19 +98,25 @@ class CandidateLabelSVM(LinearMulticlass):
                     W[d, k] = 1.0 if yk.all() else -1.0
                 continue
             svm = LinearSVC(C=self.C, loss=self.loss, fit_intercept=self.fit_intercept, max_iter=self.max_iter,
-                            tol=self.tol, dual=True)
+                            tol=self.tol, dual=True, random_state=self.random_state)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 svm.fit(X, yk.astype(np.int8))
+            n_iter = max(n_iter, int(svm.n_iter_))
             W[:d, k] = svm.coef_[0]
             if self.fit_intercept:
                 W[d, k] = svm.intercept_[0]
         self._W = W
         self.classes_ = B.classes_
+        self.n_iter_ = n_iter
         return self
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_)}
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
+        self.n_iter_ = int(meta["n_iter"])
         if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
                 self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
             raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "

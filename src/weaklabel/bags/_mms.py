@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, validate_data
 
 from .._validation import check_bool, check_int_at_least, check_positive, check_X_finite, check_X_values
@@ -21,6 +22,9 @@ def as_bags(y, n_rows, name="bags"):
     """``y`` as :class:`BagCandidates`: bags pass through; 1-D labels become bags of one
     with that single labeling; candidate sets (a :class:`CandidateSets`, bool mask or list
     of label lists) become bags of one with one labeling per candidate label."""
+    if y is None:
+        raise ValueError(f"requires y to be passed, but the target y is None; pass {name} as a BagCandidates, "
+                         "candidate sets or 1-D labels.")
     if isinstance(y, BagCandidates):
         B = y
     elif isinstance(y, CandidateSets):
@@ -30,6 +34,7 @@ def as_bags(y, n_rows, name="bags"):
         if arr is not None and arr.ndim == 1:
             if arr.size and arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
                 raise ValueError(f"{name} holds NaN or infinite labels.")
+            check_classification_targets(arr)
             B = BagCandidates.from_labels(arr, np.arange(arr.size))
         else:
             B = BagCandidates.from_candidate_sets(y)
