@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-REPRODUCTIONS = ("partial-labels", "pll-realworld", "uma-toy", "uma-real", "cspa-linear", "cspa-kernel", "cspa-beta")
+REPRODUCTIONS = ("partial-labels", "pll-realworld", "uma-toy", "uma-real", "cspa-linear", "cspa-kernel", "cspa-beta",
+                 "mms-artificial", "mms-realworld")
 
 
 class _Group(click.Group):
@@ -61,6 +62,10 @@ def _reproduction(name):
 
         return _Runner({"cspa-linear": cspa.run_linear, "cspa-kernel": cspa.run_kernel,
                         "cspa-beta": cspa.run_beta}[name])
+    elif name in ("mms-artificial", "mms-realworld"):
+        from .bench import mms
+
+        return _Runner(mms.run_artificial if name == "mms-artificial" else mms.run_realworld)
     else:
         raise ValueError(f"unknown reproduction {name!r}; choose from {', '.join(REPRODUCTIONS)}.")
     return mod
@@ -70,8 +75,8 @@ def _reproduction(name):
 @click.argument("name", type=click.Choice(REPRODUCTIONS))
 @click.option("--quick", is_flag=True, help="A small slice (under a minute) writing the same kinds of files.")
 @click.option("--repeats", type=click.IntRange(min=1), default=None,
-              help="Repeats (partial-labels, default 100), splits (pll-realworld, default 10) or runs "
-                   "(uma-toy, uma-real, cspa-*, default 10).")
+              help="Repeats (partial-labels, default 100), splits (pll-realworld and mms-realworld, default "
+                   "10; mms-artificial, default 3) or runs (uma-toy, uma-real, cspa-*, default 10).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="1 runs serially; N > 1 starts a local Dask cluster of N worker processes.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -230,9 +235,10 @@ def report(name_or_store, out, html_out):
 
 
 @main.command()
-@click.option("--suite", type=click.Choice(["partial", "bandit"]), default="partial", show_default=True,
+@click.option("--suite", type=click.Choice(["partial", "bandit", "bags"]), default="partial", show_default=True,
               help="partial: candidate-label learners vs scikit-learn's Perceptron; bandit: bandit learners vs "
-                   "scikit-learn's PA-1 SGD pass and Vowpal Wabbit --cbify.")
+                   "scikit-learn's PA-1 SGD pass and Vowpal Wabbit --cbify; bags: MMS's exact search on bags "
+                   "of 10 over 200 classes, and MMS on 100,000 instances vs LinearSVC(crammer_singer).")
 @click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True)
 @click.option("--dataset", "datasets_", multiple=True, help="usps and/or sector (default both).")
 def bench(suite, repeats, datasets_):
@@ -240,6 +246,10 @@ def bench(suite, repeats, datasets_):
     from .bench import speed
 
     names = tuple(datasets_) or ("usps", "sector")
+    if suite == "bags":
+        speed.run_bag_search(out=click.echo)
+        speed.run_mms(out=click.echo)
+        return
     if suite == "bandit":
         rows = speed.run_bandit(names, repeats=repeats, out=click.echo)
         worst = min(rows, key=lambda r: r["vs_sklearn"])

@@ -79,6 +79,7 @@ def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batc
     W = np.zeros((D, C))
     objs = [objective(W)]
     prev_ties = None
+    best = (np.inf, None)
     for r in range(n_rounds):
         tie = ties(W)
         if prev_ties is not None and all(np.array_equal(a, b) for a, b in zip(tie, prev_ties)):
@@ -102,11 +103,10 @@ def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batc
             if nrm > radius:
                 W = W * (radius / nrm)
         objs.append(objective(W))
+        if objs[-1] < best[0]:
+            best = (objs[-1], W.copy())
         prev_ties = tie
-        if r > 0 and objs[-1] > objs[-2]:
-            W = W_prev
+        if r > 0 and abs(objs[-2] - objs[-1]) < tol * max(abs(objs[-2]), 1e-12):
             break
-        if r > 0 and objs[-2] - objs[-1] < tol * max(abs(objs[-2]), 1e-12):
-            break
-        W_prev = W.copy()
+    W = best[1]
     return W, np.array(objs)

@@ -92,9 +92,9 @@ class MMS(LinearMulticlass):
     n_rounds : int, default=5
         Most CCCP rounds.  Fewer are run when the tied candidate sets stop changing
         (the next convex problem would be the same) or the objective (5) decreases by
-        less than ``tol`` (relative) in a round.  Pegasos solves each round only
-        approximately, so a round can end uphill; CCCP then stops and keeps the
-        previous round's weights.
+        changes by less than ``tol`` (relative) in a round.  Pegasos solves each round
+        only approximately, so a round can end uphill: the fitted weights are those of
+        the round with the lowest objective (``best_round_``).
     max_iter : int, default=10
         Pegasos passes per round: ``T = max_iter * ceil(N / batch_size)`` steps.
     batch_size : int, default=1
@@ -117,8 +117,9 @@ class MMS(LinearMulticlass):
     n_iter_ : int
         Pegasos steps run, over all rounds.
     objective_ : ndarray of shape (n_rounds_ + 1,)
-        Objective (5) at ``w = 0`` and after each round (the fitted weights are those of
-        the last round, or of the one before when the last went uphill).
+        Objective (5) at ``w = 0`` and after each round.
+    best_round_ : int
+        The round whose weights were kept (lowest objective), 1-based.
     n_tied_ : ndarray of shape (n_rounds_,)
         Mean size of the tied candidate sets ``|C_i|`` used by each round.
     alpha_ : float
@@ -215,6 +216,7 @@ class MMS(LinearMulticlass):
         n_tied = []
         n_iter = 0
         rounds = 0
+        best = (np.inf, None, 0)
         for _ in range(self.n_rounds):
             tie_w = tie_weights(cand, lab_ptr)
             if tie_prev is not None and np.array_equal(tie_w > 0, tie_prev > 0):
@@ -227,15 +229,14 @@ class MMS(LinearMulticlass):
             rounds += 1
             viol = _bag_pass(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, cand)
             objectives.append(_objective(W, lam, viol, cand, lab_ptr))
+            if objectives[-1] < best[0]:
+                best = (objectives[-1], W.copy(), rounds)
             tie_prev = tie_w
             prev, now = objectives[-2], objectives[-1]
-            if now > prev and rounds > 1:
-                W = W_prev           # an inexact round went uphill: keep the previous weights
+            if rounds > 1 and abs(prev - now) < self.tol * max(abs(prev), 1e-12):
                 break
-            if rounds > 1 and prev - now < self.tol * max(abs(prev), 1e-12):
-                break
-            W_prev = W.copy()
-        self._W = W
+        self._W = best[1]
+        self.best_round_ = best[2]
         self.classes_ = B.classes_
         self.alpha_ = lam
         self.n_rounds_ = rounds
@@ -270,7 +271,7 @@ class MMS(LinearMulticlass):
 
     def _state_meta(self):
         return {"n_features_in": int(self.n_features_in_), "n_rounds": int(self.n_rounds_),
-                "n_iter": int(self.n_iter_), "alpha": float(self.alpha_),
+                "n_iter": int(self.n_iter_), "alpha": float(self.alpha_), "best_round": int(self.best_round_),
                 "objective": [float(v) for v in self.objective_], "n_tied": [float(v) for v in self.n_tied_]}
 
     def _set_state(self, arrays, meta):
@@ -281,6 +282,7 @@ class MMS(LinearMulticlass):
                              f"{self.n_features_in_} features")
         self.n_rounds_, self.n_iter_ = int(meta["n_rounds"]), int(meta["n_iter"])
         self.alpha_ = float(meta["alpha"])
+        self.best_round_ = int(meta["best_round"])
         self.objective_ = np.asarray(meta["objective"], dtype=float)
         self.n_tied_ = np.asarray(meta["n_tied"], dtype=float)
 

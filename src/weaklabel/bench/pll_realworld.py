@@ -53,10 +53,16 @@ def _data(name):
     return _CACHE[name]
 
 
-def split_cell(config):
-    X, y, S = _data(config["dataset"])
+def split(name, seed):
+    """Split ``seed`` of a real partial-label set: ``(X, y, S, train, test, val, fit_part)``.
+
+    A random 80/20 train/test split; features standardised on the training part (italian,
+    binary and sparse, left as is); the training part split again 25/75 into a validation
+    part and a fitting part for hyper-parameter choice.  Shared with mms-realworld.
+    """
+    X, y, S = _data(name)
     n = y.size
-    rs = np.random.RandomState(config["split"])
+    rs = np.random.RandomState(seed)
     perm = rs.permutation(n)
     n_test = int(round(0.2 * n))
     test, train = perm[:n_test], perm[n_test:]
@@ -65,6 +71,11 @@ def split_cell(config):
         X = scaler.transform(X)
     n_val = int(round(0.25 * train.size))
     val, fit_part = train[:n_val], train[n_val:]
+    return X, y, S, train, test, val, fit_part
+
+
+def split_cell(config):
+    X, y, S, train, test, val, fit_part = split(config["dataset"], config["split"])
     method = config["method"]
     exact = method in EXACT_LABEL
 

@@ -79,3 +79,37 @@ def plot_bars(rows, path, title, ylabel="test accuracy"):
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_mms_artificial(summary, dataset, levels, Ls, path):
+    """Figure 1 style: one panel per (P_c, P_a), accuracy vs L for MMS (final and after
+    round 1) and CL-SVM, with the supervised SVMs as horizontal lines."""
+    plt = _plt()
+    n = len(levels)
+    cols = min(3, n)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 2.9 * rows), squeeze=False, sharey=True)
+    style = {"mms": ("tab:red", "-", "o", "MMS"), "mms-round1": ("tab:red", ":", ".", "MMS, CCCP round 1"),
+             "cl-svm": ("tab:blue", "-", "s", "CL-SVM")}
+    for k, (pc, pa) in enumerate(levels):
+        ax = axes[k // cols][k % cols]
+        for m, (color, ls, mk, lab) in style.items():
+            pts = [(L, summary[(dataset, pc, pa, L, m)]) for L in Ls if (dataset, pc, pa, L, m) in summary]
+            if pts:
+                ax.errorbar([q[0] for q in pts], [q[1][0] for q in pts], yerr=[q[1][1] for q in pts], color=color,
+                            ls=ls, marker=mk, ms=3, lw=1.2, capsize=2, label=lab)
+        for m, color, lab in (("1va-svm", "tab:gray", "1vA-SVM"), ("mc-svm", "k", "MC-SVM")):
+            if (dataset, m) in summary and summary[(dataset, m)][0] == summary[(dataset, m)][0]:
+                ax.axhline(summary[(dataset, m)][0], color=color, ls="--", lw=1, label=lab)
+        ax.set_title(f"{dataset}: P_c={pc:g}, P_a={pa:g}", fontsize=8)
+        ax.set_xlabel("L (candidate labeling vectors)")
+        ax.grid(alpha=0.3)
+    for k in range(n, rows * cols):
+        axes[k // cols][k % cols].axis("off")
+    axes[0][0].set_ylabel("test accuracy")
+    axes[0][0].legend(fontsize=6, loc="lower left")
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
