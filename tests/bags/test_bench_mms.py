@@ -57,3 +57,29 @@ def test_plans_check_datasets():
         mms.real_plan(datasets=["usps"])
     p = mms.art_plan()
     assert p["per_dataset"]["usps"]["splits"] == 3 and len(p["per_dataset"]["usps"]["levels"]) == 9
+
+
+@needs
+def test_cli_reproduce_mms_artificial_quick(tmp_path):
+    from click.testing import CliRunner
+
+    from weaklabel.cli import main
+
+    res = CliRunner().invoke(main, ["reproduce", "mms-artificial", "--quick", "--dataset", "satimage", "--out",
+                                    str(tmp_path / "a"), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "MMS on artificial candidate labeling sets" in res.output
+    res = CliRunner().invoke(main, ["reproduce", "mms-artificial", "--quick", "--dataset", "lost", "--out",
+                                    str(tmp_path / "b")])
+    assert res.exit_code == 2 and "not part of mms-artificial" in res.output
+
+
+def test_speed_functions_small():
+    from weaklabel.bench import speed
+
+    lines = []
+    rows = speed.run_bag_search(M=6, C=40, Ls=(5,), scales=(0.0, 1.0), n_bags=50, out=lines.append)
+    assert len(rows) == 2 and all(r["us_fast"] > 0 for r in rows)
+    r = speed.run_mms(n=3000, out=lines.append)
+    assert r["mms_acc"] > 0.5 and r["ratio"] > 0
+    assert any("ratio MMS / LinearSVC time" in line for line in lines)
