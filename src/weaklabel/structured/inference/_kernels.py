@@ -1,0 +1,279 @@
+"""Numba kernels of max-sum inference: Viterbi on chains, MPLP on general graphs."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _viterbi(U, P, out):
+    """Exact max-sum on the chain 0-1-...-(n-1); ``P[t]`` scores ``(y_t, y_{t+1})``.
+    Ties go to the lowest label at each back-pointer.  Returns the maximum."""
+    n, K = U.shape
+    back = np.empty((n, K), np.int64)
+    delta = U[0].copy()
+    new = np.empty(K)
+    for t in range(1, n):
+        for y in range(K):
+            best = -np.inf
+            arg = 0
+            for yp in range(K):
+                v = delta[yp] + P[t - 1, yp, y]
+                if v > best:
+                    best = v
+                    arg = yp
+            new[y] = best + U[t, y]
+            back[t, y] = arg
+        for y in range(K):
+            delta[y] = new[y]
+    best = -np.inf
+    arg = 0
+    for y in range(K):
+        if delta[y] > best:
+            best = delta[y]
+            arg = y
+    out[n - 1] = arg
+    for t in range(n - 1, 0, -1):
+        out[t - 1] = back[t, out[t]]
+    return best
+
+
+@njit(cache=True)
+def _energy(U, P, edges, y):
+    s = 0.0
+    for i in range(U.shape[0]):
+        s += U[i, y[i]]
+    for e in range(edges.shape[0]):
+        s += P[e, y[edges[e, 0]], y[edges[e, 1]]]
+    return s
+
+
+@njit(cache=True)
+def _bound(U, P, edges, msg, b):
+    """The LP dual value sum_v max_y b_v + sum_e max_{y,y'} (P_e - msg_e,u(y) - msg_e,v(y'))."""
+    n, K = U.shape
+    tot = 0.0
+    for i in range(n):
+        m = -np.inf
+        for y in range(K):
+            if b[i, y] > m:
+                m = b[i, y]
+        tot += m
+    for e in range(edges.shape[0]):
+        m = -np.inf
+        for y in range(K):
+            for z in range(K):
+                v = P[e, y, z] - msg[e, 0, y] - msg[e, 1, z]
+                if v > m:
+                    m = v
+        tot += m
+    return tot
+
+
+@njit(cache=True)
+def _mplp(U, P, edges, msg, max_iter, tol, out):
+    """MPLP block-coordinate descent on the dual of Schlesinger's LP relaxation.
+
+    ``msg[e, 0]`` is the message edge ``e`` sends to its first node, ``msg[e, 1]`` to its
+    second; node beliefs are ``b_v = U_v + sum of incoming messages``.  The edge update
+    (Globerson & Jaakkola 2007) is exact coordinate minimisation of the dual over the
+    edge's two messages.  Stops after ``max_iter`` sweeps, when a sweep lowers the bound
+    by less than ``tol * (1 + |bound|)``, or when the labeling decoded from the beliefs
+    reaches the bound (the relaxation is tight and the labeling optimal).  Returns
+    ``(bound, energy of out, sweeps)``; ``out`` holds ``argmax_y b_v(y)``.
+    """
+    n, K = U.shape
+    E = edges.shape[0]
+    b = U.copy()
+    for e in range(E):
+        for y in range(K):
+            b[edges[e, 0], y] += msg[e, 0, y]
+            b[edges[e, 1], y] += msg[e, 1, y]
+    a = np.empty(K)
+    c = np.empty(K)
+    prev = np.inf
+    bound = np.inf
+    energy = -np.inf
+    sweeps = 0
+    for it in range(max_iter):
+        sweeps = it + 1
+        for e in range(E):
+            u = edges[e, 0]
+            v = edges[e, 1]
+            for y in range(K):
+                a[y] = b[u, y] - msg[e, 0, y]
+                c[y] = b[v, y] - msg[e, 1, y]
+            for y in range(K):
+                m = -np.inf
+                for z in range(K):
+                    t = P[e, y, z] + c[z]
+                    if t > m:
+                        m = t
+                msg[e, 0, y] = -0.5 * a[y] + 0.5 * m
+            for z in range(K):
+                m = -np.inf
+                for y in range(K):
+                    t = P[e, y, z] + a[y]
+                    if t > m:
+                        m = t
+                msg[e, 1, z] = -0.5 * c[z] + 0.5 * m
+            for y in range(K):
+                b[u, y] = a[y] + msg[e, 0, y]
+                b[v, y] = c[y] + msg[e, 1, y]
+        bound = _bound(U, P, edges, msg, b)
+        for i in range(n):
+            m = -np.inf
+            arg = 0
+            for y in range(K):
+                if b[i, y] > m:
+                    m = b[i, y]
+                    arg = y
+            out[i] = arg
+        energy = _energy(U, P, edges, out)
+        scale = 1.0 + abs(bound)
+        if bound - energy <= 1e-9 * scale:
+            break
+        if prev - bound < tol * scale:
+            break
+        prev = bound
+    return bound, energy, sweeps
+
+
+@njit(cache=True)
+def _revise(D, allowed, e, side, u, v, K):
+    """Drop from D[u] every label without support in D[v] across edge e (u is edges[e, side])."""
+    changed = False
+    for y in range(K):
+        if not D[u, y]:
+            continue
+        ok = False
+        for z in range(K):
+            if D[v, z]:
+                if side == 0:
+                    if allowed[e, y, z]:
+                        ok = True
+                        break
+                else:
+                    if allowed[e, z, y]:
+                        ok = True
+                        break
+        if not ok:
+            D[u, y] = False
+            changed = True
+    return changed
+
+
+@njit(cache=True)
+def _propagate(D, allowed, edges, nptr, nnode, nedge, nside, queue, inq, start_nodes):
+    """Arc consistency (AC-3) from the nodes in ``start_nodes``; False on a wipe-out."""
+    n, K = D.shape
+    head = 0
+    tail = 0
+    for i in range(start_nodes.size):
+        q = start_nodes[i]
+        if not inq[q]:
+            inq[q] = True
+            queue[tail % n] = q
+            tail += 1
+    while head < tail:
+        v = queue[head % n]
+        head += 1
+        inq[v] = False
+        for p in range(nptr[v], nptr[v + 1]):
+            u = nnode[p]
+            e = nedge[p]
+            side_u = 1 - nside[p]
+            if _revise(D, allowed, e, side_u, u, v, K):
+                cnt = 0
+                for y in range(K):
+                    if D[u, y]:
+                        cnt += 1
+                if cnt == 0:
+                    for i in range(n):      # leave the queue flags clean
+                        inq[i] = False
+                    return False
+                if not inq[u]:
+                    inq[u] = True
+                    queue[tail % n] = u
+                    tail += 1
+    return True
+
+
+@njit(cache=True)
+def _csp_decode(active, allowed, edges, nptr, nnode, nedge, nside, order_score, max_nodes, out):
+    """A labeling using only ``active`` labels and ``allowed`` pairs, by arc consistency and
+    backtracking (fewest remaining labels first; labels tried by decreasing ``order_score``).
+    Returns (found, search nodes used)."""
+    n, K = active.shape
+    stack = np.empty((n + 1, n, K), np.bool_)
+    stack[0] = active
+    queue = np.empty(n, np.int64)
+    inq = np.zeros(n, np.bool_)
+    allnodes = np.arange(n)
+    if not _propagate(stack[0], allowed, edges, nptr, nnode, nedge, nside, queue, inq, allnodes):
+        return False, 0
+    var = np.empty(n + 1, np.int64)
+    tried = np.zeros((n + 1, K), np.bool_)
+    depth = 0
+    nodes = 0
+    var[0] = -1
+    one = np.empty(1, np.int64)
+    while depth >= 0:
+        D = stack[depth]
+        if var[depth] == -1:
+            # choose the unassigned node with the fewest labels
+            best = -1
+            bc = K + 1
+            for i in range(n):
+                c = 0
+                for y in range(K):
+                    if D[i, y]:
+                        c += 1
+                if c > 1 and c < bc:
+                    bc = c
+                    best = i
+            if best == -1:
+                for i in range(n):
+                    for y in range(K):
+                        if D[i, y]:
+                            out[i] = y
+                            break
+                return True, nodes
+            var[depth] = best
+            for y in range(K):
+                tried[depth, y] = False
+        v = var[depth]
+        # next untried label of v, best score first
+        pick = -1
+        ps = -np.inf
+        for y in range(K):
+            if D[v, y] and not tried[depth, y] and order_score[v, y] > ps:
+                ps = order_score[v, y]
+                pick = y
+        if pick == -1 or nodes >= max_nodes:
+            if nodes >= max_nodes:
+                return False, nodes
+            depth -= 1
+            continue
+        tried[depth, pick] = True
+        nodes += 1
+        child = stack[depth + 1]
+        child[:, :] = D
+        for y in range(K):
+            child[v, y] = y == pick
+        one[0] = v
+        if _propagate(child, allowed, edges, nptr, nnode, nedge, nside, queue, inq, one):
+            depth += 1
+            var[depth] = -1
+    return False, nodes
+
+
+@njit(cache=True)
+def _beliefs(U, edges, msg):
+    b = U.copy()
+    for e in range(edges.shape[0]):
+        for y in range(U.shape[1]):
+            b[edges[e, 0], y] += msg[e, 0, y]
+            b[edges[e, 1], y] += msg[e, 1, y]
+    return b

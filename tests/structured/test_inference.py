@@ -1,0 +1,128 @@
+"""Exactness of the max-sum inference functions against brute force."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from weaklabel import datasets
+from weaklabel.structured import chain_graph, grid_graph, sudoku_graph
+from weaklabel.structured.inference import brute_force, energy, exact_map, lp_map, viterbi
+
+
+def numpy_viterbi(U, P):
+    """Plain-numpy Viterbi (the benchmark's reference too)."""
+    n, K = U.shape
+    delta = U[0].copy()
+    back = np.zeros((n, K), dtype=int)
+    for t in range(1, n):
+        cand = delta[:, None] + P[t - 1]
+        back[t] = np.argmax(cand, axis=0)
+        delta = cand[back[t], np.arange(K)] + U[t]
+    y = np.zeros(n, dtype=int)
+    y[-1] = int(np.argmax(delta))
+    for t in range(n - 1, 0, -1):
+        y[t - 1] = back[t, y[t]]
+    return y, float(delta.max())
+
+
+@st.composite
+def chain_problem(draw):
+    n = draw(st.integers(1, 6))
+    K = draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    shared = draw(st.booleans())
+    P = rng.normal(size=(K, K)) if shared else rng.normal(size=(max(n - 1, 0), K, K))
+    return rng.normal(size=(n, K)), P
+
+
+@settings(max_examples=200, deadline=None)
+@given(chain_problem())
+def test_viterbi_equals_brute_force(prob):
+    U, P = prob
+    y, v = viterbi(U, P)
+    yb, vb = brute_force(U, P)
+    assert v == pytest.approx(vb, abs=1e-9)
+    assert energy(U, P, None, y) == pytest.approx(v, abs=1e-9)
+    if U.shape[0] > 1:
+        Pf = P if P.ndim == 3 else np.broadcast_to(P, (U.shape[0] - 1,) + P.shape)
+        yn, vn = numpy_viterbi(U, Pf)
+        assert np.array_equal(y, yn) and vn == pytest.approx(v)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.booleans())
+def test_lp_map_is_exact_on_chains_and_trees(seed, tree):
+    rng = np.random.default_rng(seed)
+    n, K = int(rng.integers(2, 7)), int(rng.integers(2, 4))
+    E = np.array([[rng.integers(0, i), i] for i in range(1, n)]) if tree else chain_graph(n).edges
+    U, P = rng.normal(size=(n, K)), rng.normal(size=(n - 1, K, K))
+    yb, vb = brute_force(U, P, E)
+    r = lp_map(U, P, E)
+    assert r.bound >= vb - 1e-9
+    assert r.tight and r.bound == pytest.approx(vb, abs=1e-7)
+    assert r.energy == pytest.approx(vb, abs=1e-9)
+    labels, bound, tight = r                      # unpacks as the issue's triple
+    assert tight and np.array_equal(labels, r.labels)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_lp_bound_and_exact_map_on_loopy_graphs(seed):
+    rng = np.random.default_rng(seed)
+    n, K = 5, 3
+    E = np.array([[i, j] for i in range(n) for j in range(i + 1, n) if rng.random() < 0.6]).reshape(-1, 2)
+    U, P = rng.normal(size=(n, K)), rng.normal(scale=rng.choice([0.3, 2.0]), size=(len(E), K, K))
+    yb, vb = brute_force(U, P, E)
+    r = lp_map(U, P, E)
+    assert r.bound >= vb - 1e-9                   # an upper bound, always
+    assert r.energy <= vb + 1e-9
+    if r.tight:
+        assert r.energy == pytest.approx(vb, abs=1e-7)
+    y, v, info = exact_map(U, P, E)
+    assert v == pytest.approx(vb, abs=1e-9) and info["optimal"]
+    assert energy(U, P, E, y) == pytest.approx(v)
+
+
+def test_grid_frustrated_problem_needs_branching():
+    # a 3-cycle of "must differ" with 2 labels: LP is not tight; exact_map still exact
+    E = np.array([[0, 1], [1, 2], [0, 2]])
+    P = -np.eye(2)
+    U = np.array([[0.1, 0], [0, 0.05], [0, 0]])
+    r = lp_map(U, P, E)
+    assert not r.tight and r.bound > r.energy
+    y, v, info = exact_map(U, P, E)
+    yb, vb = brute_force(U, P, E)
+    assert v == pytest.approx(vb) and info["lp_calls"] > 1
+
+
+@pytest.mark.skipif(not datasets.available("sudoku"), reason="shared data not found")
+def test_lp_map_solves_valid_sudokus_given_as_unary_constraints():
+    d = datasets.load("sudoku")
+    g = sudoku_graph()
+    rng = np.random.default_rng(0)
+    for i in rng.choice(len(d.X_train), 30, replace=False):
+        x, sol = d.X_train[i], d.y_train[i]
+        U = np.zeros((81, 9))
+        U[x > 0, x[x > 0] - 1] = 1.0                # givens as unary constraints
+        labels, bound, tight = lp_map(U, -np.eye(9), g.edges)
+        assert tight and bound == pytest.approx((x > 0).sum())
+        assert np.array_equal(labels + 1, sol)
+
+
+def test_inputs_are_checked():
+    with pytest.raises(ValueError, match="names a node that does not exist"):
+        lp_map(np.zeros((3, 2)), np.zeros((2, 2)), [[0, 3]])
+    with pytest.raises(ValueError, match="self-loop"):
+        lp_map(np.zeros((3, 2)), np.zeros((2, 2)), [[1, 1]])
+    with pytest.raises(ValueError, match="repeat the pair"):
+        lp_map(np.zeros((3, 2)), np.zeros((2, 2)), [[0, 1], [1, 0]])
+    with pytest.raises(ValueError, match="pairwise must have shape"):
+        lp_map(np.zeros((3, 2)), np.zeros((3, 3)), [[0, 1]])
+    with pytest.raises(ValueError, match="viterbi needs the chain"):
+        viterbi(np.zeros((3, 2)), np.zeros((2, 2)), [[0, 2], [1, 2]])
+    with pytest.raises(ValueError, match="finite"):
+        viterbi(np.full((2, 2), np.nan), np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="brute_force"):
+        brute_force(np.zeros((30, 3)), np.zeros((3, 3)))
+    assert grid_graph(2, 2).n_edges == 4
