@@ -2,5 +2,7 @@
 max-sum inference (:mod:`weaklabel.structured.inference`)."""
 
 from .graphs import Graph, chain_graph, grid_graph, sudoku_graph
+from .m3n import LPMILM3N, MILM3N, RampCCCPM3N, estimate_missingness, sudoku_label_prob
 
-__all__ = ["Graph", "chain_graph", "grid_graph", "sudoku_graph"]
+__all__ = ["Graph", "chain_graph", "grid_graph", "sudoku_graph", "MILM3N", "LPMILM3N", "RampCCCPM3N",
+           "estimate_missingness", "sudoku_label_prob"]

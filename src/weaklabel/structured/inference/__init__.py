@@ -182,23 +182,32 @@ def _adjacency(E, n):
     return ptr.astype(np.int64), other[order], eid[order], side[order]
 
 
-def _decode_active(U, P, E, msg, bound, max_nodes):
+def _decode_active(U, P, E, msg, bound, max_nodes, slacks=(1e-7, 1e-5, 1e-3, 1e-2, 1e-1)):
     """Complementary slackness: a labeling that uses, at every node and edge, only labels
     within a hair of the maximum of the reparametrised scores reaches the dual bound, so it
     is optimal.  Found by arc consistency and backtracking on those labels (for Sudoku with
-    rule-like scores, this is constraint propagation plus search)."""
+    rule-like scores, this is constraint propagation plus search).  When none exists (the
+    relaxation is not tight, or not yet converged), wider slacks give good labelings that
+    do not reach the bound; the best one is returned."""
     n, K = U.shape
     b = _beliefs(U, E, msg)
-    eps = 1e-7 * (1.0 + abs(bound)) / (n + E.shape[0])
-    active = b >= b.max(axis=1, keepdims=True) - eps
     ue = P - msg[:, 0, :, None] - msg[:, 1, None, :]
-    allowed = ue >= ue.max(axis=(1, 2), keepdims=True) - eps
+    bmax = b.max(axis=1, keepdims=True)
+    umax = ue.max(axis=(1, 2), keepdims=True)
     ptr, nnode, nedge, nside = _adjacency(E, n)
-    y = np.zeros(n, dtype=np.int64)
-    found, _ = _csp_decode(active, allowed, E, ptr, nnode, nedge, nside, b, int(max_nodes), y)
-    if not found:
-        return None, -np.inf
-    return y, float(_energy(U, P, E, y))
+    scale = 1.0 + abs(bound)
+    best_y, best_e = None, -np.inf
+    for s in slacks:
+        eps = s * scale / (n + E.shape[0])
+        y = np.zeros(n, dtype=np.int64)
+        found, _ = _csp_decode(b >= bmax - eps, ue >= umax - eps, E, ptr, nnode, nedge, nside, b, int(max_nodes), y)
+        if found:
+            e = float(_energy(U, P, E, y))
+            if e > best_e:
+                best_y, best_e = y, e
+            if bound - best_e <= 1e-6 * scale:
+                break
+    return best_y, best_e
 
 
 def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=100_000):
@@ -256,12 +265,28 @@ def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=100_000):
             keep = Uy[v, y]
             Uy[v, :] = -big
             Uy[v, y] = keep
-            r = lp_map(Uy, P, E, max_iter=max_iter, messages=res.messages, decode_nodes=0)
+            r = _lp_child(Uy, P, E, res.messages, max_iter, best_v + eps * (1 + abs(best_v)))
             calls += 1
             children.append((Uy, r))
         for child in reversed(children):      # best belief explored first
             stack.append(child)
     return best_y, float(best_v), {"lp_calls": calls, "tight_at_root": False, "optimal": optimal}
+
+
+def _lp_child(U, P, E, messages, max_iter, prune_at):
+    """A branch-and-bound node: MPLP warm-started from the parent's messages, stopped as soon
+    as the bound falls to ``prune_at`` (the node is then pruned)."""
+    msg = np.array(messages)
+    out = np.zeros(U.shape[0], dtype=np.int64)
+    bound, en, sweeps = _mplp(U, P, E, msg, int(max_iter), 1e-9, out, float(prune_at))
+    scale = 1.0 + abs(bound)
+    tight = bool(bound - en <= 1e-9 * scale)
+    if not tight and bound > prune_at:
+        y, e2 = _decode_active(U, P, E, msg, bound, 2000, slacks=(1e-7, 1e-3, 1e-1))
+        if y is not None and e2 > en:
+            out, en = y, e2
+            tight = bool(bound - en <= 1e-6 * scale)
+    return LPResult(out, float(bound), float(en), tight, int(sweeps), msg)
 
 
 def brute_force(unary, pairwise, edges=None):

@@ -72,7 +72,7 @@ def _bound(U, P, edges, msg, b):
 
 
 @njit(cache=True)
-def _mplp(U, P, edges, msg, max_iter, tol, out):
+def _mplp(U, P, edges, msg, max_iter, tol, out, stop_below=-np.inf):
     """MPLP block-coordinate descent on the dual of Schlesinger's LP relaxation.
 
     ``msg[e, 0]`` is the message edge ``e`` sends to its first node, ``msg[e, 1]`` to its
@@ -132,7 +132,7 @@ def _mplp(U, P, edges, msg, max_iter, tol, out):
             out[i] = arg
         energy = _energy(U, P, edges, out)
         scale = 1.0 + abs(bound)
-        if bound - energy <= 1e-9 * scale:
+        if bound - energy <= 1e-9 * scale or bound <= stop_below:
             break
         if prev - bound < tol * scale:
             break
