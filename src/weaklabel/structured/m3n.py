@@ -223,9 +223,20 @@ class _M3NBase(BaseEstimator):
 
 
 def _bmrm(risk, shapes, lam, max_iter, tol, report):
-    """BMRM (Teo et al. 2010) for ``min lam/2 ||w||^2 + R(w)``: a cutting-plane model of R,
-    its dual QP over the simplex solved by accelerated projected gradient.  ``risk(w_parts)``
-    returns (R, [subgradient parts]).  Returns the best iterate and the history."""
+    """Bundle method for ``min J(w) = lam/2 ||w||^2 + R(w)`` (BMRM, Teo et al. 2010, with a
+    proximal stabiliser).
+
+    Each call of ``risk`` adds a cutting plane of the convex risk ``R``.  Plain BMRM
+    jumps to the minimiser of the cutting-plane model, which on M3N problems (large
+    subgradients, small ``lam``) overshoots for hundreds of iterations; here the next
+    point minimises the model plus ``mu/2 ||w - c||^2`` around the best point ``c`` so
+    far (proximal bundle), with ``mu`` halved after each step that decreases ``J`` (a
+    null step only adds its cutting plane).  The lower bound of the report is the minimum of
+    the unstabilised model (a valid lower bound on ``min J``); stops when the gap
+    ``best J - lower bound`` is below ``tol`` times ``|best J|``.
+    Returns the best iterate (as parts of ``shapes``) and the history
+    ``(J, best J, lower bound, gap)`` per iteration.
+    """
     sizes = [int(np.prod(s)) for s in shapes]
     dim = sum(sizes)
 
@@ -240,30 +251,45 @@ def _bmrm(risk, shapes, lam, max_iter, tol, report):
     A, b = [], []
     best = (np.inf, w.copy())
     hist = []
-    beta = np.zeros(0)
+    beta_p = np.zeros(0)
+    beta_l = np.zeros(0)
+    mu = None
+    lower = -np.inf
     for t in range(max_iter):
         R, g = risk(split(w.copy()))
         g = np.concatenate([x.ravel() for x in g])
         J = 0.5 * lam * w @ w + R
+        if mu is None:
+            mu = max(float(np.linalg.norm(g)), lam)
         if J < best[0]:
+            if t > 0:
+                mu = max(mu * 0.5, 1e-8)
             best = (J, w.copy())
         A.append(g)
         b.append(R - g @ w)
         Am = np.asarray(A)
         bv = np.asarray(b)
-        G = Am @ Am.T / lam
-        beta = np.append(beta, 0.0)
+        AAt = Am @ Am.T
+        # lower bound: minimum of the plain cutting-plane model
+        beta_l = np.append(beta_l, 0.0)
         if t == 0:
-            beta[:] = 1.0
-        beta = _simplex_qp(G, bv, beta)
-        w = -(Am.T @ beta) / lam
-        lower = float(bv @ beta - 0.5 * beta @ G @ beta)
+            beta_l[:] = 1.0
+        beta_l = _simplex_qp(AAt / lam, bv, beta_l)
+        lower = max(lower, float(bv @ beta_l - 0.5 * beta_l @ (AAt / lam) @ beta_l))
         gap = best[0] - lower
         hist.append((float(J), float(best[0]), lower, float(gap)))
         if report is not None:
             report(t, J, best[0], lower)
         if gap <= tol * max(abs(best[0]), 1e-12):
             break
+        # next point: model + proximal term around the best point
+        c = best[1]
+        lm = lam + mu
+        beta_p = np.append(beta_p, 0.0)
+        if t == 0:
+            beta_p[:] = 1.0
+        beta_p = _simplex_qp(AAt / lm, bv + (mu / lm) * (Am @ c), beta_p)
+        w = (mu * c - Am.T @ beta_p) / lm
     return split(best[1]), hist
 
 

@@ -1,0 +1,121 @@
+"""Structured-output simulators: the hidden Markov chain of Franc & Yermakov (Section
+4.1), missing-at-random annotation (9), and Sudoku puzzles from a second source."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from .._validation import check_int_at_least
+
+__all__ = ["hmc_model", "hidden_markov_chain", "missing_labels", "sudoku_puzzles"]
+
+
+def hmc_model(n_states=30, stay=0.5, match=0.5):
+    """The HMC of Section 4.1: uniform start, transitions ``stay`` to stay and the rest
+    spread evenly over the other states, emissions ``match`` for x = y and the rest spread
+    evenly (1/58 for 30 states).
+
+    The paper prints 1/10 for a change of state, which does not normalise with 30 states
+    (0.5 + 29/10 > 1); we spread the other half evenly, 1/58 each, as for the emissions.
+
+    Returns
+    -------
+    start (K,), trans (K, K) with ``trans[a, b] = p(y_t = b | y_{t-1} = a)``, emit (K, K)
+    with ``emit[y, x] = p(x | y)``.
+    """
+    K = int(n_states)
+    off = (1.0 - stay) / (K - 1)
+    trans = np.full((K, K), off)
+    np.fill_diagonal(trans, stay)
+    offe = (1.0 - match) / (K - 1)
+    emit = np.full((K, K), offe)
+    np.fill_diagonal(emit, match)
+    return np.full(K, 1.0 / K), trans, emit
+
+
+def hidden_markov_chain(n_sequences, length=100, n_states=30, random_state=None):
+    """Sequences ``(X, Y)`` of the Section 4.1 chain, both int arrays (n_sequences, length)
+    with symbols and states ``0 .. n_states-1``."""
+    check_int_at_least(n_sequences, "n_sequences", 1)
+    check_int_at_least(length, "length", 1)
+    rng = check_random_state(random_state)
+    start, trans, emit = hmc_model(n_states)
+    K = int(n_states)
+    Y = np.empty((n_sequences, length), dtype=np.int64)
+    Y[:, 0] = rng.randint(0, K, size=n_sequences)
+    cum = np.cumsum(trans, axis=1)
+    for t in range(1, length):
+        u = rng.random_sample(n_sequences)
+        Y[:, t] = np.minimum((u[:, None] > cum[Y[:, t - 1]]).sum(1), K - 1)
+    cum_e = np.cumsum(emit, axis=1)
+    u = rng.random_sample(Y.shape)
+    X = np.minimum((u[..., None] > cum_e[Y]).sum(-1), K - 1).astype(np.int64)
+    return X, Y
+
+
+def missing_labels(Y, rate, *, always=None, random_state=None):
+    """Hide labels at random (MAR, (9)): each label is dropped (set to -1) with probability
+    ``rate``, independently; labels where ``always`` is True are always kept (Sudoku's
+    given cells).  Returns a new int array."""
+    Y = np.asarray(Y)
+    if not 0 <= rate <= 1:
+        raise ValueError(f"rate must be a probability in [0, 1]; got {rate!r}.")
+    rng = check_random_state(random_state)
+    out = np.array(Y, dtype=np.int64, copy=True)
+    drop = rng.random_sample(Y.shape) < rate
+    if always is not None:
+        always = np.asarray(always, dtype=bool)
+        if always.shape != Y.shape:
+            raise ValueError(f"always must have Y's shape {Y.shape}; got {always.shape}.")
+        drop &= ~always
+    out[drop] = -1
+    return out
+
+
+_BASE = np.array([[(3 * (r % 3) + r // 3 + c) % 9 for c in range(9)] for r in range(9)], dtype=np.int64)
+
+
+def _random_grid(rng):
+    """A random valid solution: the base pattern under random digit, band, row-in-band,
+    stack, column-in-stack permutations and an optional transpose."""
+    rows = np.concatenate([3 * b + rng.permutation(3) for b in rng.permutation(3)])
+    cols = np.concatenate([3 * s + rng.permutation(3) for s in rng.permutation(3)])
+    g = _BASE[rows][:, cols]
+    if rng.random_sample() < 0.5:
+        g = g.T
+    return rng.permutation(9)[g] + 1
+
+
+def sudoku_puzzles(n, givens=(25, 77), random_state=None):
+    """Sudoku puzzles with a unique solution, from a generator independent of the Kaggle set:
+    a random valid grid, then cells removed in random order while the solution stays unique,
+    down to a number of givens drawn uniformly from ``givens`` (inclusive; a puzzle stops
+    higher when no further cell can go).
+
+    Returns
+    -------
+    X : int array (n, 81), 0 = blank; Y : int array (n, 81), digits 1..9.
+    """
+    from ._sudoku import count_solutions
+
+    check_int_at_least(n, "n", 1)
+    lo, hi = givens
+    if not 17 <= lo <= hi <= 81:
+        raise ValueError(f"givens must be a range within 17..81; got {givens}.")
+    rng = check_random_state(random_state)
+    X = np.empty((n, 81), dtype=np.int64)
+    Y = np.empty((n, 81), dtype=np.int64)
+    for k in range(n):
+        sol = _random_grid(rng).ravel()
+        target = int(rng.randint(lo, hi + 1))
+        puz = sol.copy()
+        for c in rng.permutation(81):
+            if (puz > 0).sum() <= target:
+                break
+            keep = puz[c]
+            puz[c] = 0
+            if count_solutions(puz, 2) != 1:
+                puz[c] = keep
+        X[k], Y[k] = puz, sol
+    return X, Y

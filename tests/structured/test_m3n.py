@@ -1,0 +1,173 @@
+"""MIL-M3N, LP-MIL-M3N and the ramp-loss CCCP baseline against plain-numpy references."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from weaklabel import datasets
+from weaklabel.simulate.structured import hidden_markov_chain, missing_labels
+from weaklabel.structured import (LPMILM3N, MILM3N, RampCCCPM3N, chain_graph, estimate_missingness, sudoku_graph,
+                                  sudoku_label_prob)
+from weaklabel.structured._kernels import _chain_risk, _lp_example_grad
+
+from . import _reference as ref
+
+
+def tiny(seed, m=4, n=3, K=2, S=3, rate=0.4):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, S, size=(m, n))
+    Y = rng.integers(0, K, size=(m, n))
+    A = np.where(rng.random((m, n)) < rate, -1, Y)
+    A[0, 0] = 0
+    A[1, 1] = 1
+    return X, A
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_chain_risk_and_subgradient_match_reference(seed):
+    X, A = tiny(seed)
+    rng = np.random.default_rng(seed + 1)
+    m, n = A.shape
+    Wu, Wp = rng.normal(size=(3, 2)), rng.normal(size=(2, 2))
+    P = rng.uniform(0.3, 1.0, size=A.shape)
+    edges = chain_graph(n).edges
+    Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
+    R = _chain_risk(Wu, Wp, True, X, np.zeros((1, 1, 1)), A, P, False, np.zeros((1, 1), np.int64), Gu, Gp)
+    Rr, Gur, Gpr = ref.risk(Wu, Wp, X, A, edges, P)
+    assert R == pytest.approx(Rr, abs=1e-10)
+    np.testing.assert_allclose(Gu, Gur, atol=1e-10)
+    np.testing.assert_allclose(Gp, Gpr, atol=1e-10)
+
+
+def test_missing_node_has_zero_loss_for_every_label():
+    # one node, label missing: Delta^p = max_y s(y) exactly.  A variant that zeroed the
+    # loss of only one label there would add 1/n to the others and give max s + 1.
+    Wu = np.array([[0.3, 0.3, 0.1]])
+    Wp = np.zeros((3, 3))
+    X = np.zeros((1, 1), np.int64)
+    A = np.full((1, 1), -1)
+    Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
+    R = _chain_risk(Wu, Wp, True, X, np.zeros((1, 1, 1)), A, np.ones((1, 1)), False, np.zeros((1, 1), np.int64),
+                    Gu, Gp)
+    assert R == pytest.approx(0.3)
+    # and on a chain: a missing middle node never adds loss, whatever label it takes
+    X = np.zeros((1, 3), np.int64)
+    A = np.array([[0, -1, 1]])
+    Wu = np.zeros((1, 3))
+    Gu = np.zeros_like(Wu)
+    R = _chain_risk(Wu, Wp, True, X, np.zeros((1, 1, 1)), A, np.ones((1, 3)), False, np.zeros((1, 1), np.int64),
+                    Gu, Gp)
+    assert R == pytest.approx(2 / 3)        # only the two annotated nodes can be wrong
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_milm3n_reaches_the_reference_optimum(seed):
+    X, A = tiny(seed)
+    P = np.full(A.shape, estimate_missingness(A))
+    lam = 0.5
+    est = MILM3N(alpha=lam, tol=1e-6, max_iter=500, n_states=2, n_symbols=3).fit(X, A)
+    assert est.converged_
+    edges = chain_graph(3).edges
+    J = ref.objective(est.unary_, est.pairwise_, X, A, edges, P, lam)
+    assert J == pytest.approx(est.objective_[-1], rel=1e-9)
+    # BMRM's lower bound certifies the optimum; the reference objective at w* is the same
+    assert est.lower_bound_[-1] <= J + 1e-12
+    assert J - est.lower_bound_[-1] <= 1e-6 * abs(J)      # (Delta^p can be negative)
+    # and a perturbed w is never better (strong convexity: w* is unique)
+    rng = np.random.default_rng(seed)
+    for _ in range(10):
+        du, dp = rng.normal(scale=0.05, size=est.unary_.shape), rng.normal(scale=0.05, size=est.pairwise_.shape)
+        assert ref.objective(est.unary_ + du, est.pairwise_ + dp, X, A, edges, P, lam) >= J - 1e-6
+
+
+def test_milm3n_exact_inference_on_a_loopy_graph_matches_reference_risk():
+    X, A = tiny(0, n=4)
+    g = chain_graph(4)
+    from weaklabel.structured import Graph
+    loop = Graph(4, np.vstack([g.edges, [[0, 3]]]))
+    est = MILM3N(graph=loop, inference="exact", alpha=1.0, tol=1e-5, n_states=2, n_symbols=3).fit(X, A)
+    P = np.full(A.shape, estimate_missingness(A))
+    J = ref.objective(est.unary_, est.pairwise_, X, A, loop.edges, P, 1.0)
+    assert J == pytest.approx(est.objective_[-1], rel=1e-9)
+    with pytest.raises(ValueError, match="needs a chain graph"):
+        MILM3N(graph=loop).fit(X, A)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_lp_example_gradient_matches_reference(seed):
+    rng = np.random.default_rng(seed)
+    X, A = tiny(seed, m=2, n=4)
+    edges = np.array([[0, 1], [1, 2], [2, 3], [0, 3]])
+    Wu, Wp = rng.normal(size=(3, 2)), rng.normal(size=(2, 2))
+    P = rng.uniform(0.3, 1.0, size=A.shape)
+    phi = rng.normal(size=(2, 4, 2, 2))
+    Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
+    Gphi = np.empty((4, 2, 2))
+    val = _lp_example_grad(Wu, Wp, True, X, np.zeros((1, 1, 1)), A, P, edges, 1, phi[1], 0.0, Gu, Gp, Gphi,
+                           np.empty((4, 2)), np.empty(4, np.int64))
+    v2, gu2, gp2, gphi2 = ref.lp_q(Wu, Wp, X[1], A[1], edges, P[1], phi[1])
+    assert val == pytest.approx(v2, abs=1e-10)
+    np.testing.assert_allclose(Gu, gu2, atol=1e-10)
+    np.testing.assert_allclose(Gp, gp2, atol=1e-10)
+    np.testing.assert_allclose(Gphi, gphi2, atol=1e-10)
+    # the LP value upper-bounds Delta^p (any phi)
+    d, _ = ref.delta_p(Wu, Wp, X[1], A[1], edges, P[1])
+    assert v2 >= d - 1e-10
+
+
+def test_ramp_cccp_objective_never_increases():
+    X, Y = hidden_markov_chain(40, length=12, n_states=4, random_state=0)
+    A = missing_labels(Y, 0.3, random_state=0)
+    ramp = RampCCCPM3N(alpha=0.1, n_states=4, n_symbols=4, n_rounds=4).fit(X, A)
+    assert np.all(np.diff(ramp.ramp_objective_) <= 1e-9)
+    assert 1 <= ramp.n_rounds_ <= 4
+
+
+@pytest.mark.skipif(not datasets.available("sudoku"), reason="shared data not found")
+def test_lpmilm3n_learns_sudoku_from_half_solved_puzzles():
+    d = datasets.load("sudoku")
+    X, S = d.X_train.astype(np.int64), d.y_train.astype(np.int64) - 1
+    tr, te = np.arange(150), np.arange(9000, 9030)
+    A = missing_labels(S[tr], 0.5, always=X[tr] > 0, random_state=0)
+    est = LPMILM3N(graph=sudoku_graph(), random_state=0).fit(X[tr], A, label_prob=sudoku_label_prob(X[tr], 0.5))
+    pred, info = est.decode(X[te])
+    assert np.all(pred == S[te])                       # every unseen puzzle solved
+    assert info["tight"] + info["branch_and_bound"] == len(te)
+    # the learned scores are the rules: copy a given digit, differ from related cells
+    U, P = est.unary_, est.pairwise_
+    assert np.all(np.argmax(U[1:], axis=1) == np.arange(9))
+    assert np.all(np.diag(P)[:, None] < P + np.eye(9) * 1e9)
+
+
+def test_inputs_are_validated_before_any_state_changes():
+    X = np.array([[1, 2, 0], [0, 1, 2]])
+    Y = np.array([[0, 1, -1], [1, 0, 1]])
+    est = MILM3N(alpha=1.0).fit(X, Y)
+    W = est.unary_.copy()
+    with pytest.raises(ValueError, match=r"Y\[0, 1\] = 3 is not a label"):
+        MILM3N(n_states=2).fit(X, np.array([[0, 3, -1], [1, 0, 1]]))
+    with pytest.raises(ValueError, match=r"Y\[0, 2\] = -2"):
+        est.fit(X, np.array([[0, 1, -2], [1, 0, 1]]))
+    with pytest.raises(ValueError, match="Y must have the shape of X"):
+        est.fit(X, Y[:, :2])
+    with pytest.raises(ValueError, match="names a node that does not exist"):
+        from weaklabel.structured import Graph
+        MILM3N(graph=Graph(3, [[0, 5]])).fit(X, Y)
+    with pytest.raises(ValueError, match="self-loop"):
+        from weaklabel.structured import Graph
+        Graph(3, [[1, 1]])
+    with pytest.raises(ValueError, match="repeat the pair"):
+        from weaklabel.structured import Graph
+        Graph(3, [[0, 1], [1, 0]])
+    with pytest.raises(ValueError, match="outside the alphabet"):
+        est.predict(np.array([[1, 7, 0]]))
+    with pytest.raises(ValueError, match="outside the alphabet"):
+        MILM3N(n_symbols=2).fit(X, Y)
+    np.testing.assert_array_equal(est.unary_, W)
+    # an example with every label missing is allowed
+    MILM3N(alpha=1.0).fit(X, np.array([[0, 1, -1], [-1, -1, -1]]))
+    with pytest.raises(ValueError, match="graph has 81"):
+        LPMILM3N(graph=sudoku_graph()).fit(X, Y)
