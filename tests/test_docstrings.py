@@ -16,6 +16,11 @@ PUBLIC = [
     "weaklabel.bandit.CSPA.partial_fit", "weaklabel.bandit.CSPA.partial_fit_feedback",
     "weaklabel.bandit.CSPA.propose", "weaklabel.bandit.GaussianSupport.transform",
     "weaklabel.distributed.fit_parameter_mixing", "weaklabel.simulate.bandit_feedback",
+    "weaklabel.bags.MMS", "weaklabel.bags.MMS.fit", "weaklabel.bags.CandidateLabelSVM",
+    "weaklabel.bags.CandidateLabelSVM.fit", "weaklabel.bags.caption_labelings", "weaklabel.bags.most_violating_labeling",
+    "weaklabel.simulate.bags", "weaklabel.labels.BagCandidates",
+    "weaklabel.structured.inference.viterbi", "weaklabel.structured.inference.lp_map",
+    "weaklabel.structured.MILM3N", "weaklabel.structured.LPMILM3N",
 ]
 # Checks we do not hold ourselves to: summary/extended-summary wording, See Also and
 # Returns of fit/self, parameters documented on the class rather than __init__.

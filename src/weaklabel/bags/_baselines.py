@@ -31,10 +31,13 @@ class CandidateLabelSVM(LinearMulticlass):
     C : float, default=1.0
         SVM cost.
     loss : {"hinge", "squared_hinge"}, default="hinge"
+        SVM loss; the paper's "L1-loss" is the hinge.
     fit_intercept : bool, default=True
+        Learn a bias per class.
     max_iter : int, default=1000
         LIBLINEAR iterations per class.
     tol : float, default=1e-4
+        LIBLINEAR's stopping tolerance.
     random_state : int, RandomState instance or None, default=None
         Seeds LIBLINEAR's coordinate order.
 
@@ -69,7 +72,9 @@ class CandidateLabelSVM(LinearMulticlass):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_rows, n_features)
+            Every instance of every bag.
         bags : BagCandidates, or CandidateSets / bool mask / label lists / 1-D labels
+            Bag of each row and the bags' candidate labeling vectors.
 
         Returns
         -------

@@ -340,14 +340,17 @@ class MILM3N(_M3NBase):
     graph : Graph or None, default=None
         ``None`` means the chain over the examples' nodes.
     inference : {"viterbi", "exact"}, default="viterbi"
+        Loss-augmented inference: Viterbi (chains) or exact branch and bound.
     alpha : float, default=1.0
         ``lambda`` of (17) (> 0; BMRM needs a strongly convex objective).
     max_iter : int, default=300
         Most BMRM iterations (each one loss-augmented inference per example).
     tol : float, default=1e-3
         Stop when the duality gap is below ``tol`` times the objective.
-    n_states, n_symbols : int or None
-        Labels ``K`` and input symbols; ``None`` reads them off the training data.
+    n_states : int or None, default=None
+        Labels ``K``; ``None`` reads it off the training labels.
+    n_symbols : int or None, default=None
+        Input symbols (symbolic ``X``); ``None`` reads it off the training inputs.
 
     Attributes
     ----------
@@ -574,14 +577,21 @@ class LPMILM3N(_M3NBase):
     Parameters
     ----------
     graph : Graph or None, default=None
+        The Markov network; ``None`` means a chain.
     alpha : float, default=0.0
         ``lambda`` (the paper uses 0 for Sudoku).
     max_iter : int, default=30
         Passes over the examples.
     learning_rate : float, default=0.05
+        Adam's step size.
     batch_size : int, default=10
-    n_states, n_symbols : int or None
-    random_state : int, RandomState or None
+        Examples per Adam step of ``w`` (each example's ``phi`` steps on its own).
+    n_states : int or None, default=None
+        Labels ``K``; ``None`` reads it off the training labels.
+    n_symbols : int or None, default=None
+        Input symbols; ``None`` reads it off the training inputs.
+    random_state : int, RandomState or None, default=None
+        Seeds the order of the examples.
 
     Attributes
     ----------

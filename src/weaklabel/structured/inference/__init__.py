@@ -62,10 +62,11 @@ def viterbi(unary, pairwise, edges=None):
 
     Parameters
     ----------
-    unary : array-like (n_nodes, K)
-    pairwise : array-like (K, K) or (n_nodes - 1, K, K)
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_nodes - 1, K, K)
         ``pairwise[t][y_t, y_{t+1}]``.
-    edges : None or array-like (n_nodes - 1, 2)
+    edges : None or array-like of shape (n_nodes - 1, 2)
         Must be the chain ``(0, 1), (1, 2), ...`` when given.
 
     Returns
@@ -125,8 +126,12 @@ def lp_map(unary, pairwise, edges=None, max_iter=1000, tol=1e-9, messages=None, 
 
     Parameters
     ----------
-    unary, pairwise, edges
-        See the module docstring; ``edges=None`` means a chain.
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores, ``pairwise[e][y_u, y_v]`` for ``e = (u, v)``.
+    edges : array-like of shape (n_edges, 2) or None
+        The graph; ``None`` means the chain 0-1-...-(n-1).
     max_iter : int, default=1000
         Most sweeps over the edges.
     tol : float, default=1e-9
