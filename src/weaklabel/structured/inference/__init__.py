@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..graphs import check_graph
-from ._kernels import _beliefs, _csp_decode, _energy, _mplp, _viterbi
+from ._kernels import _beliefs, _csp_decode, _dfbb, _energy, _mplp, _viterbi
 
 __all__ = ["viterbi", "lp_map", "exact_map", "brute_force", "energy", "LPResult", "potentials"]
 
@@ -187,7 +187,7 @@ def _adjacency(E, n):
     return ptr.astype(np.int64), other[order], eid[order], side[order]
 
 
-def _decode_active(U, P, E, msg, bound, max_nodes, slacks=(1e-7, 1e-5, 1e-3, 1e-2, 1e-1)):
+def _decode_active(U, P, E, msg, bound, max_nodes, slacks=(1e-7, 1e-5, 1e-3, 1e-2, 1e-1, 0.3, 1.0)):
     """Complementary slackness: a labeling that uses, at every node and edge, only labels
     within a hair of the maximum of the reparametrised scores reaches the dual bound, so it
     is optimal.  Found by arc consistency and backtracking on those labels (for Sudoku with
@@ -215,67 +215,52 @@ def _decode_active(U, P, E, msg, bound, max_nodes, slacks=(1e-7, 1e-5, 1e-3, 1e-
     return best_y, best_e
 
 
-def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=100_000):
-    """Exact MAP: :func:`lp_map`, and branch and bound over it when the relaxation is not tight.
+def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=2_000_000):
+    """Exact MAP: :func:`lp_map`, then branch and bound when the relaxation is not tight.
 
-    A search node clamps some variables (their other labels get a score far below any
-    labeling's); its LP bound prunes it when it cannot beat the best labeling found.
-    The branching variable is the unclamped node whose two best beliefs are closest,
-    its labels tried by decreasing belief.
+    The search runs in the problem reparametrised by the LP's dual messages, where a
+    labeling's score is a sum of node and edge terms each at most its maximum.  A partial
+    labeling is bounded by its assigned terms plus, for every free node, the best of its
+    labels counting the edges to assigned neighbours, plus the maximum of every edge
+    between free nodes (kept incrementally, O(degree K) per step).  Nodes are chosen by
+    fewest labels that can still beat the incumbent (initially the LP's decoded labeling),
+    so on rule-like models such as Sudoku the search is constraint propagation guided by
+    the LP.  Worst case exponential; ``max_nodes`` caps it.
+
+    Parameters
+    ----------
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores.
+    edges : array-like of shape (n_edges, 2) or None
+        The graph; ``None`` means a chain.
+    max_iter : int, default=1000
+        MPLP sweeps for the root relaxation.
+    max_nodes : int, default=2000000
+        Search nodes before giving up optimality (``info["optimal"]`` is then False).
 
     Returns
     -------
     labels : ndarray of int (n_nodes,)
     value : float
-        The score of ``labels`` (the maximum, unless ``max_nodes`` search nodes did not
-        suffice; then ``info["optimal"]`` is False).
+        The score of ``labels``.
     info : dict
-        ``lp_calls``, ``tight_at_root`` and ``optimal``.
+        ``tight_at_root`` (no search was needed), ``optimal`` and ``lp_calls`` (1).
     """
     U, P, E = potentials(unary, pairwise, edges)
     n, K = U.shape
     root = lp_map(U, P, E, max_iter=max_iter)
     if root.tight:
         return root.labels, root.energy, {"lp_calls": 1, "tight_at_root": True, "optimal": True}
-    big = 1.0 + np.abs(U).sum() + np.abs(P).max(axis=(1, 2)).sum() if E.shape[0] else 1.0 + np.abs(U).sum()
-    best_y, best_v = root.labels.copy(), root.energy
-    calls = 1
-    stack = [(U, root)]
-    eps = 1e-9
-    optimal = True
-    while stack:
-        Uc, res = stack.pop()
-        if res.bound <= best_v + eps * (1 + abs(best_v)):
-            continue
-        if res.energy > best_v and np.all(Uc[np.arange(n), res.labels] > -big / 2):
-            best_y, best_v = res.labels.copy(), res.energy
-        if res.tight:
-            continue
-        if calls >= max_nodes:
-            optimal = False
-            break
-        # beliefs from the messages: choose the most ambiguous free node
-        b = Uc.copy()
-        np.add.at(b, E[:, 0], res.messages[:, 0])
-        np.add.at(b, E[:, 1], res.messages[:, 1])
-        free = np.flatnonzero((Uc > -big / 2).sum(1) > 1)
-        if free.size == 0:
-            continue
-        srt = np.sort(b[free], axis=1)
-        v = int(free[np.argmin(srt[:, -1] - srt[:, -2])])
-        order = [y for y in np.argsort(-b[v], kind="stable") if Uc[v, y] > -big / 2]
-        children = []
-        for y in order:
-            Uy = Uc.copy()
-            keep = Uy[v, y]
-            Uy[v, :] = -big
-            Uy[v, y] = keep
-            r = _lp_child(Uy, P, E, res.messages, max_iter, best_v + eps * (1 + abs(best_v)))
-            calls += 1
-            children.append((Uy, r))
-        for child in reversed(children):      # best belief explored first
-            stack.append(child)
-    return best_y, float(best_v), {"lp_calls": calls, "tight_at_root": False, "optimal": optimal}
+    msg = root.messages
+    b = _beliefs(U, E, msg)
+    ue = np.ascontiguousarray(P - msg[:, 0, :, None] - msg[:, 1, None, :])
+    ptr, nnode, nedge, nside = _adjacency(E, n)
+    out = root.labels.copy()
+    inc = float(_energy(U, P, E, out))
+    best, finished = _dfbb(b, ue, E, ptr, nnode, nedge, nside, inc, int(max_nodes), out)
+    return out, float(_energy(U, P, E, out)), {"lp_calls": 1, "tight_at_root": False, "optimal": bool(finished)}
 
 
 def _lp_child(U, P, E, messages, max_iter, prune_at):

@@ -277,3 +277,137 @@ def _beliefs(U, edges, msg):
             b[edges[e, 0], y] += msg[e, 0, y]
             b[edges[e, 1], y] += msg[e, 1, y]
     return b
+
+
+@njit(cache=True)
+def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
+    """Depth-first branch and bound in the reparametrised problem.
+
+    With beliefs ``b`` and reparametrised edge scores ``ue`` (any dual messages), the score
+    of a labeling is ``sum_v b_v(y_v) + sum_e ue_e(y_u, y_v)`` exactly.  A partial labeling
+    is bounded by its assigned part, plus for each free node the max over its labels of
+    ``b_v`` plus the edges to assigned neighbours, plus the max of every edge between two
+    free nodes; the bound is kept incrementally.  The next node is the free one with the
+    fewest labels that can still beat the incumbent ``best_e`` (``out``).  Returns
+    ``(best score, finished)``; ``finished`` is False when ``max_nodes`` ran out.
+    """
+    n, K = b.shape
+    E = edges.shape[0]
+    emax = np.empty(E)
+    free_sum0 = 0.0
+    for e in range(E):
+        m = -np.inf
+        for y in range(K):
+            for z in range(K):
+                if ue[e, y, z] > m:
+                    m = ue[e, y, z]
+        emax[e] = m
+        free_sum0 += m
+    H = np.empty((n + 1, n, K))
+    H[0] = b
+    part = np.zeros(n + 1)
+    free_sum = np.zeros(n + 1)
+    free_sum[0] = free_sum0
+    assigned = np.full(n, -1, np.int64)
+    var = np.full(n + 1, -1, np.int64)
+    tried = np.zeros((n + 1, K), np.bool_)
+    depth = 0
+    nodes = 0
+    tol = 1e-9 * (1.0 + abs(best_e))
+    while depth >= 0:
+        Hd = H[depth]
+        if depth == n:
+            if part[depth] > best_e + tol:
+                best_e = part[depth]
+                tol = 1e-9 * (1.0 + abs(best_e))
+                for i in range(n):
+                    out[i] = assigned[i]
+            depth -= 1
+            if depth >= 0:
+                assigned[var[depth]] = -1
+            continue
+        if var[depth] == -1:
+            ub = part[depth] + free_sum[depth]
+            for i in range(n):
+                if assigned[i] < 0:
+                    m = -np.inf
+                    for y in range(K):
+                        if Hd[i, y] > m:
+                            m = Hd[i, y]
+                    ub += m
+            if ub <= best_e + tol:
+                depth -= 1
+                if depth >= 0:
+                    assigned[var[depth]] = -1
+                continue
+            margin = ub - best_e - tol
+            pick = -1
+            pc = K + 1
+            for i in range(n):
+                if assigned[i] >= 0:
+                    continue
+                m = -np.inf
+                for y in range(K):
+                    if Hd[i, y] > m:
+                        m = Hd[i, y]
+                c = 0
+                for y in range(K):
+                    if Hd[i, y] > m - margin:
+                        c += 1
+                if c < pc:
+                    pc = c
+                    pick = i
+            var[depth] = pick
+            for y in range(K):
+                tried[depth, y] = False
+        v = var[depth]
+        # next label: best H first, among those that can still beat the incumbent
+        m = -np.inf
+        for y in range(K):
+            if Hd[v, y] > m:
+                m = Hd[v, y]
+        ub = part[depth] + free_sum[depth]
+        for i in range(n):
+            if assigned[i] < 0:
+                mi = -np.inf
+                for y in range(K):
+                    if Hd[i, y] > mi:
+                        mi = Hd[i, y]
+                ub += mi
+        pick = -1
+        ps = -np.inf
+        for y in range(K):
+            if not tried[depth, y] and Hd[v, y] > ps and ub - m + Hd[v, y] > best_e + tol:
+                ps = Hd[v, y]
+                pick = y
+        if pick == -1 or nodes >= max_nodes:
+            if nodes >= max_nodes:
+                return best_e, False
+            var[depth] = -1
+            depth -= 1
+            if depth >= 0:
+                assigned[var[depth]] = -1
+            continue
+        tried[depth, pick] = True
+        nodes += 1
+        Hn = H[depth + 1]
+        Hn[:, :] = Hd
+        part[depth + 1] = part[depth] + Hd[v, pick]
+        fs = free_sum[depth]
+        for p in range(nptr[v], nptr[v + 1]):
+            a = nnode[p]
+            if assigned[a] >= 0:
+                continue
+            e = nedge[p]
+            fs -= emax[e]
+            if nside[p] == 0:
+                for z in range(K):
+                    Hn[a, z] += ue[e, pick, z]
+            else:
+                for z in range(K):
+                    Hn[a, z] += ue[e, z, pick]
+        free_sum[depth + 1] = fs
+        assigned[v] = pick
+        depth += 1
+        var[depth] = -1
+    return best_e, True
