@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 REPRODUCTIONS = ("partial-labels", "pll-realworld", "uma-toy", "uma-real", "cspa-linear", "cspa-kernel", "cspa-beta",
-                 "mms-artificial", "mms-realworld")
+                 "mms-artificial", "mms-realworld", "sudoku")
 
 
 class _Group(click.Group):
@@ -62,6 +62,8 @@ def _reproduction(name):
 
         return _Runner({"cspa-linear": cspa.run_linear, "cspa-kernel": cspa.run_kernel,
                         "cspa-beta": cspa.run_beta}[name])
+    elif name == "sudoku":
+        from .bench import sudoku as mod
     elif name in ("mms-artificial", "mms-realworld"):
         from .bench import mms
 
@@ -76,7 +78,7 @@ def _reproduction(name):
 @click.option("--quick", is_flag=True, help="A small slice (under a minute) writing the same kinds of files.")
 @click.option("--repeats", type=click.IntRange(min=1), default=None,
               help="Repeats (partial-labels, default 100), splits (pll-realworld and mms-realworld, default "
-                   "10; mms-artificial, default 3) or runs (uma-toy, uma-real, cspa-*, default 10).")
+                   "10; mms-artificial, default 3) or runs (uma-toy, uma-real, cspa-*, default 10; sudoku, default 5).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="1 runs serially; N > 1 starts a local Dask cluster of N worker processes.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",

@@ -113,3 +113,27 @@ def plot_mms_artificial(summary, dataset, levels, Ls, path):
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_sudoku_scores(unary, pairwise, path, title):
+    """Figure 2(c)(d) style: the learned unary scores (input symbol x label) and the shared
+    pairwise table (label x label)."""
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.6))
+    for ax, M, ttl, ylab in ((axes[0], unary, "unary score (input symbol, label)", "input symbol (0 = empty)"),
+                             (axes[1], pairwise, "pairwise score (label, label)", "label")):
+        im = ax.imshow(M, cmap="RdBu_r", vmin=-abs(M).max(), vmax=abs(M).max())
+        ax.set_title(ttl, fontsize=8)
+        ax.set_xticks(range(M.shape[1]))
+        ax.set_xticklabels(range(1, M.shape[1] + 1), fontsize=7)
+        ax.set_yticks(range(M.shape[0]))
+        ax.set_yticklabels(range(M.shape[0]) if M.shape[0] != M.shape[1] else range(1, M.shape[0] + 1), fontsize=7)
+        ax.set_xlabel("label (digit)")
+        ax.set_ylabel(ylab)
+        fig.colorbar(im, ax=ax, fraction=0.046)
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
