@@ -34,12 +34,15 @@ def potentials(unary, pairwise, edges=None):
     if U.ndim != 2 or U.shape[0] == 0 or U.shape[1] == 0:
         raise ValueError(f"unary must be a non-empty 2-D array (n_nodes, K); got shape {U.shape}.")
     n, K = U.shape
-    if edges is None:
-        edges = np.c_[np.arange(n - 1), np.arange(1, n)]
-    n, E = check_graph(n, edges)
+    if edges is None:                 # the chain: valid by construction, no checks needed
+        E = np.empty((max(n - 1, 0), 2), dtype=np.int64)
+        E[:, 0] = np.arange(n - 1)
+        E[:, 1] = E[:, 0] + 1
+    else:
+        n, E = check_graph(n, edges)
     P = np.asarray(pairwise, dtype=np.float64)
     if P.shape == (K, K):
-        P = np.broadcast_to(P, (E.shape[0], K, K))
+        P = np.broadcast_to(P, (E.shape[0], K, K))       # made contiguous below
     elif P.shape != (E.shape[0], K, K):
         raise ValueError(f"pairwise must have shape ({K}, {K}) or ({E.shape[0]}, {K}, {K}) for {E.shape[0]} edges "
                          f"and {K} labels; got {P.shape}.")
@@ -84,7 +87,7 @@ def viterbi(unary, pairwise, edges=None):
     """
     U, P, E = potentials(unary, pairwise, edges)
     n = U.shape[0]
-    if not np.array_equal(E, np.c_[np.arange(n - 1), np.arange(1, n)].reshape(-1, 2)):
+    if edges is not None and not np.array_equal(E, np.c_[np.arange(n - 1), np.arange(1, n)].reshape(-1, 2)):
         raise ValueError("viterbi needs the chain edges (0, 1), (1, 2), ...; use lp_map or exact_map for other graphs.")
     out = np.zeros(n, dtype=np.int64)
     if n == 1:
