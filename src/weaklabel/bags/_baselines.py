@@ -7,11 +7,10 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
-from sklearn.utils.validation import check_array, validate_data
 
-from .._validation import check_bool, check_int_at_least, check_positive, check_X_finite, check_X_values
+from .._validation import check_bool, check_int_at_least, check_positive
 from ..linear import LinearMulticlass, register
-from ._mms import as_bags
+from ._mms import validated_input
 
 __all__ = ["CandidateLabelSVM"]
 
@@ -86,12 +85,7 @@ class CandidateLabelSVM(LinearMulticlass):
         check_bool(self.fit_intercept, "fit_intercept")
         if self.loss not in ("hinge", "squared_hinge"):
             raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {self.loss!r}.")
-        check_X_values(X)
-        X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
-        check_X_finite(X)
-        B = as_bags(bags, X.shape[0])
-        X = validate_data(self, X, accept_sparse="csr", reset=True, dtype=[np.float64, np.float32],
-                          ensure_all_finite=False)
+        X, B = validated_input(self, X, bags)
         mask = B.instance_candidates().mask
         d = X.shape[1]
         W = np.zeros((d + int(self.fit_intercept), B.n_classes))

@@ -43,6 +43,18 @@ def as_bags(y, n_rows, name="bags"):
     return B
 
 
+def validated_input(est, X, bags):
+    """``(X, bags as BagCandidates)`` checked; only then are ``est``'s ``n_features_in_``
+    (and feature names) set, so a rejected call leaves a fitted estimator unchanged."""
+    check_X_values(X)
+    X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
+    check_X_finite(X)
+    B = as_bags(bags, X.shape[0])
+    X = validate_data(est, X, accept_sparse="csr", reset=True, dtype=[np.float64, np.float32],
+                      ensure_all_finite=False)
+    return X, B
+
+
 def _flat(y):
     return all(not isinstance(v, (list, tuple, set, frozenset, np.ndarray)) for v in y)
 
@@ -160,13 +172,7 @@ class MMS(LinearMulticlass):
 
     def _prepare(self, X, bags):
         self._check_params()
-        check_X_values(X)
-        X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
-        check_X_finite(X)
-        B = as_bags(bags, X.shape[0])
-        # only now (inputs valid) touch the estimator's attributes
-        X = validate_data(self, X, accept_sparse="csr", reset=True, dtype=[np.float64, np.float32],
-                          ensure_all_finite=False)
+        X, B = validated_input(self, X, bags)
         if self.fit_intercept:
             X = with_intercept(X)
         if sp.issparse(X):
