@@ -127,6 +127,13 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
         self.classes_ = arrays["classes"]
         self.n_features_in_ = int(meta["n_features_in"])
 
+    def _check_weight_shape(self):
+        """Loaded weights must be (n_features [+1 with an intercept], n_classes)."""
+        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
+                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
+            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
+                             f"{self.n_features_in_} features")
+
     def save(self, path):
         """Write the fitted model to ``path`` (.npz arrays + JSON metadata, no pickle).
 
@@ -216,10 +223,7 @@ class OnlineLinear(LinearMulticlass):
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
-        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
-                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
-            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
-                             f"{self.n_features_in_} features")
+        self._check_weight_shape()
         self.t_, self.n_iter_, self.n_updates_ = int(meta["t"]), int(meta["n_iter"]), int(meta["n_updates"])
         from sklearn.utils import check_random_state
 

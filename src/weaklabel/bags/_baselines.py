@@ -116,10 +116,7 @@ class CandidateLabelSVM(LinearMulticlass):
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         self.n_iter_ = int(meta["n_iter"])
-        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
-                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
-            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
-                             f"{self.n_features_in_} features")
+        self._check_weight_shape()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

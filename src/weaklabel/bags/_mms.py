@@ -282,10 +282,7 @@ class MMS(LinearMulticlass):
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
-        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
-                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
-            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
-                             f"{self.n_features_in_} features")
+        self._check_weight_shape()
         self.n_rounds_, self.n_iter_ = int(meta["n_rounds"]), int(meta["n_iter"])
         self.alpha_ = float(meta["alpha"])
         self.best_round_ = int(meta["best_round"])
