@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 REPRODUCTIONS = ("partial-labels", "pll-realworld", "uma-toy", "uma-real", "cspa-linear", "cspa-kernel", "cspa-beta",
-                 "mms-artificial", "mms-realworld", "sudoku")
+                 "mms-artificial", "mms-realworld", "m3n-hmc", "sudoku", "visual-sudoku")
 
 
 class _Group(click.Group):
@@ -64,6 +64,10 @@ def _reproduction(name):
                         "cspa-beta": cspa.run_beta}[name])
     elif name == "sudoku":
         from .bench import sudoku as mod
+    elif name == "m3n-hmc":
+        from .bench import m3n_hmc as mod
+    elif name == "visual-sudoku":
+        from .bench import visual_sudoku as mod
     elif name in ("mms-artificial", "mms-realworld"):
         from .bench import mms
 

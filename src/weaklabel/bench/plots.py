@@ -137,3 +137,38 @@ def plot_sudoku_scores(unary, pairwise, path, title):
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_m3n_hmc(summary, ms, rates, methods, labels, lines, path):
+    """Figure 1 style: test error (top) and training partial error (bottom) against the
+    number of training sequences, one column per learner, one curve per missing rate, with
+    the Bayes rules of the Hamming loss (solid red) and the 0/1 loss (dashed red)."""
+    import numpy as np
+
+    plt = _plt()
+    fig, axes = plt.subplots(2, len(methods), figsize=(4.2 * len(methods), 6.0), squeeze=False, sharex=True)
+    colors = plt.cm.viridis(np.linspace(0, 0.85, max(len(rates), 1)))
+    for j, method in enumerate(methods):
+        for k, (key, ylab) in enumerate((("test_error", "test error (Hamming)"),
+                                         ("train_partial_error", "training partial error"))):
+            ax = axes[k][j]
+            for rate, color in zip(rates, colors):
+                pts = [(m, [q[key] for q in summary[(method, rate, m)]]) for m in ms if (method, rate, m) in summary]
+                if pts:
+                    ax.errorbar([q[0] for q in pts], [np.mean(q[1]) for q in pts], yerr=[np.std(q[1]) for q in pts],
+                                color=color, marker="o", ms=3, lw=1.2, capsize=2, label=f"missing {rate:g}")
+            if k == 0 and lines:
+                ax.axhline(lines["hamming"][0], color="tab:red", lw=1.2, label="Bayes, Hamming loss")
+                ax.axhline(lines["zero_one"][0], color="tab:red", ls="--", lw=1.2, label="Bayes, 0/1 loss")
+            ax.set_title(f"{labels[method]}: {ylab}", fontsize=9)
+            ax.grid(alpha=0.3)
+            if k == 1:
+                ax.set_xlabel("training sequences m")
+            if j == 0:
+                ax.set_ylabel(ylab)
+    axes[0][0].legend(fontsize=6)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 
 from .._validation import check_int_at_least
 
-__all__ = ["hmc_model", "hidden_markov_chain", "missing_labels", "sudoku_puzzles"]
+__all__ = ["hmc_model", "hidden_markov_chain", "hmc_bayes_predict", "missing_labels", "sudoku_puzzles"]
 
 
 def hmc_model(n_states=30, stay=0.5, match=0.5):
@@ -52,6 +52,48 @@ def hidden_markov_chain(n_sequences, length=100, n_states=30, random_state=None)
     u = rng.random_sample(Y.shape)
     X = np.minimum((u[..., None] > cum_e[Y]).sum(-1), K - 1).astype(np.int64)
     return X, Y
+
+
+def hmc_bayes_predict(X, rule="marginal", n_states=30):
+    """The Bayes rules of the Section 4.1 chain, derived from the generating model.
+
+    ``rule="marginal"``: ``argmax_y p(y_v | x)`` at every node by forward-backward, the Bayes
+    rule of the Hamming loss.  ``rule="map"``: ``argmax_y p(y | x)`` by Viterbi, the Bayes rule
+    of the 0/1 loss.  ``X`` is an int array (n_sequences, length) of symbols; returns the
+    labels, an int array of the same shape.
+    """
+    X = np.asarray(X)
+    if X.ndim != 2 or X.dtype.kind not in "iu":
+        raise ValueError(f"X must be an int array (n_sequences, length); got dtype {X.dtype}, shape {X.shape}.")
+    if rule not in ("marginal", "map"):
+        raise ValueError(f"rule must be 'marginal' or 'map'; got {rule!r}.")
+    start, trans, emit = hmc_model(n_states)
+    if X.size and (X.min() < 0 or X.max() >= n_states):
+        raise ValueError(f"X holds symbols outside 0..{n_states - 1}.")
+    m, n = X.shape
+    if rule == "map":
+        ls, lT = np.log(start), np.log(trans)
+        le = np.log(emit)[:, X].transpose(1, 2, 0)    # (m, n, K): log p(x_t | y_t = k)
+        from ..structured.inference import viterbi
+
+        out = np.empty((m, n), dtype=np.int64)
+        for i in range(m):
+            u = le[i].copy()
+            u[0] += ls
+            out[i] = viterbi(u, lT)[0]
+        return out
+    e = emit[:, X].transpose(1, 2, 0)                 # scaled forward-backward in probabilities
+    a = np.empty((m, n, n_states))
+    b = np.ones((m, n, n_states))
+    a[:, 0] = start * e[:, 0]
+    a[:, 0] /= a[:, 0].sum(1, keepdims=True)
+    for t in range(1, n):
+        a[:, t] = (a[:, t - 1] @ trans) * e[:, t]
+        a[:, t] /= a[:, t].sum(1, keepdims=True)
+    for t in range(n - 2, -1, -1):
+        b[:, t] = (e[:, t + 1] * b[:, t + 1]) @ trans.T
+        b[:, t] /= b[:, t].sum(1, keepdims=True)
+    return np.argmax(a * b, axis=2).astype(np.int64)
 
 
 def missing_labels(Y, rate, *, always=None, random_state=None):

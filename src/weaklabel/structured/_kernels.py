@@ -75,6 +75,74 @@ def _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, S):
 
 
 @njit(cache=True)
+def _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, S, P, edges, yhat, Gu, Gp, c):
+    """Loss-augmented inference for example ``i`` of a chain model (Viterbi).
+
+    Adds ``c * (psi(x_i, yhat) - psi_ref)`` to ``(Gu, Gp)``, where ``yhat`` maximises
+    ``l^p(a_i, y) + <w, psi(x_i, y)>`` and ``psi_ref`` is ``psi^p(x_i, a_i)`` (15) or, with
+    ``ramp``, ``psi(x_i, yref_i)`` (the CCCP-linearised ramp loss).  Returns
+    ``(Delta_i, l^p(a_i, yhat))``: the example's loss (14) and the partial loss of ``yhat``.
+    Buffers: ``S`` (n, K), ``P`` (n-1, K, K) filled with ``Wp``, ``edges`` the chain's,
+    ``yhat`` (n,).
+    """
+    n = A.shape[1]
+    K = Wp.shape[0]
+    _unary(Wu, sym, Xs, F, i, S)
+    base = 0.0
+    if ramp:
+        for v in range(n):
+            base += S[v, yref[i, v]]
+        for t in range(n - 1):
+            base += Wp[yref[i, t], yref[i, t + 1]]
+    else:
+        base = _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, S)
+    for v in range(n):                      # loss augmentation on annotated nodes only
+        if A[i, v] >= 0:
+            for y in range(K):
+                if y != A[i, v]:
+                    S[v, y] += 1.0 / n
+    if n == 1:
+        best = -np.inf
+        for y in range(K):
+            if S[0, y] > best:
+                best = S[0, y]
+                yhat[0] = y
+        top = best
+    else:
+        top = _viterbi(S, P, yhat)
+    loss = 0.0
+    for v in range(n):
+        if A[i, v] >= 0 and yhat[v] != A[i, v]:
+            loss += 1.0 / n
+        _add_unary(Gu, sym, Xs, F, i, v, yhat[v], c)
+    for t in range(n - 1):
+        Gp[yhat[t], yhat[t + 1]] += c
+    if ramp:
+        for v in range(n):
+            _add_unary(Gu, sym, Xs, F, i, v, yref[i, v], -c)
+        for t in range(n - 1):
+            Gp[yref[i, t], yref[i, t + 1]] -= c
+    else:
+        _add_psi_p(Gu, Gp, sym, Xs, F, A, pu, edges, i, -c)
+    return top - base, loss
+
+
+@njit(cache=True)
+def _chain_buffers(Wp, n):
+    """Work buffers of :func:`_chain_oracle` for chains of ``n`` nodes."""
+    K = Wp.shape[0]
+    S = np.empty((n, K))
+    P = np.empty((max(n - 1, 1), K, K))
+    for t in range(max(n - 1, 1)):
+        P[t] = Wp
+    edges = np.empty((max(n - 1, 0), 2), np.int64)
+    for t in range(n - 1):
+        edges[t, 0] = t
+        edges[t, 1] = t + 1
+    return S, P, edges, np.empty(n, np.int64)
+
+
+@njit(cache=True)
 def _chain_risk(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, Gu, Gp):
     """Mean partial margin-rescaling loss (14) over the examples of a chain model, and its
     subgradient into (Gu, Gp) (zeroed first).  Loss-augmented inference by Viterbi.
@@ -82,56 +150,14 @@ def _chain_risk(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, Gu, Gp):
     ``ramp``: the CCCP-linearised ramp loss instead, ``max_y [l^p + s(y)] - s(yref_i)``.
     """
     m, n = A.shape
-    K = Wp.shape[0]
     Gu[:] = 0.0
     Gp[:] = 0.0
-    S = np.empty((n, K))
-    P = np.empty((max(n - 1, 1), K, K))
-    for t in range(max(n - 1, 1)):
-        P[t] = Wp
-    yhat = np.empty(n, np.int64)
-    edges = np.empty((max(n - 1, 0), 2), np.int64)
-    for t in range(n - 1):
-        edges[t, 0] = t
-        edges[t, 1] = t + 1
+    S, P, edges, yhat = _chain_buffers(Wp, n)
     risk = 0.0
     inv_m = 1.0 / m
     for i in range(m):
-        _unary(Wu, sym, Xs, F, i, S)
-        base = 0.0
-        if ramp:
-            for v in range(n):
-                base += S[v, yref[i, v]]
-            for t in range(n - 1):
-                base += Wp[yref[i, t], yref[i, t + 1]]
-        else:
-            base = _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, S)
-        for v in range(n):                      # loss augmentation on annotated nodes only
-            if A[i, v] >= 0:
-                for y in range(K):
-                    if y != A[i, v]:
-                        S[v, y] += 1.0 / n
-        if n == 1:
-            best = -np.inf
-            for y in range(K):
-                if S[0, y] > best:
-                    best = S[0, y]
-                    yhat[0] = y
-            top = best
-        else:
-            top = _viterbi(S, P, yhat)
-        risk += inv_m * (top - base)
-        for v in range(n):
-            _add_unary(Gu, sym, Xs, F, i, v, yhat[v], inv_m)
-        for t in range(n - 1):
-            Gp[yhat[t], yhat[t + 1]] += inv_m
-        if ramp:
-            for v in range(n):
-                _add_unary(Gu, sym, Xs, F, i, v, yref[i, v], -inv_m)
-            for t in range(n - 1):
-                Gp[yref[i, t], yref[i, t + 1]] -= inv_m
-        else:
-            _add_psi_p(Gu, Gp, sym, Xs, F, A, pu, edges, i, -inv_m)
+        val, _ = _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, S, P, edges, yhat, Gu, Gp, inv_m)
+        risk += inv_m * val
     return risk
 
 

@@ -230,8 +230,8 @@ def _bmrm(risk, shapes, lam, max_iter, tol, report):
     jumps to the minimiser of the cutting-plane model, which on M3N problems (large
     subgradients, small ``lam``) overshoots for hundreds of iterations; here the next
     point minimises the model plus ``mu/2 ||w - c||^2`` around the best point ``c`` so
-    far (proximal bundle), with ``mu`` halved after each step that decreases ``J`` (a
-    null step only adds its cutting plane).  The lower bound of the report is the minimum of
+    far (proximal bundle), with ``mu`` halved after each step that decreases ``J`` and
+    doubled after a null step (which also adds its cutting plane).  The lower bound of the report is the minimum of
     the unstabilised model (a valid lower bound on ``min J``); stops when the gap
     ``best J - lower bound`` is below ``tol`` times ``|best J|``.
     Returns the best iterate (as parts of ``shapes``) and the history
@@ -265,6 +265,8 @@ def _bmrm(risk, shapes, lam, max_iter, tol, report):
             if t > 0:
                 mu = max(mu * 0.5, 1e-8)
             best = (J, w.copy())
+        elif t > 0:
+            mu = min(mu * 2.0, 1e12)
         A.append(g)
         b.append(R - g @ w)
         Am = np.asarray(A)
@@ -291,6 +293,90 @@ def _bmrm(risk, shapes, lam, max_iter, tol, report):
         beta_p = _simplex_qp(AAt / lm, bv + (mu / lm) * (Am @ c), beta_p)
         w = (mu * c - Am.T @ beta_p) / lm
     return split(best[1]), hist
+
+
+def _bcfw(oracle, m, shapes, lam, max_iter, tol, random_state):
+    """Block-coordinate Frank-Wolfe (Lacoste-Julien et al. 2013) for
+    ``min J(w) = lam/2 ||w||^2 + 1/m sum_i Delta_i(w)``, the dual of (17) one example at a
+    time, with the exact line search.
+
+    Each step calls ``oracle`` once (one loss-augmented inference), so a pass costs what one
+    BMRM iteration costs, but ``w`` moves after every example.  The dual value
+    ``D = -lam/2 ||w||^2 + l`` is a valid lower bound at every step; the sum of the block
+    gaps over a pass estimates ``J - D``.  When that estimate falls below
+    ``tol * |J|`` (or after ``max_iter`` passes) an exact batch pass measures ``J`` and the
+    gap.  Each block starts at the corner of its first oracle call (``psi^p`` is not the
+    feature vector of any labeling, so ``w_i = 0`` is not dual feasible).  Returns the parts
+    of ``w`` and the history ``(J, J, D, gap)`` per pass (``J`` is
+    the pass's running estimate, exact in the last row).
+    """
+    sizes = [int(np.prod(s)) for s in shapes]
+    dim = sum(sizes)
+    rng = check_random_state(random_state)
+
+    def split(v):
+        out, o = [], 0
+        for s, k in zip(shapes, sizes):
+            out.append(v[o:o + k].reshape(s))
+            o += k
+        return out
+
+    w = np.zeros(dim)
+    W = split(w)                       # views into w, updated in place
+    g = np.zeros(dim)
+    G = split(g)
+    Wi = np.zeros((m, dim))
+    li = np.zeros(m)
+    ell = 0.0
+    hist = []
+
+    def primal(v):
+        V = split(v)
+        R = sum(oracle(i, V[0], V[1], G[0], G[1], 0.0)[0] for i in range(m)) / m
+        return 0.5 * lam * (v @ v) + R
+
+    wbar = np.zeros(dim)               # weighted average of the iterates (BCFW-wavg)
+    k = 0
+
+    for t in range(max_iter):
+        gap_sum, Jest = 0.0, 0.0
+        for i in rng.permutation(m):
+            g[:] = 0.0
+            val, loss = oracle(i, W[0], W[1], G[0], G[1], 1.0)
+            ws = g * (-1.0 / (lam * m))
+            ls = loss / m
+            d = Wi[i] - ws
+            gi = lam * (d @ w) - li[i] + ls
+            den = lam * (d @ d)
+            if t == 0:
+                # w_i = 0, l_i = 0 is not a dual point here (psi^p is no labeling's feature
+                # vector), so each block starts at its first corner
+                gamma = 1.0
+            else:
+                gamma = min(max(gi / den, 0.0), 1.0) if den > 0 else 0.0
+            gap_sum += gi
+            Jest += val / m
+            k += 1
+            if gamma > 0:
+                step = gamma * (ws - Wi[i])
+                w += step
+                Wi[i] += step
+                dl = gamma * (ls - li[i])
+                li[i] += dl
+                ell += dl
+            wbar *= k / (k + 2.0)
+            wbar += (2.0 / (k + 2.0)) * w
+        D = -0.5 * lam * (w @ w) + ell
+        Jest += 0.5 * lam * (w @ w)
+        hist.append([Jest, Jest, D, gap_sum])
+        if gap_sum <= tol * max(abs(Jest), 1e-12) or t == max_iter - 1:
+            Jw, Ja = primal(w), primal(wbar)
+            best = w if Jw <= Ja else wbar
+            J = min(Jw, Ja)
+            hist[-1] = [J, J, D, J - D]
+            if J - D <= tol * max(abs(J), 1e-12):
+                break
+    return [x.copy() for x in split(best.copy())], hist
 
 
 def _project_simplex(v):
@@ -371,21 +457,25 @@ class MILM3N(_M3NBase):
     [[0, 1, 1, 0], [1, 1, 0, 0]]
     """
 
-    def __init__(self, graph=None, inference="viterbi", alpha=1.0, max_iter=300, tol=1e-3, n_states=None,
-                 n_symbols=None):
+    def __init__(self, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
+                 n_states=None, n_symbols=None, random_state=None):
         self.graph = graph
         self.inference = inference
         self.alpha = alpha
+        self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
         self.n_states = n_states
         self.n_symbols = n_symbols
+        self.random_state = random_state
 
     _ramp = False
 
     def _check_params(self):
         if self.inference not in ("viterbi", "exact"):
             raise ValueError(f"inference must be 'viterbi' or 'exact'; got {self.inference!r}.")
+        if self.solver not in ("bcfw", "bmrm"):
+            raise ValueError(f"solver must be 'bcfw' or 'bmrm'; got {self.solver!r}.")
         if not (isinstance(self.alpha, (int, float, np.floating, np.integer)) and self.alpha > 0):
             raise ValueError(f"alpha must be a number > 0; got {self.alpha!r}.")
         check_int_at_least(self.max_iter, "max_iter", 1)
@@ -393,21 +483,12 @@ class MILM3N(_M3NBase):
             raise ValueError(f"tol must be a number > 0; got {self.tol!r}.")
 
     def _risk_fn(self, X, sym, Y, pu, g, yref=None):
-        Xs = X if sym else np.zeros((1, 1), np.int64)
-        F = X if not sym else np.zeros((1, 1, 1))
-        ramp = yref is not None
-        yr = yref if ramp else np.zeros((1, 1), np.int64)
-        if g.kind == "chain" and self.inference == "viterbi":
-            def risk(parts):
-                Wu, Wp = parts
-                Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
-                R = _chain_risk(Wu, Wp, sym, Xs, F, Y, pu, ramp, yr, Gu, Gp)
-                return R, [Gu, Gp]
-            return risk
-        if self.inference == "viterbi":
+        """``(risk, oracle)``: the mean loss with its subgradient (for BMRM) and the
+        per-example loss-augmented inference (for BCFW); see :func:`_make_oracle`."""
+        if g.kind != "chain" and self.inference == "viterbi":
             raise ValueError(f"inference='viterbi' needs a chain graph; this one is {g!r}. Use inference='exact' "
                              "(small graphs) or LPMILM3N.")
-        return _generic_risk(X, sym, Y, pu, g, yref)
+        return _make_oracle(X, sym, Y, pu, g, yref, self.inference == "viterbi")
 
     def fit(self, X, Y, label_prob=None):
         """Learn from partially annotated examples.
@@ -428,11 +509,16 @@ class MILM3N(_M3NBase):
         self._check_params()
         X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
         Wu, Wp = self._zero_weights(sym, n_sym, X, K)
-        risk = self._risk_fn(X, sym, Y, pu, g)
-        (Wu, Wp), hist = _bmrm(risk, [Wu.shape, Wp.shape], float(self.alpha), self.max_iter, self.tol, None)
+        (Wu, Wp), hist = self._solve(self._risk_fn(X, sym, Y, pu, g), Y.shape[0], [Wu.shape, Wp.shape])
         self._finish(Wu, Wp, sym, n_sym, K, g)
         self._set_history(hist)
         return self
+
+    def _solve(self, fns, m, shapes):
+        risk, oracle = fns
+        if self.solver == "bmrm":
+            return _bmrm(risk, shapes, float(self.alpha), self.max_iter, self.tol, None)
+        return _bcfw(oracle, m, shapes, float(self.alpha), self.max_iter, self.tol, self.random_state)
 
     def _set_history(self, hist):
         h = np.asarray(hist)
@@ -448,45 +534,72 @@ class MILM3N(_M3NBase):
         return float(np.mean(np.sum((Y >= 0) & (pred != Y), axis=1) / Y.shape[1]))
 
 
-def _generic_risk(X, sym, Y, pu, g, yref):
-    """Risk of (14) (or the linearised ramp loss) on any graph, exact inference by exact_map."""
-    from ._kernels import _add_psi_p, _add_unary, _psi_p_score
+def _make_oracle(X, sym, Y, pu, g, yref, chain):
+    """The loss-augmented inference of (14) for the solvers.
+
+    Returns ``(risk, oracle)``.  ``oracle(i, Wu, Wp, Gu, Gp, c)`` adds
+    ``c * (psi(x_i, yhat) - psi_ref_i)`` to ``(Gu, Gp)`` and returns ``(Delta_i, l^p(a_i, yhat))``
+    for the loss-augmented labeling ``yhat`` (Viterbi on chains, :func:`exact_map`
+    elsewhere); ``psi_ref`` is ``psi^p`` (15), or ``psi(x_i, yref_i)`` for the CCCP-linearised
+    ramp loss.  ``risk([Wu, Wp])`` is ``(mean Delta_i, [Gu, Gp])``, its subgradient.
+    """
+    from ._kernels import _add_psi_p, _add_unary, _chain_buffers, _chain_oracle, _psi_p_score
 
     m, n = Y.shape
     Xs = X if sym else np.zeros((1, 1), np.int64)
     F = X if not sym else np.zeros((1, 1, 1))
+    ramp = yref is not None
+    yr = np.ascontiguousarray(yref) if ramp else np.zeros((1, 1), np.int64)
+
+    if chain:
+        buf = {}
+
+        def oracle(i, Wu, Wp, Gu, Gp, c):
+            if "S" not in buf:
+                buf["S"], _, buf["edges"], buf["yhat"] = _chain_buffers(Wp, n)
+            P = np.broadcast_to(Wp, (max(n - 1, 1),) + Wp.shape)     # a view: follows Wp
+            return _chain_oracle(Wu, Wp, sym, Xs, F, Y, pu, ramp, yr, i, buf["S"], P, buf["edges"], buf["yhat"],
+                                 Gu, Gp, c)
+
+        def risk(parts):
+            Wu, Wp = parts
+            Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
+            return _chain_risk(Wu, Wp, sym, Xs, F, Y, pu, ramp, yr, Gu, Gp), [Gu, Gp]
+
+        return risk, oracle
+
     E = g.edges
+
+    def oracle(i, Wu, Wp, Gu, Gp, c):
+        K = Wp.shape[0]
+        S = np.empty((n, K))
+        _unary(Wu, sym, Xs, F, i, S)
+        if ramp:
+            base = S[np.arange(n), yr[i]].sum() + Wp[yr[i][E[:, 0]], yr[i][E[:, 1]]].sum()
+        else:
+            base = _psi_p_score(Wu, Wp, sym, Xs, F, Y, pu, E, i, S)
+        lab = Y[i] >= 0
+        S[lab] += 1.0 / n
+        S[np.flatnonzero(lab), Y[i][lab]] -= 1.0 / n
+        yhat, top, _ = exact_map(S, Wp, E)
+        for v in range(n):
+            _add_unary(Gu, sym, Xs, F, i, v, yhat[v], c)
+        np.add.at(Gp, (yhat[E[:, 0]], yhat[E[:, 1]]), c)
+        if ramp:
+            for v in range(n):
+                _add_unary(Gu, sym, Xs, F, i, v, yr[i, v], -c)
+            np.add.at(Gp, (yr[i][E[:, 0]], yr[i][E[:, 1]]), -c)
+        else:
+            _add_psi_p(Gu, Gp, sym, Xs, F, Y, pu, E, i, -c)
+        return top - base, float(np.sum(lab & (yhat != Y[i]))) / n
 
     def risk(parts):
         Wu, Wp = parts
         Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
-        K = Wp.shape[0]
-        S = np.empty((n, K))
-        R = 0.0
-        for i in range(m):
-            _unary(Wu, sym, Xs, F, i, S)
-            if yref is None:
-                base = _psi_p_score(Wu, Wp, sym, Xs, F, Y, pu, E, i, S)
-            else:
-                base = S[np.arange(n), yref[i]].sum() + Wp[yref[i][E[:, 0]], yref[i][E[:, 1]]].sum()
-            Sa = S.copy()
-            lab = Y[i] >= 0
-            Sa[lab] += 1.0 / n
-            Sa[np.flatnonzero(lab), Y[i][lab]] -= 1.0 / n
-            yhat, top, _ = exact_map(Sa, Wp, E)
-            R += (top - base) / m
-            for v in range(n):
-                _add_unary(Gu, sym, Xs, F, i, v, yhat[v], 1.0 / m)
-            np.add.at(Gp, (yhat[E[:, 0]], yhat[E[:, 1]]), 1.0 / m)
-            if yref is None:
-                _add_psi_p(Gu, Gp, sym, Xs, F, Y, pu, E, i, -1.0 / m)
-            else:
-                for v in range(n):
-                    _add_unary(Gu, sym, Xs, F, i, v, yref[i, v], -1.0 / m)
-                np.add.at(Gp, (yref[i][E[:, 0]], yref[i][E[:, 1]]), -1.0 / m)
+        R = sum(oracle(i, Wu, Wp, Gu, Gp, 1.0 / m)[0] for i in range(m)) / m
         return R, [Gu, Gp]
 
-    return risk
+    return risk, oracle
 
 
 class RampCCCPM3N(MILM3N):
@@ -495,8 +608,9 @@ class RampCCCPM3N(MILM3N):
     ``Delta = max_y [l^p(a, y) + <w, psi(x, y)>] - max_y <w, psi(x, y)>`` is non-convex;
     CCCP (Yuille & Rangarajan 2003) replaces the concave part by its linearisation at the
     current ``w`` (the current MAP labeling of each example) and solves the convex
-    problem by BMRM, until the objective stops decreasing.  Starts at ``w = 0`` (whose MAP
-    labeling is label 0 everywhere, the lowest-index tie).
+    problem with the ``solver`` of :class:`MILM3N`, until the objective stops decreasing.
+    Starts at ``w = 0``, where every labeling is a MAP labeling; the first linearisation
+    takes the one that agrees with the annotations (label 0 at missing nodes).
 
     Parameters
     ----------
@@ -512,10 +626,10 @@ class RampCCCPM3N(MILM3N):
     n_rounds_ : int
     """
 
-    def __init__(self, graph=None, inference="viterbi", alpha=1.0, max_iter=300, tol=1e-3, n_states=None,
-                 n_symbols=None, n_rounds=10):
-        super().__init__(graph=graph, inference=inference, alpha=alpha, max_iter=max_iter, tol=tol,
-                         n_states=n_states, n_symbols=n_symbols)
+    def __init__(self, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
+                 n_states=None, n_symbols=None, random_state=None, n_rounds=10):
+        super().__init__(graph=graph, inference=inference, alpha=alpha, solver=solver, max_iter=max_iter, tol=tol,
+                         n_states=n_states, n_symbols=n_symbols, random_state=random_state)
         self.n_rounds = n_rounds
 
     def fit(self, X, Y, label_prob=None):
@@ -529,10 +643,15 @@ class RampCCCPM3N(MILM3N):
         objs = [self._ramp_objective(X, sym, Y)]
         rounds = 0
         hist = []
-        for _ in range(self.n_rounds):
-            yref, _ = self._decode_all(X, sym)
-            risk = self._risk_fn(X, sym, Y, pu, g, yref=np.ascontiguousarray(yref))
-            (Wu2, Wp2), h = _bmrm(risk, [Wu.shape, Wp.shape], float(self.alpha), self.max_iter, self.tol, None)
+        for k in range(self.n_rounds):
+            if k == 0:
+                # at w = 0 every labeling maximises the concave part; the supergradient taken is
+                # the one that agrees with the annotations (label 0 at missing nodes)
+                yref = np.where(Y >= 0, Y, 0)
+            else:
+                yref, _ = self._decode_all(X, sym)
+            fns = self._risk_fn(X, sym, Y, pu, g, yref=np.ascontiguousarray(yref))
+            (Wu2, Wp2), h = self._solve(fns, Y.shape[0], [Wu.shape, Wp.shape])
             old = (self.unary_, self.pairwise_)
             self.unary_, self.pairwise_ = Wu2, Wp2
             obj = self._ramp_objective(X, sym, Y)
@@ -553,7 +672,7 @@ class RampCCCPM3N(MILM3N):
     def _ramp_objective(self, X, sym, Y):
         m, n = Y.shape
         yref, _ = self._decode_all(X, sym)
-        risk = self._risk_fn(X, sym, Y, np.ones(Y.shape), self.graph_, yref=np.ascontiguousarray(yref))
+        risk, _ = self._risk_fn(X, sym, Y, np.ones(Y.shape), self.graph_, yref=np.ascontiguousarray(yref))
         R, _ = risk([self.unary_, self.pairwise_])
         return float(0.5 * self.alpha * (np.sum(self.unary_ ** 2) + np.sum(self.pairwise_ ** 2)) + R)
 

@@ -1,0 +1,170 @@
+"""Reproduction of Franc & Yermakov (2022), Section 4.1 and Figure 1: the hidden Markov chain.
+
+Sequences of length 100 over 30 symbols from :func:`weaklabel.simulate.hidden_markov_chain`
+(emission 1/2 for x = y, 1/58 otherwise; transitions 1/2 to stay, the other half spread
+evenly: the paper's printed 1/10 does not normalise).  Each repeat draws a pool of
+training sequences, hides each label with probability ``rate`` (MAR), and trains on the
+first ``m`` sequences of the pool, so the curves over ``m`` are nested.  For each
+learner, ``lambda`` is chosen from the grid by the Hamming error on the validation
+sequences; reported are the test error (normalised Hamming) and the training partial
+error (the mean l^p over the training annotations) at that ``lambda``.
+
+Learners: :class:`~weaklabel.structured.MILM3N` (BCFW on (17), marginals by (20)) and the
+ramp-loss CCCP baseline :class:`~weaklabel.structured.RampCCCPM3N`.  Lines: the Bayes
+rules of the generating model (:func:`weaklabel.simulate.hmc_bayes_predict`: per-node
+posterior argmax for the Hamming loss, Viterbi for the 0/1 loss) and reading the symbol
+as the label.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..simulate import hidden_markov_chain, hmc_bayes_predict, missing_labels
+from ..structured import MILM3N, RampCCCPM3N
+from ._common import load_or_make_plan, mean_std, run_and_collect
+from .runner import Cell
+
+EXPERIMENT = "m3n-hmc"
+METHODS = ("milm3n", "cccp")
+LABELS = {"milm3n": "MIL-M3N", "cccp": "CCCP (ramp loss)"}
+
+
+@functools.lru_cache(maxsize=4)
+def _eval_sets(repeat, n_val, n_test):
+    Xv, Yv = hidden_markov_chain(n_val, random_state=10_000 + repeat)
+    Xt, Yt = hidden_markov_chain(n_test, random_state=20_000 + repeat)
+    return Xv, Yv, Xt, Yt
+
+
+@functools.lru_cache(maxsize=4)
+def _pool(repeat, size, rate):
+    X, Y = hidden_markov_chain(size, random_state=repeat)
+    A = missing_labels(Y, rate, random_state=1_000 + repeat)
+    return X, A
+
+
+def _learner(method, lam, p, repeat):
+    common = dict(alpha=lam, max_iter=p["max_iter"], n_states=30, n_symbols=30, random_state=repeat)
+    if method == "milm3n":
+        return MILM3N(**common)
+    return RampCCCPM3N(**common, n_rounds=p["cccp_rounds"])
+
+
+def cell(config):
+    p = config["plan"]
+    X, A = _pool(config["repeat"], max(p["m"]), config["rate"])
+    X, A = X[:config["m"]], A[:config["m"]]
+    Xv, Yv, Xt, Yt = _eval_sets(config["repeat"], p["n_val"], p["n_test"])
+    out = {}
+    for method in METHODS:
+        best = None
+        val = {}
+        for lam in p["lambdas"]:
+            t0 = time.perf_counter()
+            est = _learner(method, lam, p, config["repeat"]).fit(X, A)
+            fit_s = time.perf_counter() - t0
+            val[lam] = 1.0 - est.score(Xv, Yv)
+            if best is None or val[lam] < best[0]:
+                best = (val[lam], lam, est, fit_s)
+        _, lam, est, fit_s = best
+        out[method] = {"lambda": lam, "val_error": val, "test_error": 1.0 - est.score(Xt, Yt),
+                       "train_partial_error": est.partial_error(X, A), "fit_seconds": fit_s,
+                       "converged": bool(est.converged_), "objective": float(est.objective_[-1]),
+                       "lower_bound": float(est.lower_bound_[-1])}
+    return out
+
+
+def bayes_cell(config):
+    p = config["plan"]
+    _, _, Xt, Yt = _eval_sets(config["repeat"], p["n_val"], p["n_test"])
+    return {"hamming": float(np.mean(hmc_bayes_predict(Xt, "marginal") != Yt)),
+            "zero_one": float(np.mean(hmc_bayes_predict(Xt, "map") != Yt)),
+            "read_symbol": float(np.mean(Xt != Yt))}
+
+
+def plan(quick=False, repeats=None, datasets=None):
+    if datasets:
+        raise ValueError("m3n-hmc takes no --dataset.")
+    if quick:
+        return {"m": [20, 60], "rate": [0.0, 0.5], "lambdas": [1.0, 10.0], "repeats": repeats or 1, "n_val": 200,
+                "n_test": 500, "max_iter": 30, "cccp_rounds": 2, "quick": True}
+    return {"m": [50, 100, 200, 500, 1000], "rate": [0.0, 0.1, 0.2, 0.5], "lambdas": [0.1, 1.0, 10.0, 100.0],
+            "repeats": repeats or 5, "n_val": 5000, "n_test": 10000, "max_iter": 50, "cccp_rounds": 3,
+            "quick": False}
+
+
+def cells(p):
+    out = [Cell(EXPERIMENT, "bayes", {"repeat": r, "plan": p}, bayes_cell) for r in range(p["repeats"])]
+    # largest fits first, so the two workers end together
+    for m in sorted(p["m"], reverse=True):
+        for rate in p["rate"]:
+            for r in range(p["repeats"]):
+                out.append(Cell(EXPERIMENT, "fit", {"m": m, "rate": rate, "repeat": r, "plan": p}, cell))
+    return out
+
+
+def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None, execute=True):
+    from .plots import plot_m3n_hmc
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
+    cs = cells(p)
+    bayes = run_and_collect(out, [c for c in cs if c.stage == "bayes"], EXPERIMENT, "bayes", jobs=jobs,
+                            scheduler=scheduler, progress=progress, execute=execute, desc="Bayes rules")
+    rows = run_and_collect(out, [c for c in cs if c.stage == "fit"], EXPERIMENT, "fit", jobs=jobs,
+                           scheduler=scheduler, progress=progress, execute=execute, desc="fits")
+    lines_ = {k: mean_std([r[k] for _, r in bayes]) for k in ("hamming", "zero_one", "read_symbol")} if bayes else {}
+    summary = {}
+    for cfg, res in rows:
+        for method in METHODS:
+            summary.setdefault((method, cfg["rate"], cfg["m"]), []).append(res[method])
+    lines = ["# Hidden Markov chain with missing labels (Franc & Yermakov 2022, Section 4.1, Figure 1)", "",
+             f"{p['repeats']} repeats; m in {p['m']}; missing rate in {p['rate']}; lambda from {p['lambdas']} by the "
+             f"Hamming error on {p['n_val']:,} validation sequences; {p['n_test']:,} test sequences. MIL-M3N: BCFW, "
+             f"at most {p['max_iter']} passes; CCCP: at most {p['cccp_rounds']} rounds of the same. Transitions: "
+             "1/2 to stay and 1/58 to each other state (the paper's 1/10 does not normalise)." +
+             (" QUICK run." if p["quick"] else ""), ""]
+    if lines_:
+        lines += [f"Reference lines on the test sequences: Bayes rule of the Hamming loss (posterior marginals) "
+                  f"{100 * lines_['hamming'][0]:.2f} %, Bayes rule of the 0/1 loss (Viterbi on the true model) "
+                  f"{100 * lines_['zero_one'][0]:.2f} %, reading the symbol as the label "
+                  f"{100 * lines_['read_symbol'][0]:.2f} %.", ""]
+    lines += ["Test error % (mean +- std), and in brackets the training partial error %.", "",
+              "| method | missing | " + " | ".join(f"m = {m}" for m in p["m"]) + " | lambda chosen | duality gap |",
+              "|---|---|" + "---|" * len(p["m"]) + "---|---|"]
+    csv_rows = [["method", "missing_rate", "m", "runs", "test_error", "test_error_std", "train_partial_error",
+                 "lambda_mode", "fit_seconds"]]
+    for method in METHODS:
+        for rate in p["rate"]:
+            cellsx, lams, gaps = [], [], []
+            for m in p["m"]:
+                r = summary.get((method, rate, m), [])
+                if not r:
+                    cellsx.append("-")
+                    continue
+                te = mean_std([100 * q["test_error"] for q in r])
+                tp = mean_std([100 * q["train_partial_error"] for q in r])
+                cellsx.append(f"{te[0]:.2f} +- {te[1]:.2f} ({tp[0]:.1f})")
+                lams += [q["lambda"] for q in r]
+                gaps += [(q["objective"] - q["lower_bound"]) / max(abs(q["objective"]), 1e-12) for q in r]
+                vals, counts = np.unique([q["lambda"] for q in r], return_counts=True)
+                csv_rows.append([method, rate, m, len(r), f"{te[0]:.3f}", f"{te[1]:.3f}", f"{tp[0]:.3f}",
+                                 f"{vals[np.argmax(counts)]:g}", f"{np.mean([q['fit_seconds'] for q in r]):.2f}"])
+            lam_txt = ", ".join(f"{v:g}: {c}" for v, c in zip(*np.unique(lams, return_counts=True))) if lams else "-"
+            gap_txt = f"median {100 * np.median(gaps):.2f} %" if gaps else "-"
+            lines.append(f"| {LABELS[method]} | {rate:g} | " + " | ".join(cellsx) + f" | {lam_txt} | {gap_txt} |")
+    if summary:
+        png = plot_m3n_hmc(summary, p["m"], p["rate"], METHODS, LABELS, lines_, out / "figure1.png")
+        lines += ["", f"![test and training partial error]({png.name})"]
+    md = out / "report.md"
+    md.write_text("\n".join(lines) + "\n")
+    with open(out / "results.csv", "w", newline="") as fh:
+        csv.writer(fh).writerows(csv_rows)
+    return md
