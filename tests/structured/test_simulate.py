@@ -57,3 +57,62 @@ def test_structured_speed_and_sudoku_bench_slices(tmp_path):
     text = md.read_text()
     assert "| 100 | 0.5 |" in text and "second source" in text
     assert (tmp_path / "sudoku_scores.png").stat().st_size > 5000
+
+
+def _posterior_by_enumeration(x, K, stay, match):
+    import itertools
+
+    start, trans, emit = hmc_model(K, stay=stay, match=match)
+    n = len(x)
+    marg = np.zeros((n, K))
+    joint = {}
+    for y in itertools.product(range(K), repeat=n):
+        p = start[y[0]] * emit[y[0], x[0]]
+        for t in range(1, n):
+            p *= trans[y[t - 1], y[t]] * emit[y[t], x[t]]
+        marg[np.arange(n), y] += p
+        joint[y] = p
+    return marg, joint
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_hmc_bayes_rules_match_enumeration(seed):
+    from weaklabel.simulate import hmc_bayes_predict
+
+    K, stay, match = 3, 0.7, 0.6
+    X, _ = hidden_markov_chain(4, length=5, n_states=K, random_state=seed, stay=stay, match=match)
+    ham = hmc_bayes_predict(X, "marginal", n_states=K, stay=stay, match=match)
+    vit = hmc_bayes_predict(X, "map", n_states=K, stay=stay, match=match)
+    for i in range(X.shape[0]):
+        marg, joint = _posterior_by_enumeration(X[i], K, stay, match)
+        # (ties are possible: compare the probability of what was returned with the best)
+        np.testing.assert_allclose(marg[np.arange(5), ham[i]], marg.max(1), rtol=1e-9)
+        assert joint[tuple(vit[i].tolist())] == pytest.approx(max(joint.values()), rel=1e-9)
+    with pytest.raises(ValueError, match="rule must be"):
+        hmc_bayes_predict(X, "mode")
+
+
+def test_hmc_bayes_hamming_rule_beats_the_map_rule_and_reading_the_symbol():
+    from weaklabel.simulate import hmc_bayes_predict
+
+    X, Y = hidden_markov_chain(300, random_state=0)
+    ham = np.mean(hmc_bayes_predict(X, "marginal") != Y)
+    vit = np.mean(hmc_bayes_predict(X, "map") != Y)
+    assert ham < np.mean(X != Y) < vit          # 0.47 < 0.50 < 0.59 on the paper's chain
+
+
+def test_visual_sudoku_draws_images_of_the_right_digit():
+    from weaklabel.simulate import visual_sudoku
+
+    rng = np.random.default_rng(0)
+    digits = rng.integers(0, 10, size=200)
+    images = (digits[:, None, None] * np.ones((200, 2, 2))).astype(np.uint8) + 1
+    X = rng.integers(0, 10, size=(5, 81))
+    V = visual_sudoku(X, images, digits, random_state=0)
+    assert V.shape == (5, 81, 2, 2)
+    assert np.all(V[X == 0] == 0)
+    assert np.all(V[X > 0][:, 0, 0] == X[X > 0] + 1)
+    with pytest.raises(ValueError, match="no image"):
+        visual_sudoku(X, images[digits != 3], digits[digits != 3])
+    with pytest.raises(ValueError, match="one label per image"):
+        visual_sudoku(X, images, digits[:5])

@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 
 from .._validation import check_int_at_least
 
-__all__ = ["hmc_model", "hidden_markov_chain", "hmc_bayes_predict", "missing_labels", "sudoku_puzzles"]
+__all__ = ["hmc_model", "hidden_markov_chain", "hmc_bayes_predict", "missing_labels", "sudoku_puzzles", "visual_sudoku"]
 
 
 def hmc_model(n_states=30, stay=0.5, match=0.5):
@@ -34,13 +34,17 @@ def hmc_model(n_states=30, stay=0.5, match=0.5):
     return np.full(K, 1.0 / K), trans, emit
 
 
-def hidden_markov_chain(n_sequences, length=100, n_states=30, random_state=None):
+def hidden_markov_chain(n_sequences, length=100, n_states=30, random_state=None, *, stay=0.5, match=0.5):
     """Sequences ``(X, Y)`` of the Section 4.1 chain, both int arrays (n_sequences, length)
-    with symbols and states ``0 .. n_states-1``."""
+    with symbols and states ``0 .. n_states-1``; ``stay`` and ``match`` as in
+    :func:`hmc_model` (the paper's 1/2 and 1/2 by default)."""
     check_int_at_least(n_sequences, "n_sequences", 1)
     check_int_at_least(length, "length", 1)
+    for name, v in (("stay", stay), ("match", match)):
+        if not 0 <= v <= 1:
+            raise ValueError(f"{name} must be a probability in [0, 1]; got {v!r}.")
     rng = check_random_state(random_state)
-    start, trans, emit = hmc_model(n_states)
+    start, trans, emit = hmc_model(n_states, stay=stay, match=match)
     K = int(n_states)
     Y = np.empty((n_sequences, length), dtype=np.int64)
     Y[:, 0] = rng.randint(0, K, size=n_sequences)
@@ -54,20 +58,21 @@ def hidden_markov_chain(n_sequences, length=100, n_states=30, random_state=None)
     return X, Y
 
 
-def hmc_bayes_predict(X, rule="marginal", n_states=30):
+def hmc_bayes_predict(X, rule="marginal", n_states=30, *, stay=0.5, match=0.5):
     """The Bayes rules of the Section 4.1 chain, derived from the generating model.
 
     ``rule="marginal"``: ``argmax_y p(y_v | x)`` at every node by forward-backward, the Bayes
     rule of the Hamming loss.  ``rule="map"``: ``argmax_y p(y | x)`` by Viterbi, the Bayes rule
-    of the 0/1 loss.  ``X`` is an int array (n_sequences, length) of symbols; returns the
-    labels, an int array of the same shape.
+    of the 0/1 loss.  ``X`` is an int array (n_sequences, length) of symbols; ``n_states``,
+    ``stay`` and ``match`` describe the chain (:func:`hmc_model`).  Returns the labels, an
+    int array of the same shape.
     """
     X = np.asarray(X)
     if X.ndim != 2 or X.dtype.kind not in "iu":
         raise ValueError(f"X must be an int array (n_sequences, length); got dtype {X.dtype}, shape {X.shape}.")
     if rule not in ("marginal", "map"):
         raise ValueError(f"rule must be 'marginal' or 'map'; got {rule!r}.")
-    start, trans, emit = hmc_model(n_states)
+    start, trans, emit = hmc_model(n_states, stay=stay, match=match)
     if X.size and (X.min() < 0 or X.max() >= n_states):
         raise ValueError(f"X holds symbols outside 0..{n_states - 1}.")
     m, n = X.shape
@@ -161,3 +166,48 @@ def sudoku_puzzles(n, givens=(25, 77), random_state=None):
                 puz[c] = keep
         X[k], Y[k] = puz, sol
     return X, Y
+
+
+def visual_sudoku(X, images, digits, random_state=None):
+    """Visual Sudoku puzzles (Section 4.3): each given digit ``d`` of ``X`` is replaced by an
+    image drawn at random from the ``images`` whose label in ``digits`` is ``d``, and each
+    blank cell (0) by an all-black image.
+
+    Parameters
+    ----------
+    X : int array (n, 81)
+        Puzzles, 0 = blank, 1..9 = given digit.
+    images : array (n_images, ...)
+        The digit images to draw from (for example MNIST, (n_images, 28, 28) uint8).
+    digits : int array (n_images,)
+        The digit shown by each image.
+    random_state : int, RandomState or None
+
+    Returns
+    -------
+    ndarray (n, 81, *images.shape[1:]) of ``images.dtype``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> imgs = np.arange(1, 10, dtype=np.uint8).reshape(9, 1) * np.ones((9, 4), np.uint8)
+    >>> V = visual_sudoku(np.array([[0, 3] + [0] * 79]), imgs, np.arange(1, 10), random_state=0)
+    >>> V.shape, V[0, 0].tolist(), V[0, 1].tolist()
+    ((1, 81, 4), [0, 0, 0, 0], [3, 3, 3, 3])
+    """
+    X = np.asarray(X)
+    images = np.asarray(images)
+    digits = np.asarray(digits)
+    if X.ndim != 2 or X.dtype.kind not in "iu":
+        raise ValueError(f"X must be an int array (n_puzzles, n_cells); got dtype {X.dtype}, shape {X.shape}.")
+    if digits.shape != (images.shape[0],):
+        raise ValueError(f"digits must have one label per image, shape ({images.shape[0]},); got {digits.shape}.")
+    rng = check_random_state(random_state)
+    out = np.zeros(X.shape + images.shape[1:], dtype=images.dtype)
+    for d in np.unique(X[X > 0]):
+        pool = np.flatnonzero(digits == d)
+        if pool.size == 0:
+            raise ValueError(f"X holds digit {int(d)} but no image in images shows it.")
+        where = np.argwhere(X == d)
+        out[where[:, 0], where[:, 1]] = images[rng.choice(pool, len(where))]
+    return out
