@@ -98,7 +98,7 @@ def plan(quick=False, repeats=None, datasets=None):
         raise ValueError("visual-sudoku takes no --dataset.")
     learner = {"alpha": 1e-3, "epochs": 30, "learning_rate": 0.01}
     if quick:
-        return {"m": [60], "tau": [0.0], "repeats": repeats or 1, "n_centres": 200, "n_test": 5, "quick": True,
+        return {"m": [60], "tau": [0.0], "repeats": repeats or 1, "n_centres": 200, "n_test": 3, "quick": True,
                 **learner, "epochs": 5}
     return {"m": [1500], "tau": [0.0, 0.1, 0.2, 0.5], "repeats": repeats or 5, "n_centres": 2000, "n_test": 100,
             "quick": False, **learner}

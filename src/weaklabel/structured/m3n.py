@@ -610,7 +610,8 @@ class RampCCCPM3N(MILM3N):
     current ``w`` (the current MAP labeling of each example) and solves the convex
     problem with the ``solver`` of :class:`MILM3N`, until the objective stops decreasing.
     Starts at ``w = 0``, where every labeling is a MAP labeling; the first linearisation
-    takes the one that agrees with the annotations (label 0 at missing nodes).
+    takes the one that agrees with the annotations, with labels drawn uniformly at random
+    (``random_state``) at missing nodes.
 
     Parameters
     ----------
@@ -646,8 +647,9 @@ class RampCCCPM3N(MILM3N):
         for k in range(self.n_rounds):
             if k == 0:
                 # at w = 0 every labeling maximises the concave part; the supergradient taken is
-                # the one that agrees with the annotations (label 0 at missing nodes)
-                yref = np.where(Y >= 0, Y, 0)
+                # the one that agrees with the annotations, with random labels at missing nodes
+                rng = check_random_state(self.random_state)
+                yref = np.where(Y >= 0, Y, rng.randint(0, K, size=Y.shape))
             else:
                 yref, _ = self._decode_all(X, sym)
             fns = self._risk_fn(X, sym, Y, pu, g, yref=np.ascontiguousarray(yref))
