@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from weaklabel import datasets
 from weaklabel.structured import chain_graph, grid_graph, sudoku_graph
-from weaklabel.structured.inference import brute_force, energy, exact_map, lp_map, viterbi
+from weaklabel.structured.inference import brute_force, energy, exact_map, milp_map, lp_map, viterbi
 
 
 def numpy_viterbi(U, P):
@@ -82,6 +82,9 @@ def test_lp_bound_and_exact_map_on_loopy_graphs(seed):
     y, v, info = exact_map(U, P, E)
     assert v == pytest.approx(vb, abs=1e-9) and info["optimal"]
     assert energy(U, P, E, y) == pytest.approx(v)
+    if not r.tight:                               # the integer program too
+        y, v, info = milp_map(U, P, E)
+        assert v == pytest.approx(vb, abs=1e-7) and info["optimal"]
 
 
 def test_grid_frustrated_problem_needs_branching():
@@ -94,6 +97,8 @@ def test_grid_frustrated_problem_needs_branching():
     y, v, info = exact_map(U, P, E)
     yb, vb = brute_force(U, P, E)
     assert v == pytest.approx(vb) and not info["tight_at_root"] and info["optimal"]
+    y, v, info = milp_map(U, P, E)
+    assert v == pytest.approx(vb) and info["optimal"] and info["n_binary"] > 0
 
 
 @pytest.mark.skipif(not datasets.available("sudoku"), reason="shared data not found")
