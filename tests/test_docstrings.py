@@ -20,7 +20,8 @@ PUBLIC = [
     "weaklabel.bags.CandidateLabelSVM.fit", "weaklabel.bags.caption_labelings", "weaklabel.bags.most_violating_labeling",
     "weaklabel.simulate.bags", "weaklabel.labels.BagCandidates",
     "weaklabel.structured.inference.viterbi", "weaklabel.structured.inference.lp_map",
-    "weaklabel.structured.MILM3N", "weaklabel.structured.LPMILM3N", "weaklabel.structured.inference.exact_map",
+    "weaklabel.structured.MILM3N", "weaklabel.structured.LPMILM3N", "weaklabel.structured.inference.exact_map", "weaklabel.structured.inference.milp_map",
+    "weaklabel.structured.rbf_node_features", "weaklabel.simulate.visual_sudoku", "weaklabel.simulate.hmc_bayes_predict",
 ]
 # Checks we do not hold ourselves to: summary/extended-summary wording, See Also and
 # Returns of fit/self, parameters documented on the class rather than __init__.

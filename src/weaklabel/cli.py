@@ -82,7 +82,8 @@ def _reproduction(name):
 @click.option("--quick", is_flag=True, help="A small slice (under a minute) writing the same kinds of files.")
 @click.option("--repeats", type=click.IntRange(min=1), default=None,
               help="Repeats (partial-labels, default 100), splits (pll-realworld and mms-realworld, default "
-                   "10; mms-artificial, default 3) or runs (uma-toy, uma-real, cspa-*, default 10; sudoku, default 5).")
+                   "10; mms-artificial, default 3) or runs (uma-toy, uma-real, cspa-*, default 10; sudoku, m3n-hmc and "
+                   "visual-sudoku, default 5).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="1 runs serially; N > 1 starts a local Dask cluster of N worker processes.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",

@@ -182,6 +182,7 @@ def visual_sudoku(X, images, digits, random_state=None):
     digits : int array (n_images,)
         The digit shown by each image.
     random_state : int, RandomState or None
+        Seed of the image draws.
 
     Returns
     -------

@@ -28,8 +28,11 @@ def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, chunk=
     images : array (..., *image_shape)
         Node images, for example (n_puzzles, 81, 28, 28).
     centres : array (n_centres, *image_shape)
+        The centre images ``mu_i`` (the paper draws 2,000 MNIST digits).
     gamma : float, default=2.0
+        Kernel width, the paper's 2.
     relative_to_blank : bool, default=True
+        Subtract the features of the all-black image.
     chunk : int, default=20000
         Images per block (bounds the memory of the distance computation).
 

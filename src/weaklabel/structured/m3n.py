@@ -2,7 +2,8 @@
 
 - :class:`MILM3N`: the convex partial margin-rescaling loss (14) with exact
   loss-augmented inference (Viterbi on chains, branch and bound elsewhere), problem (17)
-  solved by BMRM (Teo et al. 2010), the paper's solver, with a duality-gap report.
+  solved by block-coordinate Frank-Wolfe (default) or BMRM (Teo et al. 2010, the
+  paper's solver), both with a duality-gap report.
 - :class:`LPMILM3N`: its LP relaxation (24), ``w`` and every example's dual variables
   ``phi^i`` optimised jointly by Adam, for arbitrary graphs; predictions by
   :func:`~weaklabel.structured.inference.lp_map` and exact decoding when not tight.
@@ -418,8 +419,19 @@ class MILM3N(_M3NBase):
     term by ``1/p(z_v = 1)`` and each annotated edge by ``1/p(z_v = 1, z_v' = 1)``.
     The loss-augmented inference is exact: Viterbi on chains (``inference="viterbi"``)
     or :func:`~weaklabel.structured.inference.exact_map` (``inference="exact"``, small
-    graphs).  The convex problem is solved by BMRM, the paper's solver, until the
-    duality gap is below ``tol`` (relative).
+    graphs).  The convex problem is solved until the duality gap is below ``tol``
+    (relative) by
+
+    - ``solver="bcfw"``: block-coordinate Frank-Wolfe on the dual (Lacoste-Julien et al.
+      2013), one example per step with the exact line search; its lower bound is the dual
+      value, and the weights returned are the better of the last and the averaged iterate.
+    - ``solver="bmrm"``: the paper's bundle method (BMRM, Teo et al. 2010) with a
+      proximal stabiliser; its lower bound is the cutting-plane model's minimum.
+
+    Both need one loss-augmented inference per example per iteration.  At ``w = 0`` every
+    labeling of maximal loss ties, so every BMRM cutting plane there is a poor model
+    and BMRM can stay at ``w = 0`` for many iterations; BCFW moves after each example,
+    which is why it is the default.
 
     Parameters
     ----------
@@ -428,22 +440,27 @@ class MILM3N(_M3NBase):
     inference : {"viterbi", "exact"}, default="viterbi"
         Loss-augmented inference: Viterbi (chains) or exact branch and bound.
     alpha : float, default=1.0
-        ``lambda`` of (17) (> 0; BMRM needs a strongly convex objective).
+        ``lambda`` of (17) (> 0: both solvers need a strongly convex objective).
+    solver : {"bcfw", "bmrm"}, default="bcfw"
+        The convex solver (see above).
     max_iter : int, default=300
-        Most BMRM iterations (each one loss-augmented inference per example).
+        Most iterations: BCFW passes over the examples or BMRM iterations.
     tol : float, default=1e-3
         Stop when the duality gap is below ``tol`` times the objective.
     n_states : int or None, default=None
         Labels ``K``; ``None`` reads it off the training labels.
     n_symbols : int or None, default=None
         Input symbols (symbolic ``X``); ``None`` reads it off the training inputs.
+    random_state : int, RandomState or None, default=None
+        Order of the BCFW passes (and the CCCP baseline's first imputation).
 
     Attributes
     ----------
     unary_ : ndarray (n_symbols or n_features, K)
     pairwise_ : ndarray (K, K)
     objective_, lower_bound_ : ndarray (n_iter_,)
-        Best objective and BMRM lower bound per iteration (the convergence report).
+        Objective and lower bound per iteration (the convergence report; for BCFW the
+        objective is the pass's running estimate except in the last row, which is exact).
     converged_ : bool
     graph_, n_states_, n_symbols_, symbolic_
 

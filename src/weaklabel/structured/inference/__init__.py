@@ -280,8 +280,12 @@ def milp_map(unary, pairwise, edges=None, time_limit=None):
 
     Parameters
     ----------
-    unary, pairwise, edges
-        As :func:`lp_map`.
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores.
+    edges : array-like of shape (n_edges, 2) or None
+        The graph; ``None`` means a chain.
     time_limit : float or None, default=None
         Seconds for HiGHS; ``info["optimal"]`` is False if it stops early.
 
