@@ -113,7 +113,7 @@ def plan(quick=False, repeats=None, datasets=None):
         return {"m": [100], "tau": [0.0, 0.5], "repeats": repeats or 1, "budget": 200_000, "other": 10,
                 "quick": True, "milp_seconds": None}
     return {"m": [100, 500], "tau": [0.0, 0.1, 0.2, 0.5], "repeats": repeats or 5, "budget": 2_000_000,
-            "other": 100, "quick": False, "milp_seconds": 600}
+            "other": 100, "quick": False, "milp_seconds": 180}
 
 
 def cells(p):

@@ -4,8 +4,9 @@ The given digits of the Sudoku puzzles (``../shared/data/sudoku/sudoku10000.csv.
 replaced by MNIST images, the blank cells by all-black images
 (:func:`weaklabel.simulate.visual_sudoku`).  Only the 10,000 MNIST *test* images are
 available here; a fixed permutation splits them, without overlap, into the RBF centres
-(first ``n_centres``, the paper's 2,000), the digits drawn for training puzzles (the next
-4,000) and the digits drawn for test puzzles (the last 4,000).  Node features are RBF
+(first ``n_centres`` of the first 2,000, the paper's 2,000), the digits drawn for
+training puzzles (the next ``n_train_digits``, 4,000 by default) and the digits drawn for
+test puzzles (the rest, 4,000).  Node features are RBF
 kernels ``exp(-2 ||x - mu||^2)`` of unit-norm images to the centres, measured relative to
 the blank image (:func:`weaklabel.structured.rbf_node_features`).  A run draws ``m``
 training puzzles from puzzles 0..7998, hides each empty cell's label with probability
@@ -53,11 +54,13 @@ def _puzzles():
     return d.X_train.astype(np.int64), d.y_train.astype(np.int64) - 1
 
 
-def _split(n_centres):
+def _split(n_centres, n_train=4000):
+    """Centres from the first 2,000 of the permutation, then ``n_train`` training digits,
+    the rest test digits: no image is in two parts."""
     images, digits, perm = _mnist()
     centres = images[perm[:n_centres]]
-    train = perm[2000:6000]
-    test = perm[6000:]
+    train = perm[2000:2000 + n_train]
+    test = perm[2000 + n_train:]
     return centres, (images[train], digits[train]), (images[test], digits[test])
 
 
@@ -68,7 +71,7 @@ def _features(X, pool, centres, seed):
 
 def cell(config):
     X, S = _puzzles()
-    centres, train_pool, test_pool = _split(config["n_centres"])
+    centres, train_pool, test_pool = _split(config["n_centres"], config.get("n_train_digits", 4000))
     rng = np.random.RandomState(config["repeat"])
     tr = rng.choice(7999, config["m"], replace=False)
     te = TEST[:config["n_test"]]
@@ -96,17 +99,18 @@ def cell(config):
 def plan(quick=False, repeats=None, datasets=None):
     if datasets:
         raise ValueError("visual-sudoku takes no --dataset.")
-    learner = {"alpha": 1e-3, "epochs": 30, "learning_rate": 0.01}
+    learner = {"alpha": 1e-3, "epochs": 30, "learning_rate": 0.01, "n_train_digits": 4000}
     if quick:
         return {"m": [60], "tau": [0.0], "repeats": repeats or 1, "n_centres": 200, "n_test": 3, "quick": True,
-                **learner, "epochs": 5}
+                **learner, "epochs": 5, "n_train_digits": 4000}
     return {"m": [1500], "tau": [0.0, 0.1, 0.2, 0.5], "repeats": repeats or 5, "n_centres": 2000, "n_test": 100,
             "quick": False, **learner}
 
 
 def cells(p):
     keys = ("n_centres", "n_test", "alpha", "epochs", "learning_rate")
-    return [Cell(EXPERIMENT, "fit", {"m": m, "tau": tau, "repeat": r, **{k: p[k] for k in keys}}, cell)
+    extra = {"n_train_digits": p["n_train_digits"]} if p.get("n_train_digits", 4000) != 4000 else {}
+    return [Cell(EXPERIMENT, "fit", {"m": m, "tau": tau, "repeat": r, **{k: p[k] for k in keys}, **extra}, cell)
             for m in p["m"] for tau in p["tau"] for r in range(p["repeats"])]
 
 
@@ -121,8 +125,9 @@ def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True
         groups.setdefault((cfg["m"], cfg["tau"]), []).append(res)
     lines = ["# Visual Sudoku from partial solutions (Franc & Yermakov 2022, Section 4.3, Table 1)", "",
              f"LP-MIL-M3N (alpha = {p['alpha']:g}, {p['epochs']} epochs, learning rate {p['learning_rate']:g}); "
-             f"{p['repeats']} repeats; RBF features to {p['n_centres']:,} MNIST-test centres; training and test digits "
-             f"disjoint from them and from each other; {p['n_test']} unseen test puzzles. tau = share of empty cells "
+             f"{p['repeats']} repeats; RBF features to {p['n_centres']:,} MNIST-test centres; "
+             f"{p.get('n_train_digits', 4000):,} training digits and {8000 - p.get('n_train_digits', 4000):,} test digits, "
+             f"disjoint from the centres and from each other; {p['n_test']} unseen test puzzles. tau = share of empty cells "
              "left unlabelled (given cells always labelled). Solved = every cell right. Paper: 1,500 training "
              f"puzzles, 2,000 centres. SATNet: {SATNET} % with 9,000 complete examples." +
              (" QUICK run." if p["quick"] else ""), "",
