@@ -223,6 +223,21 @@ class _M3NBase(BaseEstimator):
         self.graph_ = g
 
 
+def _flat_parts(shapes):
+    """``(dim, split)``: the length of the flat vector holding arrays of ``shapes``, and
+    ``split(v)``, the list of views of ``v`` in those shapes."""
+    sizes = [int(np.prod(s)) for s in shapes]
+
+    def split(v):
+        out, o = [], 0
+        for s, k in zip(shapes, sizes):
+            out.append(v[o:o + k].reshape(s))
+            o += k
+        return out
+
+    return sum(sizes), split
+
+
 def _bmrm(risk, shapes, lam, max_iter, tol, report):
     """Bundle method for ``min J(w) = lam/2 ||w||^2 + R(w)`` (BMRM, Teo et al. 2010, with a
     proximal stabiliser).
@@ -238,16 +253,7 @@ def _bmrm(risk, shapes, lam, max_iter, tol, report):
     Returns the best iterate (as parts of ``shapes``) and the history
     ``(J, best J, lower bound, gap)`` per iteration.
     """
-    sizes = [int(np.prod(s)) for s in shapes]
-    dim = sum(sizes)
-
-    def split(w):
-        out, o = [], 0
-        for s, k in zip(shapes, sizes):
-            out.append(w[o:o + k].reshape(s))
-            o += k
-        return out
-
+    dim, split = _flat_parts(shapes)
     w = np.zeros(dim)
     A, b = [], []
     best = (np.inf, w.copy())
@@ -311,17 +317,8 @@ def _bcfw(oracle, m, shapes, lam, max_iter, tol, random_state):
     of ``w`` and the history ``(J, J, D, gap)`` per pass (``J`` is
     the pass's running estimate, exact in the last row).
     """
-    sizes = [int(np.prod(s)) for s in shapes]
-    dim = sum(sizes)
+    dim, split = _flat_parts(shapes)
     rng = check_random_state(random_state)
-
-    def split(v):
-        out, o = [], 0
-        for s, k in zip(shapes, sizes):
-            out.append(v[o:o + k].reshape(s))
-            o += k
-        return out
-
     w = np.zeros(dim)
     W = split(w)                       # views into w, updated in place
     g = np.zeros(dim)
