@@ -228,9 +228,18 @@ def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=2_000_000):
     labeling is bounded by its assigned terms plus, for every free node, the best of its
     labels counting the edges to assigned neighbours, plus the maximum of every edge
     between free nodes (kept incrementally, O(degree K) per step).  Nodes are chosen by
-    fewest labels that can still beat the incumbent (initially the LP's decoded labeling),
-    so on rule-like models such as Sudoku the search is constraint propagation guided by
-    the LP.  Worst case exponential; ``max_nodes`` caps it.
+    fewest labels that can still beat the target, so on rule-like models such as Sudoku
+    the search is constraint propagation guided by the LP.
+
+    The target deepens, as in iterative-deepening A*: the first search seeks a labeling
+    within ``gap / 256`` of the dual bound (``gap`` = bound minus the LP labeling's score)
+    and prunes everything that cannot reach it, and each search that finds none proves
+    the MAP lies below its target and hands on a target 1.5 times further away; the LP
+    labeling is the last resort.  A search that finds a labeling keeps it as incumbent and
+    runs to the end, so the result is a MAP.  When the MAP is close to the bound (a model
+    that has learned Sudoku's rules and a valid puzzle) the searches are tiny, where
+    searching from the LP labeling's score explores every labeling that breaks a rule or
+    two.  Worst case exponential; ``max_nodes`` caps the search nodes of all targets.
 
     Parameters
     ----------
@@ -243,7 +252,8 @@ def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=2_000_000):
     max_iter : int, default=1000
         MPLP sweeps for the root relaxation.
     max_nodes : int, default=2000000
-        Search nodes before giving up optimality (``info["optimal"]`` is then False).
+        Search nodes, over all targets, before giving up optimality (``info["optimal"]``
+        is then False and the best labeling found is returned).
 
     Returns
     -------
@@ -251,21 +261,48 @@ def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=2_000_000):
     value : float
         The score of ``labels``.
     info : dict
-        ``tight_at_root`` (no search was needed), ``optimal`` and ``lp_calls`` (1).
+        ``tight_at_root`` (no search was needed), ``optimal``, ``lp_calls`` (1),
+        ``searches`` (targets tried) and ``nodes`` (search nodes in all).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> E = [[0, 1], [1, 2], [0, 2]]          # "differ" on a triangle with two labels
+    >>> y, v, info = exact_map([[0.1, 0], [0, 0.05], [0, 0]], -np.eye(2), E)
+    >>> y.tolist(), round(v, 6), info["tight_at_root"], info["optimal"]
+    ([0, 1, 0], -0.85, False, True)
     """
     U, P, E = potentials(unary, pairwise, edges)
     n, K = U.shape
     root = lp_map(U, P, E, max_iter=max_iter)
     if root.tight:
-        return root.labels, root.energy, {"lp_calls": 1, "tight_at_root": True, "optimal": True}
+        return root.labels, root.energy, {"lp_calls": 1, "tight_at_root": True, "optimal": True, "searches": 0,
+                                          "nodes": 0}
     msg = root.messages
     b = _beliefs(U, E, msg)
     ue = np.ascontiguousarray(P - msg[:, 0, :, None] - msg[:, 1, None, :])
     ptr, nnode, nedge, nside = _adjacency(E, n)
     out = root.labels.copy()
     inc = float(_energy(U, P, E, out))
-    best, finished = _dfbb(b, ue, E, ptr, nnode, nedge, nside, inc, int(max_nodes), out)
-    return out, float(_energy(U, P, E, out)), {"lp_calls": 1, "tight_at_root": False, "optimal": bool(finished)}
+    gap = root.bound - inc
+    step = gap / 256.0
+    left = int(max_nodes)
+    searches = 0
+    optimal = False
+    while left > 0:
+        target = root.bound - step
+        last = target <= inc
+        if last:
+            target = inc
+        searches += 1
+        best, finished, used = _dfbb(b, ue, E, ptr, nnode, nedge, nside, target, left, out)
+        left -= used
+        if best > target or last or not finished:
+            optimal = finished                    # a search that ran to its end with a labeling
+            break
+        step *= 1.5
+    return out, float(_energy(U, P, E, out)), {"lp_calls": 1, "tight_at_root": False, "optimal": bool(optimal),
+                                               "searches": searches, "nodes": int(max_nodes) - left}
 
 
 def milp_map(unary, pairwise, edges=None, time_limit=None):
@@ -373,22 +410,6 @@ def milp_map(unary, pairwise, edges=None, time_limit=None):
     if val < root.energy:
         y, val = root.labels.copy(), root.energy
     return y, val, {"optimal": bool(res.status == 0), "status": res.message, "n_binary": nx, "n_edge_vars": nz - nx}
-
-
-def _lp_child(U, P, E, messages, max_iter, prune_at):
-    """A branch-and-bound node: MPLP warm-started from the parent's messages, stopped as soon
-    as the bound falls to ``prune_at`` (the node is then pruned)."""
-    msg = np.array(messages)
-    out = np.zeros(U.shape[0], dtype=np.int64)
-    bound, en, sweeps = _mplp(U, P, E, msg, int(max_iter), 1e-9, out, float(prune_at))
-    scale = 1.0 + abs(bound)
-    tight = bool(bound - en <= 1e-9 * scale)
-    if not tight and bound > prune_at:
-        y, e2 = _decode_active(U, P, E, msg, bound, 2000, slacks=(1e-7, 1e-3, 1e-1))
-        if y is not None and e2 > en:
-            out, en = y, e2
-            tight = bool(bound - en <= 1e-6 * scale)
-    return LPResult(out, float(bound), float(en), tight, int(sweeps), msg)
 
 
 def brute_force(unary, pairwise, edges=None):

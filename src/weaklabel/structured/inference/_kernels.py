@@ -288,8 +288,10 @@ def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
     is bounded by its assigned part, plus for each free node the max over its labels of
     ``b_v`` plus the edges to assigned neighbours, plus the max of every edge between two
     free nodes; the bound is kept incrementally.  The next node is the free one with the
-    fewest labels that can still beat the incumbent ``best_e`` (``out``).  Returns
-    ``(best score, finished)``; ``finished`` is False when ``max_nodes`` ran out.
+    fewest labels that can still beat the incumbent ``best_e`` (``out``).  ``best_e`` may
+    also be a target with no labeling behind it: only labelings scoring above it are
+    sought, and ``out`` is written only when one is found.  Returns ``(best score,
+    finished, nodes)``; ``finished`` is False when ``max_nodes`` ran out.
     """
     n, K = b.shape
     E = edges.shape[0]
@@ -382,7 +384,7 @@ def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
                 pick = y
         if pick == -1 or nodes >= max_nodes:
             if nodes >= max_nodes:
-                return best_e, False
+                return best_e, False, nodes
             var[depth] = -1
             depth -= 1
             if depth >= 0:
@@ -410,4 +412,4 @@ def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
         assigned[v] = pick
         depth += 1
         var[depth] = -1
-    return best_e, True
+    return best_e, True, nodes
