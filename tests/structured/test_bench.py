@@ -80,12 +80,17 @@ def test_m3n_hmc_quick_slice(tmp_path):
 def test_visual_sudoku_quick_slice(tmp_path):
     from weaklabel.bench import visual_sudoku
 
-    centres, (tr_img, _), (te_img, _) = visual_sudoku._split(2000)
-    # centres, training digits and test digits are disjoint MNIST images
+    centres, (tr_img, _), (va_img, _), (te_img, _) = visual_sudoku._split(2000)
+    assert len(centres) == 2000 and len(tr_img) == 3500 and len(va_img) == 500 and len(te_img) == 4000
+    # centres, training, validation and test digits are disjoint MNIST images
     _, _, perm = visual_sudoku._mnist()
-    assert len(set(perm[:2000]) | set(perm[2000:6000]) | set(perm[6000:])) == 10000
+    assert len(set(perm[:2000]) | set(perm[2000:5500]) | set(perm[5500:6000]) | set(perm[6000:])) == 10000
+    with pytest.raises(ValueError, match="at most 4000"):
+        visual_sudoku._split(2000, 3800, 500)
     md = visual_sudoku.run(tmp_path, quick=True, progress=False)
     text = md.read_text()
     assert "| 60 | 0 | 1 |" in text and (tmp_path / "solved.png").stat().st_size > 5000
-    read = float(text.split("| 60 | 0 | 1 |")[1].split("|")[3])
+    cols = text.split("| 60 | 0 | 1 |")[1].split("|")
+    assert float(cols[2]) in (1.0, 4.0)          # the scale chosen on validation puzzles
+    read = float(cols[5])
     assert read > 60             # the unary scores read most given digits after 5 epochs on 60 puzzles

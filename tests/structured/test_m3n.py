@@ -173,3 +173,25 @@ def test_inputs_are_validated_before_any_state_changes():
     MILM3N(alpha=1.0).fit(X, np.array([[0, 1, -1], [-1, -1, -1]]))
     with pytest.raises(ValueError, match="graph has 81"):
         LPMILM3N(graph=sudoku_graph()).fit(X, Y)
+
+
+def test_pairwise_scale_multiplies_the_pairwise_scores_at_prediction_only():
+    from weaklabel.structured.inference import viterbi
+
+    X, Y = hidden_markov_chain(20, 8, n_states=3, random_state=0, stay=0.8, match=0.7)
+    est = LPMILM3N(graph=chain_graph(8), random_state=0).fit(X, Y)
+    U0, P0 = est.unary_.copy(), est.pairwise_.copy()
+    for scale in (0.5, 3.0):
+        pred = est.set_params(pairwise_scale=scale).predict(X)
+        for i in range(5):
+            y, _ = viterbi(U0[X[i]], scale * P0)
+            np.testing.assert_array_equal(pred[i], y)
+    # training ignores it: the same fit whatever the scale
+    est2 = LPMILM3N(graph=chain_graph(8), random_state=0, pairwise_scale=7.0).fit(X, Y)
+    np.testing.assert_allclose(est2.pairwise_, P0)
+    for bad in (0, -1.0, np.inf, "2"):
+        with pytest.raises(ValueError, match="pairwise_scale must be a finite number > 0"):
+            est.set_params(pairwise_scale=bad).predict(X)
+        with pytest.raises(ValueError, match="pairwise_scale must be a finite number > 0"):
+            LPMILM3N(graph=chain_graph(8), pairwise_scale=bad).fit(X, Y)
+    np.testing.assert_array_equal(est.unary_, U0)

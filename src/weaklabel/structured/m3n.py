@@ -159,15 +159,16 @@ class _M3NBase(BaseEstimator):
         Xs = X if sym else np.zeros((1, 1), np.int64)
         _unary(self.unary_, sym, Xs, F, i, S)
 
-    def _decode_all(self, X, sym, exact=True):
+    def _decode_all(self, X, sym, exact=True, scale=1.0):
         g = self.graph_
         K = self.pairwise_.shape[0]
+        Wp = self.pairwise_ if scale == 1.0 else scale * self.pairwise_
         n = X.shape[1]
         out = np.empty(X.shape[:2], dtype=np.int64)
         S = np.empty((n, K))
         info = {"tight": 0, "branch_and_bound": 0, "lp_calls": 0}
         if g.kind == "chain":
-            P = np.ascontiguousarray(np.broadcast_to(self.pairwise_, (max(n - 1, 1), K, K)))
+            P = np.ascontiguousarray(np.broadcast_to(Wp, (max(n - 1, 1), K, K)))
             for i in range(X.shape[0]):
                 self._scores(X, sym, i, S)
                 if n == 1:
@@ -179,12 +180,12 @@ class _M3NBase(BaseEstimator):
         for i in range(X.shape[0]):
             self._scores(X, sym, i, S)
             if exact:
-                y, _, inf = exact_map(S, self.pairwise_, g.edges)
+                y, _, inf = exact_map(S, Wp, g.edges)
                 info["tight"] += inf["tight_at_root"]
                 info["branch_and_bound"] += not inf["tight_at_root"]
                 info["lp_calls"] += inf["lp_calls"]
             else:
-                r = lp_map(S, self.pairwise_, g.edges)
+                r = lp_map(S, Wp, g.edges)
                 y = r.labels
                 info["tight"] += r.tight
                 info["lp_calls"] += 1
@@ -202,8 +203,11 @@ class _M3NBase(BaseEstimator):
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self, "pairwise_")
+        scale = getattr(self, "pairwise_scale", 1.0)
+        if not (isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale) and scale > 0):
+            raise ValueError(f"pairwise_scale must be a finite number > 0; got {scale!r}.")
         X, sym = self._check_X(X, False)
-        return self._decode_all(X, sym, exact=True)
+        return self._decode_all(X, sym, exact=True, scale=float(scale))
 
     def score(self, X, Y):
         """Share of the annotated nodes (``Y >= 0``) predicted right."""
@@ -727,6 +731,13 @@ class LPMILM3N(_M3NBase):
         Input symbols; ``None`` reads it off the training inputs.
     random_state : int, RandomState or None, default=None
         Seeds the order of the examples.
+    pairwise_scale : float, default=1.0
+        Multiplies the learned pairwise scores when predicting; training ignores it, so
+        it can be changed on a fitted model (``set_params``) and chosen on held-out
+        examples.  1 is the paper's classifier.  When the unary scores come from features
+        fitted to the training images (visual Sudoku), they are surer of themselves on
+        new images than they should be, and a larger weight on the rules lets them
+        overrule a misread digit.
 
     Attributes
     ----------
@@ -743,7 +754,7 @@ class LPMILM3N(_M3NBase):
     """
 
     def __init__(self, graph=None, alpha=0.0, max_iter=30, learning_rate=0.05, batch_size=10, n_states=None,
-                 n_symbols=None, random_state=None):
+                 n_symbols=None, random_state=None, pairwise_scale=1.0):
         self.graph = graph
         self.alpha = alpha
         self.max_iter = max_iter
@@ -752,6 +763,7 @@ class LPMILM3N(_M3NBase):
         self.n_states = n_states
         self.n_symbols = n_symbols
         self.random_state = random_state
+        self.pairwise_scale = pairwise_scale
 
     def fit(self, X, Y, label_prob=None):
         """Learn from partially annotated examples; see :meth:`MILM3N.fit` for the arguments."""
@@ -761,6 +773,9 @@ class LPMILM3N(_M3NBase):
             raise ValueError(f"learning_rate must be a number > 0; got {self.learning_rate!r}.")
         check_int_at_least(self.max_iter, "max_iter", 1)
         check_int_at_least(self.batch_size, "batch_size", 1)
+        ps = self.pairwise_scale
+        if not (isinstance(ps, (int, float, np.floating, np.integer)) and np.isfinite(ps) and ps > 0):
+            raise ValueError(f"pairwise_scale must be a finite number > 0; got {ps!r}.")
         rng = check_random_state(self.random_state)
         X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
         Wu, Wp = self._zero_weights(sym, n_sym, X, K)
