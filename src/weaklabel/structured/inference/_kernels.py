@@ -280,6 +280,20 @@ def _beliefs(U, edges, msg):
 
 
 @njit(cache=True)
+def _free_max(H, assigned):
+    """Sum over the unassigned nodes of their best score in ``H``."""
+    tot = 0.0
+    for i in range(H.shape[0]):
+        if assigned[i] < 0:
+            m = -np.inf
+            for y in range(H.shape[1]):
+                if H[i, y] > m:
+                    m = H[i, y]
+            tot += m
+    return tot
+
+
+@njit(cache=True)
 def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
     """Depth-first branch and bound in the reparametrised problem.
 
@@ -329,14 +343,7 @@ def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
                 assigned[var[depth]] = -1
             continue
         if var[depth] == -1:
-            ub = part[depth] + free_sum[depth]
-            for i in range(n):
-                if assigned[i] < 0:
-                    m = -np.inf
-                    for y in range(K):
-                        if Hd[i, y] > m:
-                            m = Hd[i, y]
-                    ub += m
+            ub = part[depth] + free_sum[depth] + _free_max(Hd, assigned)
             if ub <= best_e + tol:
                 depth -= 1
                 if depth >= 0:
@@ -368,14 +375,7 @@ def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
         for y in range(K):
             if Hd[v, y] > m:
                 m = Hd[v, y]
-        ub = part[depth] + free_sum[depth]
-        for i in range(n):
-            if assigned[i] < 0:
-                mi = -np.inf
-                for y in range(K):
-                    if Hd[i, y] > mi:
-                        mi = Hd[i, y]
-                ub += mi
+        ub = part[depth] + free_sum[depth] + _free_max(Hd, assigned)
         pick = -1
         ps = -np.inf
         for y in range(K):
