@@ -124,7 +124,7 @@ def plan(quick=False, repeats=None, datasets=None):
     if datasets:
         raise ValueError("visual-sudoku takes no --dataset.")
     learner = {"alpha": 1e-3, "epochs": 30, "learning_rate": 0.01, "n_train_digits": 3500, "n_val_digits": 500,
-               "scales": [1.0, 2.0, 4.0, 8.0]}
+               "scales": [1.0, 2.0, 4.0, 8.0, 16.0]}
     if quick:
         return {"m": [60], "tau": [0.0], "repeats": repeats or 1, "n_centres": 200, "n_test": 3, "n_val": 3,
                 "quick": True, **learner, "epochs": 5, "scales": [1.0, 4.0]}
