@@ -137,7 +137,7 @@ def test_lpmilm3n_learns_sudoku_from_half_solved_puzzles():
     est = LPMILM3N(graph=sudoku_graph(), random_state=0).fit(X[tr], A, label_prob=sudoku_label_prob(X[tr], 0.5))
     pred, info = est.decode(X[te])
     assert np.all(pred == S[te])                       # every unseen puzzle solved
-    assert info["tight"] + info["branch_and_bound"] == len(te)
+    assert info["tight"] + info["branch_and_bound"] == len(te) and info["not_proved"] == 0
     # the learned scores are the rules: copy a given digit, differ from related cells
     U, P = est.unary_, est.pairwise_
     assert np.all(np.argmax(U[1:], axis=1) == np.arange(9))

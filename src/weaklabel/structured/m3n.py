@@ -166,7 +166,7 @@ class _M3NBase(BaseEstimator):
         n = X.shape[1]
         out = np.empty(X.shape[:2], dtype=np.int64)
         S = np.empty((n, K))
-        info = {"tight": 0, "branch_and_bound": 0, "lp_calls": 0}
+        info = {"tight": 0, "branch_and_bound": 0, "not_proved": 0, "lp_calls": 0}
         if g.kind == "chain":
             P = np.ascontiguousarray(np.broadcast_to(Wp, (max(n - 1, 1), K, K)))
             for i in range(X.shape[0]):
@@ -183,11 +183,13 @@ class _M3NBase(BaseEstimator):
                 y, _, inf = exact_map(S, Wp, g.edges)
                 info["tight"] += inf["tight_at_root"]
                 info["branch_and_bound"] += not inf["tight_at_root"]
+                info["not_proved"] += not inf["optimal"]
                 info["lp_calls"] += inf["lp_calls"]
             else:
                 r = lp_map(S, Wp, g.edges)
                 y = r.labels
                 info["tight"] += r.tight
+                info["not_proved"] += not r.tight
                 info["lp_calls"] += 1
             out[i] = y
         return out, info
@@ -199,7 +201,8 @@ class _M3NBase(BaseEstimator):
     def decode(self, X):
         """``(labels, info)``: the predictions and how they were found (``tight``: examples
         whose LP relaxation was tight or whose graph is a chain; ``branch_and_bound``:
-        examples that needed exact search; ``lp_calls``)."""
+        examples that needed exact search; ``not_proved``: examples whose search ran out
+        of its node budget, so their labeling may not be a MAP; ``lp_calls``)."""
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self, "pairwise_")
