@@ -206,11 +206,9 @@ class _M3NBase(BaseEstimator):
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self, "pairwise_")
-        scale = getattr(self, "pairwise_scale", 1.0)
-        if not (isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale) and scale > 0):
-            raise ValueError(f"pairwise_scale must be a finite number > 0; got {scale!r}.")
+        scale = _check_pairwise_scale(getattr(self, "pairwise_scale", 1.0))
         X, sym = self._check_X(X, False)
-        return self._decode_all(X, sym, exact=True, scale=float(scale))
+        return self._decode_all(X, sym, exact=True, scale=scale)
 
     def score(self, X, Y):
         """Share of the annotated nodes (``Y >= 0``) predicted right."""
@@ -228,6 +226,13 @@ class _M3NBase(BaseEstimator):
         self.n_symbols_ = n_sym
         self.n_states_ = K
         self.graph_ = g
+
+
+def _check_pairwise_scale(scale):
+    """``scale`` as a float, or a ValueError naming ``pairwise_scale``."""
+    if not (isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale) and scale > 0):
+        raise ValueError(f"pairwise_scale must be a finite number > 0; got {scale!r}.")
+    return float(scale)
 
 
 def _flat_parts(shapes):
@@ -776,9 +781,7 @@ class LPMILM3N(_M3NBase):
             raise ValueError(f"learning_rate must be a number > 0; got {self.learning_rate!r}.")
         check_int_at_least(self.max_iter, "max_iter", 1)
         check_int_at_least(self.batch_size, "batch_size", 1)
-        ps = self.pairwise_scale
-        if not (isinstance(ps, (int, float, np.floating, np.integer)) and np.isfinite(ps) and ps > 0):
-            raise ValueError(f"pairwise_scale must be a finite number > 0; got {ps!r}.")
+        _check_pairwise_scale(self.pairwise_scale)
         rng = check_random_state(self.random_state)
         X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
         Wu, Wp = self._zero_weights(sym, n_sym, X, K)
