@@ -4,10 +4,8 @@ Candidate label sets, bandit feedback, bags with candidate labelings, structured
 outputs with missing labels and noisy labels; see the README for what is built.
 """
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .labels import BagCandidates, BanditFeedback, CandidateSets, dump_candidate_svmlight, load_candidate_svmlight
-from .linear import load
 
 __all__ = [
     "__version__",
@@ -18,3 +16,28 @@ __all__ = [
     "load_candidate_svmlight",
     "dump_candidate_svmlight",
 ]
+
+
+def load(path):
+    """Load a model written by ``est.save(path)``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A model file (.npz arrays + JSON metadata; no pickle is ever read).
+
+    Returns
+    -------
+    estimator : fitted weaklabel estimator
+        Of the class named in the file.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If the file is truncated, altered, of another format version, or of an unknown kind.
+    """
+    from . import _persist, bags, bandit, noisy, partial, structured  # noqa: F401  (fills the registry)
+
+    return _persist.load_model(path)

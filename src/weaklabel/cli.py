@@ -50,26 +50,26 @@ def datasets():
 
 def _reproduction(name):
     if name == "partial-labels":
-        from .bench import partial_labels as mod
+        from .experiments import partial_labels as mod
     elif name == "pll-realworld":
-        from .bench import pll_realworld as mod
+        from .experiments import pll_realworld as mod
     elif name in ("uma-toy", "uma-real"):
-        from .bench import uma
+        from .experiments import uma
 
         return _Runner(uma.run_toy if name == "uma-toy" else uma.run_real)
     elif name.startswith("cspa-"):
-        from .bench import cspa
+        from .experiments import cspa
 
         return _Runner({"cspa-linear": cspa.run_linear, "cspa-kernel": cspa.run_kernel,
                         "cspa-beta": cspa.run_beta}[name])
     elif name == "sudoku":
-        from .bench import sudoku as mod
+        from .experiments import sudoku as mod
     elif name == "m3n-hmc":
-        from .bench import m3n_hmc as mod
+        from .experiments import m3n_hmc as mod
     elif name == "visual-sudoku":
-        from .bench import visual_sudoku as mod
+        from .experiments import visual_sudoku as mod
     elif name in ("mms-artificial", "mms-realworld"):
-        from .bench import mms
+        from .experiments import mms
 
         return _Runner(mms.run_artificial if name == "mms-artificial" else mms.run_realworld)
     else:
@@ -104,8 +104,8 @@ def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, no_progress
     out = Path(out) if out else Path("results") / (name + ("-quick" if quick else ""))
     md = mod.run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=not no_progress,
                  datasets=list(datasets_) or None)
-    from .bench.html import versions
-    from .bench.store import ResultStore
+    from .experiments.html import versions
+    from .experiments.store import ResultStore
 
     with ResultStore(out / "results.sqlite") as store:        # what produced this store
         cmd = ["weaklabel", "reproduce", name] + (["--quick"] if quick else []) + \
@@ -178,7 +178,7 @@ def fit(method, train, params, model):
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write predictions here (one per line).")
 def predict(model, data, out):
     """Predict labels for an svmlight file (labels in the file are ignored)."""
-    from .linear import load
+    from . import load
 
     est = load(model)
     X, _ = _read_svm(data, n_features=est.n_features_in_)
@@ -196,7 +196,7 @@ def predict(model, data, out):
 @click.option("--data", required=True, type=click.Path(dir_okay=False))
 def evaluate(model, data):
     """Score a model on an svmlight file: accuracy (exact labels) or ambiguous 0-1 loss (candidate sets)."""
-    from .linear import load
+    from . import load
     from .metrics import ambiguous_zero_one_loss
 
     est = load(model)
@@ -234,7 +234,7 @@ def report(name_or_store, out, html_out):
         md = _reproduction(name_or_store).run(out, progress=False, execute=False)
         click.echo(f"report: {md}")
     if html_out is not None:
-        from .bench.html import write_html
+        from .experiments.html import write_html
 
         store = Path(out) if (out is not None and not Path(name_or_store).exists()) else Path(name_or_store)
         page = write_html(store, html_out)
@@ -248,9 +248,9 @@ def report(name_or_store, out, html_out):
                    "of 10 over 200 classes, and MMS on 100,000 instances vs LinearSVC(crammer_singer).")
 @click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True)
 @click.option("--dataset", "datasets_", multiple=True, help="usps and/or sector (default both).")
-def bench(suite, repeats, datasets_):
+def speed(suite, repeats, datasets_):
     """Speed: one pass of each learner beside its peers, measured side by side (ratios)."""
-    from .bench import speed
+    from .experiments import speed
 
     names = tuple(datasets_) or ("usps", "sector")
     if suite == "bags":

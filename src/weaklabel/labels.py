@@ -14,9 +14,12 @@ import os
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import _classes_array, _labels_to_index, check_candidates, describe_rows
+from sklearn.utils.validation import column_or_1d
 
-__all__ = ["CandidateSets", "BanditFeedback", "BagCandidates", "load_candidate_svmlight", "dump_candidate_svmlight"]
+from ._validation import _classes_array, _labels_to_index, describe_rows
+
+__all__ = ["CandidateSets", "BanditFeedback", "BagCandidates", "check_candidates", "load_candidate_svmlight",
+           "dump_candidate_svmlight"]
 
 
 class CandidateSets:
@@ -475,3 +478,148 @@ def dump_candidate_svmlight(X, S, f):
         os.replace(tmp, f)
     else:
         f.write(text if isinstance(f, io.TextIOBase) else text.encode())
+
+
+# ---- every accepted weak-label form -> one bool mask (the only place that knows them) ----
+
+def check_candidates(y, n_samples=None, classes=None, name="y"):
+    """Turn any accepted weak-label form into a bool mask and sorted classes.
+
+    Accepted forms: a :class:`weaklabel.CandidateSets`; a bool (or 0/1) mask of shape
+    (n_samples, n_classes); a list of label lists; a plain 1-D array of labels
+    (singleton sets); an (n_samples, 1) column of labels (raveled with a warning,
+    as scikit-learn does).
+
+    Parameters
+    ----------
+    y : CandidateSets, array-like or list of lists
+    n_samples : int or None
+        Expected number of rows; a mismatch raises ``ValueError``.
+    classes : array-like or None
+        The label set. With a mask, its length must equal the mask width; with labels,
+        every label must be one of them. ``None`` infers the classes.
+    name : str
+        Argument name used in error messages.
+
+    Returns
+    -------
+    S : ndarray of bool, shape (n_samples, n_classes)
+    classes : ndarray, shape (n_classes,)
+    """
+    if y is None:
+        raise ValueError(f"requires {name} to be passed, but the target {name} is None; pass labels or candidate sets.")
+    if classes is not None:
+        classes = _classes_array(classes)
+
+    if isinstance(y, CandidateSets):
+        S, y_classes = y.mask, y.classes_
+        if classes is not None and not np.array_equal(classes, y_classes):
+            if np.isin(y_classes, classes).all():
+                idx = np.searchsorted(classes, y_classes)
+                full = np.zeros((S.shape[0], classes.size), dtype=bool)
+                full[:, idx] = S
+                S = full
+            else:
+                bad = y_classes[~np.isin(y_classes, classes)]
+                raise ValueError(
+                    f"{name} (CandidateSets) has classes {bad[:10].tolist()} that are not in classes "
+                    f"{classes[:20].tolist()}."
+                )
+        else:
+            classes = y_classes
+    elif isinstance(y, list) and len(y) > 0 and all(
+        isinstance(r, (list, tuple, set, frozenset, np.ndarray)) for r in y
+    ):
+        S, classes = _mask_from_lists(y, classes, name)
+    else:
+        if sp.issparse(y):
+            y = y.toarray()
+        arr = np.asarray(y)
+        if arr.dtype == object and arr.ndim == 1 and arr.size and all(
+            isinstance(r, (list, tuple, set, frozenset, np.ndarray)) for r in arr
+        ):
+            S, classes = _mask_from_lists(list(arr), classes, name)
+        elif arr.ndim == 2 and arr.shape[1] == 1 and arr.dtype != bool:
+            arr = column_or_1d(arr, warn=True)
+            S, classes = _mask_from_labels(arr, classes, name)
+        elif arr.ndim == 2:
+            S = _as_mask_from_2d(arr, name)
+            if classes is None:
+                classes = np.arange(S.shape[1])
+            elif classes.size != S.shape[1]:
+                raise ValueError(
+                    f"{name} is a candidate mask with {S.shape[1]} columns, but there are "
+                    f"{classes.size} classes; the mask needs one column per class."
+                )
+        elif arr.ndim == 1:
+            S, classes = _mask_from_labels(arr, classes, name)
+        else:
+            raise ValueError(
+                f"{name} must be 1-D labels, a 2-D candidate mask or a list of label lists; "
+                f"got an array of shape {arr.shape}."
+            )
+
+    S = np.ascontiguousarray(S, dtype=bool)
+    if n_samples is not None and S.shape[0] != n_samples:
+        raise ValueError(f"{name} has {S.shape[0]} rows but X has {n_samples} samples; they must match.")
+    empty = ~S.any(axis=1)
+    if empty.any():
+        raise ValueError(
+            f"{name} has empty candidate sets at rows {describe_rows(np.flatnonzero(empty))}; "
+            "every sample needs at least one candidate label."
+        )
+    return S, classes
+
+
+def _mask_from_labels(arr, classes, name):
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or inf; labels must be finite.")
+    if arr.dtype.kind == "f" and arr.size and not np.all(arr == np.round(arr)):
+        raise ValueError(
+            f"Unknown label type: continuous. {name} must hold class labels (integers or strings); "
+            f"got non-integer floats such as {arr[arr != np.round(arr)][0]!r}."
+        )
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(str)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold numbers or strings; got dtype object.") from None
+    if classes is None:
+        if arr.size == 0:
+            raise ValueError(f"{name} is empty; at least one label is needed.")
+        classes = np.unique(arr)
+    idx = _labels_to_index(arr, classes, name)
+    S = np.zeros((arr.size, classes.size), dtype=bool)
+    S[np.arange(arr.size), idx] = True
+    return S, classes
+
+
+def _mask_from_lists(rows, classes, name):
+    flat = [lab for r in rows for lab in r]
+    if classes is None:
+        if not flat:
+            raise ValueError(f"{name} holds only empty candidate sets; no class can be inferred.")
+        classes = _classes_array(np.unique(np.asarray(flat)))
+    S = np.zeros((len(rows), classes.size), dtype=bool)
+    if flat:
+        idx = _labels_to_index(np.asarray(flat), classes, name)
+        row_of = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
+        S[row_of, idx] = True
+    return S, classes
+
+
+def _as_mask_from_2d(arr, name):
+    if arr.dtype == bool:
+        return arr
+    if arr.dtype.kind in "iuf":
+        if not np.isfinite(arr).all() if arr.dtype.kind == "f" else False:
+            raise ValueError(f"{name} as a 2-D candidate mask must hold 0/1 values; it contains NaN or inf.")
+        bad = (arr != 0) & (arr != 1)
+        if bad.any():
+            r = np.flatnonzero(bad.any(axis=1))
+            raise ValueError(
+                f"{name} as a 2-D candidate mask must be bool or hold only 0/1 values; "
+                f"rows {describe_rows(r)} hold other values."
+            )
+        return arr.astype(bool)
+    raise TypeError(f"{name} as a 2-D candidate mask must be bool or 0/1 numbers; got dtype {arr.dtype}.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_candidates
+from .labels import check_candidates
 
 __all__ = ["ambiguous_zero_one_loss", "progressive_error", "progressive_error_curve", "accuracy"]
 

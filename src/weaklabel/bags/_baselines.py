@@ -9,7 +9,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
 from .._validation import check_bool, check_int_at_least, check_positive
-from ..linear import LinearMulticlass, register
+from .._persist import register
+from ..linear import LinearMulticlass
 from ._mms import validated_input
 
 __all__ = ["CandidateLabelSVM"]

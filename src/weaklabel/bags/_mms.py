@@ -10,7 +10,8 @@ from sklearn.utils.validation import check_array, validate_data
 
 from .._validation import check_bool, check_int_at_least, check_positive, check_X_finite, check_X_values
 from ..labels import BagCandidates, CandidateSets
-from ..linear import LinearMulticlass, kernel_rows, register, with_intercept
+from .._persist import register
+from ..linear import LinearMulticlass, kernel_rows, with_intercept
 from ._kernels import _bag_pass, _pegasos_round
 
 __all__ = ["MMS", "as_bags", "draw_batches"]

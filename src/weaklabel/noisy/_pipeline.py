@@ -8,7 +8,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .._validation import _classes_array, _labels_to_index, check_int_at_least, check_X_finite, check_X_values
-from ..linear import LinearMulticlass, register
+from .._persist import register
+from ..linear import LinearMulticlass
 from ._uma import UMA
 
 __all__ = ["estimate_confusion", "LabelALittle"]

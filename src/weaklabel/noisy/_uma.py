@@ -20,7 +20,8 @@ from .._validation import (
     check_X_finite,
     check_X_values,
 )
-from ..linear import LinearMulticlass, register, with_intercept
+from .._persist import register
+from ..linear import LinearMulticlass, with_intercept
 from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_sparse_apply, _uma_sparse_changes
 
 __all__ = ["UMA"]
