@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import clone
 
+from ._extras import require
+
 __all__ = ["fit_parameter_mixing"]
 
 
@@ -22,11 +24,8 @@ def _partitions(X, name):
         if not X:
             raise ValueError(f"{name} must hold at least one partition; got an empty {type(X).__name__}.")
         return list(X)
-    try:
-        import dask.array as da
-    except ImportError:                                   # pragma: no cover (dask is a dependency)
-        da = None
-    if da is not None and isinstance(X, da.Array):
+    da = require("dask.array", "parameter mixing on Dask")
+    if isinstance(X, da.Array):
         if X.ndim == 2 and len(X.chunks[1]) != 1:
             X = X.rechunk({1: -1})
         return [b for b in X.to_delayed().ravel()]
@@ -52,8 +51,7 @@ def _one_pass(est, X, Y, classes, method):
 
 def _infer_classes(ys, method):
     """Every label of the Y partitions (a bool mask's columns are 0 .. width-1)."""
-    import dask
-
+    dask = require("dask", "parameter mixing on Dask")
     parts = [y[0] if method == "partial_fit_feedback" else y for y in ys]
     parts = [np.asarray(p) for p in dask.compute(*parts)]
     if parts[0].ndim == 2 and parts[0].dtype == bool:
@@ -61,19 +59,15 @@ def _infer_classes(ys, method):
     return np.unique(np.concatenate([p.ravel() for p in parts]))
 
 
-def _mix(states, base_updates):
-    """Uniform average of the workers' weights (and of Confidit's per-class matrices)."""
-    out = states[0]
-    out._W = np.mean([s._W for s in states], axis=0)
-    for name in ("_A_diag", "_A_inv"):
-        if getattr(out, name, None) is not None and getattr(out, name).size:
-            setattr(out, name, np.mean([getattr(s, name) for s in states], axis=0))
-    if hasattr(out, "_normsq"):                          # Pegasos keeps ||W||^2 incrementally
-        out._scale = 1.0
-        out._normsq = float(np.sum(out._W * out._W))
-    out.t_ = max(int(s.t_) for s in states)
-    out.n_updates_ = int(base_updates + sum(s.n_updates_ - base_updates for s in states))
-    return out
+def _mix(models, base_updates):
+    """Uniform average of the workers' mixing states (weights and any per-class
+    statistics, e.g. Confidit's matrices), through the estimators' public pair
+    ``mixing_state`` / ``set_mixing_state``."""
+    states = [m.mixing_state() for m in models]
+    mixed = {k: np.mean([s[k] for s in states], axis=0) for k in states[0] if k not in ("t", "n_updates")}
+    mixed["t"] = max(s["t"] for s in states)
+    mixed["n_updates"] = int(base_updates + sum(s["n_updates"] - base_updates for s in states))
+    return models[0].set_mixing_state(mixed)
 
 
 def fit_parameter_mixing(estimator, X, Y, client, n_epochs=1, *, classes=None, method="partial_fit"):
@@ -117,8 +111,9 @@ def fit_parameter_mixing(estimator, X, Y, client, n_epochs=1, *, classes=None, m
     check_int_at_least(n_epochs, "n_epochs", 1)
     if method not in ("partial_fit", "partial_fit_feedback"):
         raise ValueError(f"method must be 'partial_fit' or 'partial_fit_feedback'; got {method!r}.")
-    if not hasattr(estimator, method):
-        raise TypeError(f"{type(estimator).__name__} has no {method}; parameter mixing needs an online learner.")
+    if not hasattr(estimator, method) or not hasattr(estimator, "set_mixing_state"):
+        raise TypeError(f"{type(estimator).__name__} has no {method} and mixing_state / set_mixing_state; "
+                        "parameter mixing needs an online learner.")
     xs = _partitions(X, "X")
     ys = list(Y) if method == "partial_fit_feedback" and isinstance(Y, (list, tuple)) else _partitions(Y, "Y")
     if len(xs) != len(ys):

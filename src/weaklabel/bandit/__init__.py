@@ -4,7 +4,7 @@ CSPA (Kaneko, Sato & Sugiyama) and its baselines: SPA (full feedback), Banditron
 BPA and Confidit; :class:`GaussianSupport` gives all of them the paper's kernel model.
 """
 
-from ._kernel_map import GaussianSupport
+from ._gaussian_support import GaussianSupport
 from ._learners import BPA, CSPA, SPA, Banditron, Confidit
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "GaussianSupport", "METHODS"]

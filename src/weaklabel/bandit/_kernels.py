@@ -1,7 +1,7 @@
 """Numba kernels for the bandit-feedback learners.
 
 Weights are feature-major, ``W`` of shape (n_features, n_classes), as in
-:mod:`weaklabel.partial._kernels` whose row helpers are reused.  One pass visits the
+:mod:`weaklabel.partial._kernels`; the row helpers are shared (:mod:`weaklabel._row_kernels`).  One pass visits the
 rows in ``order`` (a permutation made in Python); exploring learners read one
 pre-drawn uniform ``u[r]`` per round, so no RNG runs inside a kernel and a seeded
 run is reproducible exactly.  Ties in every argmax go to the lowest class index.
@@ -15,46 +15,12 @@ Two feedback modes share each pass:
 import numpy as np
 from numba import njit
 
-from ..partial._kernels import _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import _argmax, _dense_scores, _dense_update, _row_nonzeros, _row_scores, _row_update
 
 RULE_CSPA = 0
 RULE_SPA = 1
 RULE_BANDITRON = 2
 RULE_BPA = 3
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _argmax(v):
-    best = 0
-    for k in range(1, v.shape[0]):
-        if v[k] > v[best]:
-            best = k
-    return best
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _dense_scores(W, X, i, scores):
-    """scores = W.T @ X[i] for a dense row (no compaction: dense rows are mostly nonzero
-    here, and a direct loop beats the gather); returns ||X[i]||^2."""
-    n_classes = W.shape[1]
-    for k in range(n_classes):
-        scores[k] = 0.0
-    nsq = 0.0
-    for j in range(X.shape[1]):
-        xj = X[i, j]
-        nsq += xj * xj
-        for k in range(n_classes):
-            scores[k] += xj * W[j, k]
-    return nsq
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _dense_update(W, X, i, upd_k, upd_c, n_upd):
-    """W[:, upd_k[u]] += upd_c[u] * X[i] for u < n_upd (dense row)."""
-    for j in range(X.shape[1]):
-        xj = X[i, j]
-        for u in range(n_upd):
-            W[j, upd_k[u]] += upd_c[u] * xj
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -21,14 +21,12 @@ from .._validation import (
     check_bool,
     check_int_at_least,
 )
-from ..linear import OnlineLinear, doc_with_common, kernel_rows, register, with_intercept
+from .._online import OnlineLinear
+from .._persist import register
+from ..linear import doc_with_common, with_intercept
 from ._kernels import RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, _bandit_pass, _confidit_pass
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit"]
-
-_FITTED = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "predictions_", "proposals_", "correct_",
-           "prediction_rows_", "_rng", "_A_diag", "_A_inv")
-
 
 def _check_open_interval(value, name, low, high, closed_high=False):
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value)
@@ -69,7 +67,7 @@ class _BanditLearner(OnlineLinear):
         -------
         self
         """
-        return self._run(X, y=y, classes=None, reset=True)
+        return self._online_call(X, _OracleTarget(y), None, reset=True)
 
     def partial_fit(self, X, y, classes=None):
         """One pass over ``(X, y)`` with ``y`` as the oracle, continuing from the current state.
@@ -86,7 +84,7 @@ class _BanditLearner(OnlineLinear):
         -------
         self
         """
-        return self._run(X, y=y, classes=classes, reset=False)
+        return self._online_call(X, _OracleTarget(y), classes, reset=False)
 
     def partial_fit_feedback(self, X, proposed, correct, classes=None):
         """Learn from logged one-bit feedback, continuing from the current state.
@@ -120,7 +118,7 @@ class _BanditLearner(OnlineLinear):
             fb = proposed
         else:
             fb = BanditFeedback(proposed, correct)
-        return self._run(X, proposed=fb.proposed, correct=fb.correct, classes=classes, reset=False)
+        return self._online_call(X, _LoggedTarget(fb.proposed, fb.correct), classes, reset=False)
 
     def propose(self, X):
         """The labels the learner would propose now, without learning.
@@ -143,70 +141,23 @@ class _BanditLearner(OnlineLinear):
     def _propose_index(self, scores, X):
         return np.argmax(scores, axis=1)
 
-    # ---- the pass -------------------------------------------------------------------
-    def _run(self, X, *, y=None, proposed=None, correct=None, classes=None, reset):
-        snapshot = dict(self.__dict__)
-        try:
-            Xk, y_idx, p_idx, corr, first = self._validate(X, y, proposed, correct, classes, reset)
-            if first:
-                for name in _FITTED:
-                    self.__dict__.pop(name, None)
-                self.classes_ = self._pending_classes
-                self._W = np.zeros((Xk.shape[1], self.classes_.size), dtype=np.float64)
-                self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
-                self._rng = check_random_state(self.random_state)
-                self._init_state(Xk.shape[1])
-            del self._pending_classes
-            logged = p_idx is not None
-            n_epochs = self.max_iter if reset else 1
-            n = Xk.shape[0]
-            dense, is_dense, data, indices, indptr = kernel_rows(Xk)
-            dummy_i = np.zeros(0, dtype=np.intp)
-            dummy_b = np.zeros(0, dtype=bool)
-            y_arr = dummy_i if logged else y_idx
-            p_arr = p_idx if logged else dummy_i
-            c_arr = corr if logged else dummy_b
-            preds = np.empty(n * n_epochs, dtype=np.intp)
-            props = np.empty(n * n_epochs, dtype=np.intp)
-            corrs = np.empty(n * n_epochs, dtype=bool)
-            rows = np.empty(n * n_epochs, dtype=np.intp)
-            updates = 0
-            for e in range(n_epochs):
-                shuffle = self.shuffle and not logged
-                order = self._rng.permutation(n) if shuffle else np.arange(n)
-                sl = slice(e * n, (e + 1) * n)
-                rows[sl] = order
-                updates += self._pass(dense, is_dense, data, indices, indptr, order, logged,
-                                      y_arr, p_arr, c_arr, preds[sl], props[sl], corrs[sl])
-            if not np.isfinite(self._W.sum()):             # one pass, no temporary
-                raise FloatingPointError(
-                    f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
-                    "(e.g. sklearn.preprocessing.Normalizer)."
-                )
-        except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(snapshot)
-            raise
-        self.n_iter_ = (0 if reset else self.n_iter_) + n_epochs
-        self.n_updates_ += updates
-        self.predictions_ = self.classes_[preds]
-        self.proposals_ = self.classes_[props]
-        self.correct_ = corrs
-        self.prediction_rows_ = rows
-        return self
+    # ---- the engine's hooks -----------------------------------------------------------
+    _fitted_attrs = OnlineLinear._fitted_attrs + ("proposals_", "correct_", "_A_diag", "_A_inv")
+    _history = ("predictions", "proposals", "correct")
 
-    def _pass(self, dense, is_dense, data, indices, indptr, order, logged, y, p, c, preds, props, corrs):
+    def _shuffles(self, encoded):
+        return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
+
+    def _epoch(self, rows, order, enc, hist):
+        dense, is_dense, data, indices, indptr = rows
         n = order.shape[0]
-        u = self._rng.random_sample(n) if (self._explores and not logged) else np.zeros(0)
+        u = self._rng.random_sample(n) if (self._explores and not enc.logged) else np.zeros(0)
         nu = _bandit_pass(self._W, dense, is_dense, data, indices, indptr, order, self._rule,
                           float(getattr(self, "beta", 1.0)), float(getattr(self, "gamma", 0.0)),
-                          float(getattr(self, "correct_margin", 1.0)), logged, y, p, c, u,
-                          preds, props, corrs)
+                          float(getattr(self, "correct_margin", 1.0)), enc.logged, enc.y, enc.proposed,
+                          enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"])
         self.t_ += n
         return nu
-
-    def _init_state(self, n_cols):
-        pass
 
     def _check_params(self):
         check_int_at_least(self.max_iter, "max_iter", 1)
@@ -214,23 +165,21 @@ class _BanditLearner(OnlineLinear):
         check_bool(self.fit_intercept, "fit_intercept")
         check_random_state(self.random_state)
 
-    def _validate(self, X, y, proposed, correct, classes, reset):
-        first = reset or not hasattr(self, "classes_")
-        if first:
-            self._check_params()
-        X = self._online_X(X, first)
+    def _encode_target(self, X, target, classes, first, reset):
+        """Oracle labels or a log -> class indices (and the log's answers)."""
         n = X.shape[0]
-        if proposed is None:
-            if y is None:
+        logged = isinstance(target, _LoggedTarget)
+        if not logged:
+            if target.y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
             name = "y"
-            labels = np.asarray(y)
+            labels = np.asarray(target.y)
             if labels.ndim == 2 and labels.shape[1] == 1:
                 labels = column_or_1d(labels, warn=True)
             check_classification_targets(labels)
         else:
             name = "proposed"
-            labels = np.asarray(proposed)
+            labels = np.asarray(target.proposed)
         if labels.ndim != 1 or labels.shape[0] != n:
             raise ValueError(f"{name} must be 1-D with one label per row of X ({n}); got shape {labels.shape}.")
         if first:
@@ -252,13 +201,40 @@ class _BanditLearner(OnlineLinear):
                     f"classes={np.asarray(classes).tolist()} differs from the classes of the first call "
                     f"{classes_.tolist()}; pass the same classes or none.")
         idx = _labels_to_index(labels, classes_, name).astype(np.intp)
-        corr = None
-        if proposed is not None:
-            corr = np.ascontiguousarray(correct, dtype=bool)
-        self._pending_classes = classes_
-        if proposed is None:
-            return X, idx, None, None, first
-        return X, None, idx, corr, first
+        if logged:
+            return _Encoded(True, _NO_INDEX, idx, np.ascontiguousarray(target.correct, dtype=bool)), classes_
+        return _Encoded(False, idx, _NO_INDEX, _NO_BOOL), classes_
+
+
+_NO_INDEX = np.zeros(0, dtype=np.intp)
+_NO_BOOL = np.zeros(0, dtype=bool)
+
+
+class _OracleTarget:
+    """``y`` answering "was the proposal right?" (fit / partial_fit)."""
+
+    __slots__ = ("y",)
+
+    def __init__(self, y):
+        self.y = y
+
+
+class _LoggedTarget:
+    """Logged feedback (partial_fit_feedback)."""
+
+    __slots__ = ("proposed", "correct")
+
+    def __init__(self, proposed, correct):
+        self.proposed, self.correct = proposed, correct
+
+
+class _Encoded:
+    """What a pass reads: oracle label indices, or logged proposal indices and answers."""
+
+    __slots__ = ("logged", "y", "proposed", "correct")
+
+    def __init__(self, logged, y, proposed, correct):
+        self.logged, self.y, self.proposed, self.correct = logged, y, proposed, correct
 
 
 _COMMON_DOC = """
@@ -556,13 +532,20 @@ class Confidit(_BanditLearner):
             raise AttributeError("A_diag_ exists only for diagonal=True.")
         return self._A_diag[: self.n_features_in_]
 
-    def _pass(self, dense, is_dense, data, indices, indptr, order, logged, y, p, c, preds, props, corrs):
+    def _epoch(self, rows, order, enc, hist):
+        dense, is_dense, data, indices, indptr = rows
         diagonal = self._A_diag.size > 0
         t, nu = _confidit_pass(self._W, self._A_diag, self._A_inv, diagonal, float(self.eta), float(self.t_),
-                               dense, is_dense, data, indices, indptr, order, logged, y, p, c,
-                               preds, props, corrs)
+                               dense, is_dense, data, indices, indptr, order, enc.logged, enc.y, enc.proposed,
+                               enc.correct, hist["predictions"], hist["proposals"], hist["correct"])
         self.t_ = int(t)
         return nu
+
+    def _extra_mixing_state(self):
+        return {"A_diag": self._A_diag, "A_inv": self._A_inv}
+
+    def _set_extra_mixing_state(self, arrays):
+        self._A_diag, self._A_inv = arrays["A_diag"], arrays["A_inv"]
 
     def _propose_index(self, scores, X):
         X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])

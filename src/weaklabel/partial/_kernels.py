@@ -14,6 +14,8 @@ the lowest class index.
 import numpy as np
 from numba import njit
 
+from .._row_kernels import _row_nonzeros, _row_scores, _row_update
+
 # update rules
 RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y|
 RULE_MAX = 1          # max prediction hinge loss (Eq. 3 / Eq. 5)
@@ -22,57 +24,6 @@ RULE_MISTAKE = 2      # classic multiclass Perceptron: update when argmax != y
 # Fold the scale back into W only when it gets this small: precision does not depend
 # on magnitude, and |W| <= radius / 1e-80 keeps ||W||^2 far from overflow.
 _FOLD_BELOW = 1e-80
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx):
-    """The row's nonzero (value, feature) pairs: a view of CSR, or a branch-free
-    compaction of a dense row into the buffers. Returns their count."""
-    if is_dense:
-        cnt = 0
-        for j in range(X_dense.shape[1]):
-            xj = X_dense[i, j]
-            nz_val[cnt] = xj
-            nz_idx[cnt] = j
-            cnt += xj != 0.0
-        return cnt
-    lo = indptr[i]
-    cnt = indptr[i + 1] - lo
-    for p in range(cnt):
-        nz_val[p] = data[lo + p]
-        nz_idx[p] = indices[lo + p]
-    return cnt
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _row_scores(W, scale, nz_val, nz_idx, cnt, scores):
-    n_classes = W.shape[1]
-    for k in range(n_classes):
-        scores[k] = 0.0
-    for p in range(cnt):
-        xj = nz_val[p]
-        j = nz_idx[p]
-        for k in range(n_classes):
-            scores[k] += xj * W[j, k]
-    if scale != 1.0:
-        for k in range(n_classes):
-            scores[k] *= scale
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, track_norm):
-    """W[:, upd_k[u]] += upd_c[u] * x for u < n_upd; returns the change of ||W||_F^2."""
-    dnorm = 0.0
-    for p in range(cnt):
-        xj = nz_val[p]
-        j = nz_idx[p]
-        for u in range(n_upd):
-            k = upd_k[u]
-            delta = upd_c[u] * xj
-            if track_norm:
-                dnorm += delta * (2.0 * W[j, k] + delta)
-            W[j, k] += delta
-    return dnorm
 
 
 @njit(cache=True, nogil=True)

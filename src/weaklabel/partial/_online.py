@@ -10,23 +10,14 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from .._validation import (
-    check_bool,
-    check_candidates,
-    check_int_at_least,
-    check_positive,
-    describe_rows,
-)
-from ..linear import OnlineLinear, doc_with_common, kernel_rows, register
+from .._validation import check_bool, check_int_at_least, check_positive, describe_rows
+from ..labels import check_candidates
+from .._online import OnlineLinear
+from .._persist import register
+from ..linear import doc_with_common
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
-
-# learned state cleared by a fresh start (n_features_in_ / feature_names_in_ are set
-# by validate_data during the same call and are kept)
-_FITTED = ("classes_", "_W", "t_", "n_iter_", "predictions_", "prediction_rows_",
-           "n_updates_", "_scale", "_normsq", "_rng")
-
 
 class _OnlineCandidateLearner(OnlineLinear):
     """Shared machinery: validation, fresh/continued state, epochs over the kernel."""
@@ -59,7 +50,7 @@ class _OnlineCandidateLearner(OnlineLinear):
         -------
         self
         """
-        return self._partial_fit(X, y, classes=None, n_epochs=None, reset=True)
+        return self._online_call(X, y, None, reset=True)
 
     def partial_fit(self, X, y, classes=None):
         """One pass over ``(X, y)``, continuing from the current weights.
@@ -78,64 +69,16 @@ class _OnlineCandidateLearner(OnlineLinear):
         -------
         self
         """
-        return self._partial_fit(X, y, classes=classes, n_epochs=1, reset=False)
+        return self._online_call(X, y, classes, reset=False)
 
-    def _partial_fit(self, X, y, classes, n_epochs, reset):
-        snapshot = dict(self.__dict__)
-        try:
-            work = self._validate(X, y, classes, reset)
-        except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(snapshot)
-            raise
-        Xk, S, classes_, first = work
-        if n_epochs is None:
-            n_epochs = self.max_iter
-        if first:
-            for name in _FITTED:
-                self.__dict__.pop(name, None)
-            self.classes_ = classes_
-            n_cols = Xk.shape[1]
-            self._W = np.zeros((n_cols, classes_.size), dtype=np.float64)
-            self._scale, self._normsq, self.t_ = 1.0, 0.0, 1
-            self._rng = check_random_state(self.random_state)
-            self.n_updates_ = 0
-        n = Xk.shape[0]
-        dense, is_dense, data, indices, indptr = kernel_rows(Xk)
-        preds = np.empty(n * n_epochs, dtype=np.intp)
-        rows = np.empty(n * n_epochs, dtype=np.intp)
-        scale, normsq, t = self._scale, self._normsq, float(self.t_)
-        eta = 1.0 if self._pegasos else float(self.eta)
-        alpha = float(self.alpha) if self._pegasos else 1.0
-        updates = 0
-        for e in range(n_epochs):
-            order = self._rng.permutation(n) if self.shuffle else np.arange(n)
-            rows[e * n:(e + 1) * n] = order
-            scale, normsq, t, nu = _candidate_epoch(
-                self._W, scale, normsq, t, dense, is_dense, data, indices, indptr,
-                S, order, self._rule, self._pegasos, eta, alpha, preds[e * n:(e + 1) * n])
-            updates += nu
-        if scale != 1.0:                       # coef_ holds the true weights after every call
-            self._W *= scale
-            normsq *= scale * scale
-            scale = 1.0
-        if not np.isfinite(self._W).all():
-            raise FloatingPointError(
-                f"{type(self).__name__} weights overflowed to inf/NaN; scale X (e.g. StandardScaler) "
-                "or use a smaller eta / larger alpha."
-            )
-        self._scale, self._normsq, self.t_ = scale, normsq, int(t)
-        self.n_iter_ = n_epochs if reset else getattr(self, "n_iter_", 0) + n_epochs
-        self.n_updates_ += updates
-        self.predictions_ = self.classes_[preds]
-        self.prediction_rows_ = rows
-        return self
+    # ---- the engine's hooks ------------------------------------------------------------
+    _fitted_attrs = OnlineLinear._fitted_attrs + ("_scale", "_normsq")
 
-    def _validate(self, X, y, classes, reset):
-        first = reset or not hasattr(self, "classes_")
-        if first:
-            self._check_params()
-        X = self._online_X(X, first)
+    def _init_state(self, n_cols):
+        self._scale, self._normsq = 1.0, 0.0
+
+    def _encode_target(self, X, y, classes, first, reset):
+        """Any accepted candidate-set form -> a bool mask over ``classes_``."""
         if first:
             if not reset and classes is None and not _carries_classes(y):
                 raise ValueError(
@@ -160,7 +103,27 @@ class _OnlineCandidateLearner(OnlineLinear):
                     f"than one label at rows {describe_rows(multi)}; use Avg/Max{type(self).__name__} "
                     "for candidate sets."
                 )
-        return X, S, classes_, first
+        return S, classes_
+
+    def _epoch(self, rows, order, S, hist):
+        dense, is_dense, data, indices, indptr = rows
+        eta = 1.0 if self._pegasos else float(self.eta)
+        alpha = float(self.alpha) if self._pegasos else 1.0
+        self._scale, self._normsq, t, nu = _candidate_epoch(
+            self._W, self._scale, self._normsq, float(self.t_), dense, is_dense, data, indices, indptr,
+            S, order, self._rule, self._pegasos, eta, alpha, hist["predictions"])
+        self.t_ = int(t)
+        return nu
+
+    def _finish_epochs(self):
+        if self._scale != 1.0:                 # coef_ holds the true weights after every call
+            self._W *= self._scale
+            self._normsq *= self._scale * self._scale
+            self._scale = 1.0
+
+    def _set_extra_mixing_state(self, arrays):
+        self._scale = 1.0                      # Pegasos keeps ||W||^2 incrementally
+        self._normsq = float(np.sum(self._W * self._W))
 
     def score(self, X, y, sample_weight=None):
         """Fraction of predictions inside the candidate sets (1 - ambiguous 0-1 loss).

@@ -1,0 +1,216 @@
+"""The one online engine: a template ``partial_fit`` for every online linear learner.
+
+:class:`OnlineLinear` does, once for every family (candidate sets, bandit feedback,
+...):
+
+1. on a first call, check the parameters;
+2. validate ``X`` (``validate_data``, finite values, the intercept column, CSR with
+   sorted indices) and let the family encode its target (:meth:`_encode_target`);
+3. on a first call, start from zero weights, the classes and a fresh generator;
+4. run the epochs: the visiting order (a permutation drawn in Python when
+   ``shuffle``), then the family's epoch kernel (:meth:`_epoch`), which writes the
+   progressive history of the round into the buffers it is handed;
+5. fold any lazy scale back into the weights and check that they are finite;
+6. commit the history (``predictions_``, ``prediction_rows_``, and the family's own).
+
+Any exception on the way restores the estimator exactly as it was before the call
+(the fitted arrays and the generator are deep-copied first), so a rejected call never
+leaves a half-updated model.
+
+A family supplies:
+
+- ``_check_params()``;
+- ``_encode_target(X, target, classes, first, reset) -> (encoded, classes_)``;
+- ``_init_state(n_cols)`` for state beyond the weights (default: none);
+- ``_epoch(rows, order, encoded, hist) -> n_updates`` where ``rows`` is what
+  :func:`weaklabel.linear.kernel_rows` returns and ``hist`` maps each name of
+  ``_history`` to this epoch's slice of its buffer;
+- ``_shuffles(encoded)``: whether ``shuffle=True`` applies to this call (default yes).
+
+Parameter mixing (:mod:`weaklabel.distributed`) goes through the public pair
+:meth:`OnlineLinear.mixing_state` / :meth:`OnlineLinear.set_mixing_state`.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_X_finite, check_X_values
+from .linear import LinearMulticlass, kernel_rows, with_intercept
+
+__all__ = ["OnlineLinear"]
+
+# history buffers: name -> (attribute, dtype); "predictions" is mapped to labels
+_HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool}
+
+
+class OnlineLinear(LinearMulticlass):
+    """Base of the online learners: one template ``partial_fit`` (see the module doc)."""
+
+    #: fitted attributes cleared by a fresh start (n_features_in_ is reset by validate_data)
+    _fitted_attrs = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "predictions_", "prediction_rows_", "_rng")
+    #: the progressive history recorded per round, besides the visited rows
+    _history = ("predictions",)
+
+    # ---- hooks ----------------------------------------------------------------------
+    def _check_params(self):                                    # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _encode_target(self, X, target, classes, first, reset):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _epoch(self, rows, order, encoded, hist):               # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _init_state(self, n_cols):
+        """State beyond the weights, made on a fresh start."""
+
+    def _finish_epochs(self):
+        """After the epochs: fold lazy scales back so ``coef_`` holds the true weights."""
+
+    def _shuffles(self, encoded):
+        return bool(self.shuffle)
+
+    # ---- the template -----------------------------------------------------------------
+    def _online_call(self, X, target, classes, reset):
+        """``fit`` (``reset=True``, ``max_iter`` epochs) or one ``partial_fit`` epoch."""
+        # fitted state (trailing or leading underscore) is deep-copied; parameters are kept as they are
+        snapshot = {k: copy.deepcopy(v) if (k.endswith("_") or k.startswith("_")) else v
+                    for k, v in self.__dict__.items()}
+        try:
+            self._online_call_unsafe(X, target, classes, reset)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(snapshot)
+            raise
+        return self
+
+    def _online_call_unsafe(self, X, target, classes, reset):
+        first = reset or not hasattr(self, "classes_")
+        if first:
+            self._check_params()
+        Xk = self._online_X(X, first)
+        encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
+        if first:
+            for name in self._fitted_attrs:
+                self.__dict__.pop(name, None)
+            self.classes_ = classes_
+            self._W = np.zeros((Xk.shape[1], classes_.size), dtype=np.float64)
+            self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
+            self._rng = check_random_state(self.random_state)
+            self._init_state(Xk.shape[1])
+        n_epochs = self.max_iter if reset else 1
+        n = Xk.shape[0]
+        rows = kernel_rows(Xk)
+        hist = {h: np.empty(n * n_epochs, dtype=_HISTORY_DTYPES[h]) for h in self._history}
+        visited = np.empty(n * n_epochs, dtype=np.intp)
+        shuffle = self._shuffles(encoded)
+        updates = 0
+        for e in range(n_epochs):
+            order = self._rng.permutation(n) if shuffle else np.arange(n)
+            sl = slice(e * n, (e + 1) * n)
+            visited[sl] = order
+            updates += self._epoch(rows, order, encoded, {h: buf[sl] for h, buf in hist.items()})
+        self._finish_epochs()
+        if not np.isfinite(self._W.sum()):               # one pass, no temporary
+            raise FloatingPointError(
+                f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
+                "(e.g. sklearn.preprocessing.Normalizer or StandardScaler) or use a smaller step."
+            )
+        self.n_iter_ = (0 if reset else self.n_iter_) + n_epochs
+        self.n_updates_ += int(updates)
+        for h, buf in hist.items():
+            setattr(self, h + "_", self.classes_[buf] if buf.dtype == np.intp else buf)
+        self.prediction_rows_ = visited
+
+    def _online_X(self, X, first):
+        """Validate ``X`` (resetting ``n_features_in_`` when ``first``), append the intercept
+        column, and return C-contiguous dense rows or CSR with sorted indices."""
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32],
+                          ensure_all_finite=False)
+        check_X_finite(X)
+        if self.fit_intercept:
+            X = with_intercept(X)
+        if sp.issparse(X):
+            X = X.tocsr()
+            if not X.has_sorted_indices:
+                X = X.sorted_indices()
+            return X
+        return np.ascontiguousarray(X)
+
+    # ---- parameter mixing ---------------------------------------------------------------
+    def mixing_state(self):
+        """The state that parameter mixing averages, as copies.
+
+        Returns
+        -------
+        state : dict
+            ``"W"``: the feature-major weights (n_features [+1], n_classes), plus any
+            per-class statistics of the learner (e.g. Confidit's ``"A_diag"`` /
+            ``"A_inv"``), each an ndarray to be averaged elementwise; ``"t"`` and
+            ``"n_updates"``: the round and update counters (ints, not averaged).
+        """
+        check_is_fitted(self, "classes_")
+        state = {"W": self._W.copy(), "t": int(self.t_), "n_updates": int(self.n_updates_)}
+        state.update({k: v.copy() for k, v in self._extra_mixing_state().items()})
+        return state
+
+    def set_mixing_state(self, state):
+        """Replace the state that :meth:`mixing_state` returns (e.g. by an average).
+
+        Parameters
+        ----------
+        state : dict
+            The keys of :meth:`mixing_state`, with arrays of the same shapes.
+
+        Returns
+        -------
+        self
+        """
+        check_is_fitted(self, "classes_")
+        current = self.mixing_state()
+        if set(state) != set(current):
+            raise ValueError(f"state must have the keys {sorted(current)}; got {sorted(state)}.")
+        arrays = {}
+        for k, v in state.items():
+            if k in ("t", "n_updates"):
+                continue
+            v = np.asarray(v, dtype=np.float64)
+            if v.shape != current[k].shape:
+                raise ValueError(f"state[{k!r}] must have shape {current[k].shape}; got {v.shape}.")
+            if not np.isfinite(v).all():
+                raise ValueError(f"state[{k!r}] must be finite.")
+            arrays[k] = np.ascontiguousarray(v)
+        self._W = arrays.pop("W")
+        self._set_extra_mixing_state(arrays)
+        self.t_ = int(state["t"])
+        self.n_updates_ = int(state["n_updates"])
+        return self
+
+    def _extra_mixing_state(self):
+        return {}
+
+    def _set_extra_mixing_state(self, arrays):
+        pass
+
+    # ---- persistence / tags ---------------------------------------------------------------
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
+                "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        self._check_weight_shape()
+        self.t_, self.n_iter_, self.n_updates_ = int(meta["t"]), int(meta["n_iter"]), int(meta["n_updates"])
+        self._rng = check_random_state(self.random_state)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags

@@ -1,0 +1,89 @@
+"""Row kernels shared by every online learner (numba, inlined into the epoch kernels).
+
+Weights are feature-major, ``W`` of shape (n_features, n_classes), so a sparse row
+touches ``nnz`` contiguous blocks of ``n_classes`` values.  A row is read either from a
+dense C-contiguous array or from CSR ``(data, indices, indptr)``; ties in an argmax go
+to the lowest index.
+"""
+
+from numba import njit
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx):
+    """The row's nonzero (value, feature) pairs: a view of CSR, or a branch-free
+    compaction of a dense row into the buffers. Returns their count."""
+    if is_dense:
+        cnt = 0
+        for j in range(X_dense.shape[1]):
+            xj = X_dense[i, j]
+            nz_val[cnt] = xj
+            nz_idx[cnt] = j
+            cnt += xj != 0.0
+        return cnt
+    lo = indptr[i]
+    cnt = indptr[i + 1] - lo
+    for p in range(cnt):
+        nz_val[p] = data[lo + p]
+        nz_idx[p] = indices[lo + p]
+    return cnt
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_scores(W, scale, nz_val, nz_idx, cnt, scores):
+    n_classes = W.shape[1]
+    for k in range(n_classes):
+        scores[k] = 0.0
+    for p in range(cnt):
+        xj = nz_val[p]
+        j = nz_idx[p]
+        for k in range(n_classes):
+            scores[k] += xj * W[j, k]
+    if scale != 1.0:
+        for k in range(n_classes):
+            scores[k] *= scale
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, track_norm):
+    """W[:, upd_k[u]] += upd_c[u] * x for u < n_upd; returns the change of ||W||_F^2."""
+    dnorm = 0.0
+    for p in range(cnt):
+        xj = nz_val[p]
+        j = nz_idx[p]
+        for u in range(n_upd):
+            k = upd_k[u]
+            delta = upd_c[u] * xj
+            if track_norm:
+                dnorm += delta * (2.0 * W[j, k] + delta)
+            W[j, k] += delta
+    return dnorm
+
+@njit(cache=True, nogil=True, inline="always")
+def _argmax(v):
+    best = 0
+    for k in range(1, v.shape[0]):
+        if v[k] > v[best]:
+            best = k
+    return best
+
+@njit(cache=True, nogil=True, inline="always")
+def _dense_scores(W, X, i, scores):
+    """scores = W.T @ X[i] for a dense row (no compaction: dense rows are mostly nonzero
+    here, and a direct loop beats the gather); returns ||X[i]||^2."""
+    n_classes = W.shape[1]
+    for k in range(n_classes):
+        scores[k] = 0.0
+    nsq = 0.0
+    for j in range(X.shape[1]):
+        xj = X[i, j]
+        nsq += xj * xj
+        for k in range(n_classes):
+            scores[k] += xj * W[j, k]
+    return nsq
+
+@njit(cache=True, nogil=True, inline="always")
+def _dense_update(W, X, i, upd_k, upd_c, n_upd):
+    """W[:, upd_k[u]] += upd_c[u] * X[i] for u < n_upd (dense row)."""
+    for j in range(X.shape[1]):
+        xj = X[i, j]
+        for u in range(n_upd):
+            W[j, upd_k[u]] += upd_c[u] * xj
