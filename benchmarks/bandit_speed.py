@@ -9,7 +9,7 @@ VW comes from the optional extra: pip install -e ".[compare]".
 
 import argparse
 
-from weaklabel.bench import speed
+from weaklabel.experiments import speed
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -33,7 +33,7 @@ def main():
     from distributed import Client, LocalCluster
 
     if args.kernel_g is not None:
-        from weaklabel.bench.cspa import KERNEL_DATA, stream
+        from weaklabel.experiments.cspa import KERNEL_DATA, stream
 
         part, scaling, _ = KERNEL_DATA[args.dataset]
         X, y, _ = stream(args.dataset, part, scaling, 0, 10**9, args.kernel_g)     # shuffled stream

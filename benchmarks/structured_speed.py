@@ -8,7 +8,7 @@ puzzles it then solves and the decoding time per puzzle (targets: under 60 s to 
 under 50 ms per puzzle), and the same for 100 puzzles from another source.
 """
 
-from weaklabel.bench import speed
+from weaklabel.experiments import speed
 
 if __name__ == "__main__":
     speed.run_structured()

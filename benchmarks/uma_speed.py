@@ -11,7 +11,7 @@ import argparse
 import time
 import warnings
 
-from weaklabel.bench import speed
+from weaklabel.experiments import speed
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -19,7 +19,7 @@ if __name__ == "__main__":
     ap.add_argument("--datasets", nargs="+", default=["letter", "sector9"])
     args = ap.parse_args()
     speed.run_uma(args.datasets, max_iter=args.max_iter)
-    from weaklabel.bench import uma as uma_bench
+    from weaklabel.experiments import uma as uma_bench
     from weaklabel.noisy import UMA
 
     r = uma_bench._prepare_run({"dataset": "letter", "run": 0, "noise": "a", "max_iter": 1500, "conf_fraction": 0.05})

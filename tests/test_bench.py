@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from weaklabel.bench import partial_labels, pll_realworld
-from weaklabel.bench.runner import Cell, run_cells
-from weaklabel.bench.store import ResultStore, config_key
+from weaklabel.experiments import partial_labels, pll_realworld
+from weaklabel.experiments.runner import Cell, run_cells
+from weaklabel.experiments.store import ResultStore, config_key
 
 
 def _cfg(method, seed, size=2, params=None, dataset="dermatology", rounds=358):

@@ -44,7 +44,7 @@ def test_datasets_and_help():
     r = CliRunner()
     res = r.invoke(main, ["datasets"])
     assert res.exit_code == 0 and "ecoli" in res.output and "sector" in res.output
-    for cmd in ["reproduce", "fit", "predict", "evaluate", "report", "bench", "datasets"]:
+    for cmd in ["reproduce", "fit", "predict", "evaluate", "report", "speed", "datasets"]:
         assert r.invoke(main, [cmd, "--help"]).exit_code == 0
 
 
@@ -71,7 +71,7 @@ def test_reproduce_uma_toy_quick(tmp_path):
 
 
 def test_bench_bandit_suite_prints_ratios():
-    res = CliRunner().invoke(main, ["bench", "--suite", "bandit", "--dataset", "vehicle", "--repeats", "1"])
+    res = CliRunner().invoke(main, ["speed", "--suite", "bandit", "--dataset", "vehicle", "--repeats", "1"])
     assert res.exit_code == 0, res.output
     for name in ("CSPA", "SPA", "Banditron", "BPA", "Confidit (diag)", "sklearn SGD pa1"):
         assert name in res.output

@@ -8,9 +8,9 @@ import time
 import numpy as np
 import pytest
 
-from weaklabel.bench import cspa
-from weaklabel.bench.runner import Cell, probe_cell, run_cells
-from weaklabel.bench.store import ResultStore
+from weaklabel.experiments import cspa
+from weaklabel.experiments.runner import Cell, probe_cell, run_cells
+from weaklabel.experiments.store import ResultStore
 
 distributed = pytest.importorskip("distributed")
 

@@ -6,7 +6,7 @@ import csv
 import pytest
 
 from weaklabel import datasets
-from weaklabel.bench import mms
+from weaklabel.experiments import mms
 
 needs = pytest.mark.skipif(not (datasets.available("satimage") and datasets.available("lost")),
                            reason="shared data not found")
@@ -75,7 +75,7 @@ def test_cli_reproduce_mms_artificial_quick(tmp_path):
 
 
 def test_speed_functions_small():
-    from weaklabel.bench import speed
+    from weaklabel.experiments import speed
 
     lines = []
     rows = speed.run_bag_search(M=6, C=40, Ls=(5,), scales=(0.0, 1.0), n_bags=50, out=lines.append)

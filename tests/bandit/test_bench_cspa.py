@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from weaklabel.bench import cspa
-from weaklabel.bench.peers import have_vw, vw_cbify_pass, vw_features
+from weaklabel.experiments import cspa
+from weaklabel.experiments.peers import have_vw, vw_cbify_pass, vw_features
 from weaklabel.cli import main
 
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from weaklabel.bench import uma
+from weaklabel.experiments import uma
 
 
 def test_confusion_rate():

@@ -62,7 +62,7 @@ def test_rbf_node_features_blank_is_zero_and_width_matters():
 
 
 def test_m3n_hmc_quick_slice(tmp_path):
-    from weaklabel.bench import m3n_hmc
+    from weaklabel.experiments import m3n_hmc
 
     md = m3n_hmc.run(tmp_path, quick=True, progress=False)
     text = md.read_text()
@@ -78,7 +78,7 @@ def test_m3n_hmc_quick_slice(tmp_path):
 @pytest.mark.skipif(not (datasets.available("sudoku") and datasets.available("mnist-test")),
                     reason="shared data not found")
 def test_visual_sudoku_quick_slice(tmp_path):
-    from weaklabel.bench import visual_sudoku
+    from weaklabel.experiments import visual_sudoku
 
     centres, (tr_img, _), (va_img, _), (te_img, _) = visual_sudoku._split(2000)
     assert len(centres) == 2000 and len(tr_img) == 3500 and len(va_img) == 500 and len(te_img) == 4000

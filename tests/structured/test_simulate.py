@@ -48,7 +48,7 @@ def test_structured_speed_and_sudoku_bench_slices(tmp_path):
     from weaklabel import datasets
     if not datasets.available("sudoku"):
         pytest.skip("shared data not found")
-    from weaklabel.bench import speed, sudoku
+    from weaklabel.experiments import speed, sudoku
 
     lines = []
     r = speed.run_structured(out=lines.append, repeats=5, n_train=60)

@@ -329,8 +329,9 @@ def _read_digits(paths):
 
 
 def _read_usps_h5(paths):
-    import h5py
+    from .._extras import require
 
+    h5py = require("h5py", "reading usps.h5")
     with h5py.File(paths[0], "r") as f:
         return {"X_train": np.asarray(f["train/data"], dtype=np.float64),
                 "y_train": np.asarray(f["train/target"]).astype(np.int64),

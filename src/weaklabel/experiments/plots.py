@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .._extras import require
+
 
 def _plt():
-    import matplotlib
-
+    matplotlib = require("matplotlib", "plotting a reproduction")
     matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
+    plt = require("matplotlib.pyplot", "plotting a reproduction")
     return plt
 
 

@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 
+from .._extras import require
 from .store import config_key
 
 __all__ = ["Cell", "run_cells", "probe_cell"]
@@ -74,8 +75,7 @@ def run_cells(cells, store, *, jobs=1, scheduler=None, progress=True, desc="cell
         return 0
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
+        tqdm = require("tqdm.auto", "the progress bar (pass progress=False to run without)").tqdm
         bar = tqdm(total=len(todo), desc=desc, unit="cell", leave=False)
     try:
         if scheduler is None and jobs <= 1:
@@ -93,7 +93,8 @@ def run_cells(cells, store, *, jobs=1, scheduler=None, progress=True, desc="cell
 
 
 def _run_dask(todo, store, jobs, scheduler, bar):
-    from distributed import Client, LocalCluster, as_completed
+    distributed = require("distributed", "running cells on Dask")
+    Client, LocalCluster, as_completed = distributed.Client, distributed.LocalCluster, distributed.as_completed
 
     cluster = None
     if scheduler is None:

@@ -1,0 +1,85 @@
+"""The package's shape: layer contracts, and the learners without any optional package."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Runs in a fresh interpreter in which every optional package fails to import, as on a
+# machine with `pip install weaklabel` and no extras.
+_BLOCK = textwrap.dedent("""
+    import sys
+    BLOCKED = ("click", "tqdm", "matplotlib", "h5py", "dask", "distributed", "cleanlab", "vowpalwabbit")
+    class _Blocker:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in BLOCKED:
+                raise ImportError(f"No module named {name!r} (blocked by the test)")
+            return None
+    sys.meta_path.insert(0, _Blocker())
+""")
+
+
+def _run(code):
+    return subprocess.run([sys.executable, "-c", _BLOCK + textwrap.dedent(code)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+def test_import_contracts_hold():
+    """Layers and forbidden imports in pyproject.toml, checked by import-linter."""
+    from importlinter.cli import lint_imports
+
+    assert lint_imports(config_filename=str(ROOT / "pyproject.toml")) == 0
+
+
+def test_every_learner_imports_and_fits_without_extras():
+    proc = _run("""
+        import numpy as np
+        import weaklabel
+        from weaklabel import bags, bandit, distributed, metrics, noisy, partial, simulate, structured
+        from weaklabel.datasets import load
+        d = load("digits")
+        X, y = d.X_train[:300], d.y_train[:300]
+        S = simulate.make_candidate_sets(y, set_size=2, random_state=0)
+        for est in (partial.AvgPegasos(alpha=0.01), bandit.CSPA(), noisy.UMA("identity", max_iter=50)):
+            est.fit(X, S if isinstance(est, partial.AvgPegasos) else y)
+            assert est.predict(X).shape == (300,)
+        print("ok", sorted(m for m in sys.modules if m.split(".")[0] in BLOCKED))
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok []"
+
+
+def test_missing_extra_is_named():
+    proc = _run("""
+        from weaklabel.datasets import load
+        try:
+            load("usps", cache=False)
+        except ImportError as exc:
+            print(exc)
+        from weaklabel.distributed import fit_parameter_mixing
+        from weaklabel.partial import AvgPerceptron
+        try:
+            fit_parameter_mixing(AvgPerceptron(), object(), object(), client=None)
+        except ImportError as exc:
+            print(exc)
+    """)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    if not lines or "usps" not in lines[0]:
+        pytest.skip("usps is not in the data folder here")   # load() fails on the data before h5py
+    assert 'pip install "weaklabel[hdf5]"' in lines[0]
+    assert 'pip install "weaklabel[dask]"' in lines[1]
+
+
+def test_cli_without_its_extra_says_which_to_install():
+    proc = _run("""
+        from weaklabel.__main__ import run
+        sys.exit(run(["--help"]))
+    """)
+    assert proc.returncode == 2
+    assert 'pip install "weaklabel[cli]"' in proc.stderr
+    assert "Traceback" not in proc.stderr
