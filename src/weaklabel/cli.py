@@ -7,8 +7,22 @@ from pathlib import Path
 
 import click
 
-REPRODUCTIONS = ("partial-labels", "pll-realworld", "uma-toy", "uma-real", "cspa-linear", "cspa-kernel", "cspa-beta",
-                 "mms-artificial", "mms-realworld", "m3n-hmc", "sudoku", "visual-sudoku")
+class _ExperimentChoice(click.Choice):
+    """The registered experiments, read when the command runs (so one registered later,
+    e.g. by a test or a plug-in, is a valid choice too)."""
+
+    def __init__(self):
+        super().__init__([])
+
+    @property
+    def choices(self):
+        from .experiments import registry
+
+        return tuple(registry.names())
+
+    @choices.setter
+    def choices(self, value):
+        pass
 
 
 class _Group(click.Group):
@@ -48,42 +62,11 @@ def datasets():
         click.echo(f"{name:12s} {'yes' if ok else 'NO':9s} {spec.shape:44s} {spec.description}")
 
 
-def _reproduction(name):
-    if name == "partial-labels":
-        from .experiments import partial_labels as mod
-    elif name == "pll-realworld":
-        from .experiments import pll_realworld as mod
-    elif name in ("uma-toy", "uma-real"):
-        from .experiments import uma
-
-        return _Runner(uma.run_toy if name == "uma-toy" else uma.run_real)
-    elif name.startswith("cspa-"):
-        from .experiments import cspa
-
-        return _Runner({"cspa-linear": cspa.run_linear, "cspa-kernel": cspa.run_kernel,
-                        "cspa-beta": cspa.run_beta}[name])
-    elif name == "sudoku":
-        from .experiments import sudoku as mod
-    elif name == "m3n-hmc":
-        from .experiments import m3n_hmc as mod
-    elif name == "visual-sudoku":
-        from .experiments import visual_sudoku as mod
-    elif name in ("mms-artificial", "mms-realworld"):
-        from .experiments import mms
-
-        return _Runner(mms.run_artificial if name == "mms-artificial" else mms.run_realworld)
-    else:
-        raise ValueError(f"unknown reproduction {name!r}; choose from {', '.join(REPRODUCTIONS)}.")
-    return mod
-
-
 @main.command()
-@click.argument("name", type=click.Choice(REPRODUCTIONS))
+@click.argument("name", type=_ExperimentChoice())
 @click.option("--quick", is_flag=True, help="A small slice (under a minute) writing the same kinds of files.")
 @click.option("--repeats", type=click.IntRange(min=1), default=None,
-              help="Repeats (partial-labels, default 100), splits (pll-realworld and mms-realworld, default "
-                   "10; mms-artificial, default 3) or runs (uma-toy, uma-real, cspa-*, default 10; sudoku, m3n-hmc and "
-                   "visual-sudoku, default 5).")
+              help="How many repeats, splits or runs (each reproduction's own default; see its report).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="1 runs serially; N > 1 starts a local Dask cluster of N worker processes.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -91,7 +74,7 @@ def _reproduction(name):
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder (default: results/NAME[-quick]). Holds results.sqlite, report.md, CSV and PNGs.")
 @click.option("--dataset", "datasets_", multiple=True,
-              help="Only these datasets (repeatable; not for uma-toy).")
+              help="Only these datasets (repeatable; rejected by reproductions without a choice of datasets).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, no_progress):
     """Run (or resume) a paper reproduction and write its tables and plots.
@@ -100,28 +83,22 @@ def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, no_progress
     run resumes where it stopped. Only this process writes the store, also when the
     cells run on Dask workers; a cell whose worker dies is rerun on another.
     """
-    mod = _reproduction(name)
-    out = Path(out) if out else Path("results") / (name + ("-quick" if quick else ""))
-    md = mod.run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=not no_progress,
-                 datasets=list(datasets_) or None)
+    from .experiments import registry
     from .experiments.html import versions
     from .experiments.store import ResultStore
 
+    exp = registry.get(name)
+    out = Path(out) if out else Path("results") / (name + ("-quick" if quick else ""))
+    summary = exp.run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=not no_progress,
+                      datasets=list(datasets_) or None)
     with ResultStore(out / "results.sqlite") as store:        # what produced this store
         cmd = ["weaklabel", "reproduce", name] + (["--quick"] if quick else []) + \
             (["--repeats", str(repeats)] if repeats else []) + (["--jobs", str(jobs)] if jobs != 1 else []) + \
             (["--scheduler", scheduler] if scheduler else []) + ["--out", str(out)] + \
             [a for d in datasets_ for a in ("--dataset", d)]
         store.log_run(" ".join(cmd), versions())
-    click.echo(f"report: {md}")
-    click.echo(md.read_text())
-
-
-class _Runner:
-    """Adapts a reproduction's run function to the module-like interface used above."""
-
-    def __init__(self, run):
-        self.run = run
+    click.echo(f"report: {summary.report}")
+    click.echo(summary.report.read_text())
 
 
 def _parse_params(items):
@@ -151,22 +128,33 @@ def _read_svm(path, n_features=None):
     return load_candidate_svmlight(path, n_features=n_features)
 
 
+def _learner_names():
+    from .presets import names
+
+    return names()
+
+
 @main.command()
-@click.option("--method", required=True, type=click.Choice(["avg-perceptron", "max-perceptron", "avg-pegasos",
-                                                            "max-pegasos", "perceptron", "pegasos"]))
+@click.option("--method", required=True, type=click.Choice(_learner_names()),
+              help="A learner preset (weaklabel.presets): candidate-set learners take the file's label sets; "
+                   "bandit learners take exact labels as the oracle of their own proposals.")
 @click.option("--train", "train", required=True, type=click.Path(dir_okay=False),
               help='svmlight file; labels may be candidate sets: "2,5 1:0.3 7:1.0".')
 @click.option("--param", "params", multiple=True, help="Estimator parameter key=value (repeatable), e.g. alpha=0.01.")
 @click.option("--model", required=True, type=click.Path(dir_okay=False), help="Where to write the model (.npz).")
 def fit(method, train, params, model):
     """Train a learner on an svmlight file and save it."""
-    from .partial import METHODS
+    from .presets import get
 
-    est = METHODS[method](**_parse_params(params))
+    preset = get(method)
+    est = preset.make(**_parse_params(params))
     X, S = _read_svm(train)
-    if method in ("perceptron", "pegasos") and (S.sizes > 1).any():
+    if (preset.exact_labels or preset.kind == "bandit") and (S.sizes > 1).any():
         raise ValueError(f"{method} needs exact labels, but {train} has candidate sets with several labels.")
-    est.fit(X, S)
+    if preset.kind == "bandit":
+        est.fit(X, S.classes_[S.mask.argmax(axis=1)])
+    else:
+        est.fit(X, S)
     est.save(model)
     click.echo(f"trained {type(est).__name__} on {X.shape[0]} samples x {X.shape[1]} features, "
                f"{len(est.classes_)} classes; model written to {model}")
@@ -226,13 +214,14 @@ def report(name_or_store, out, html_out):
     if html_out is None and out is None:
         raise ValueError("pass --out DIR (re-render a reproduction) or --html OUT.html (one page for a store).")
     if out is not None:
-        if name_or_store not in REPRODUCTIONS:
-            raise ValueError(f"unknown reproduction {name_or_store!r}; choose from {', '.join(REPRODUCTIONS)}.")
+        from .experiments import registry
+
+        exp = registry.get(name_or_store)
         if not (Path(out) / "results.sqlite").exists():
             raise FileNotFoundError(f"no results.sqlite in {out}; run `weaklabel reproduce {name_or_store} --out "
                                     f"{out}` first.")
-        md = _reproduction(name_or_store).run(out, progress=False, execute=False)
-        click.echo(f"report: {md}")
+        summary = exp.run(out, progress=False, execute=False)
+        click.echo(f"report: {summary.report}")
     if html_out is not None:
         from .experiments.html import write_html
 

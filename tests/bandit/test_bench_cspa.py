@@ -95,4 +95,4 @@ def test_quick_reproductions_write_tables_and_plots(tmp_path):
 def test_unknown_dataset_is_a_clear_error(tmp_path):
     r = CliRunner().invoke(main, ["reproduce", "cspa-kernel", "--quick", "--dataset", "sector", "--out",
                                   str(tmp_path)])
-    assert r.exit_code == 2 and "not part of this reproduction" in r.output
+    assert r.exit_code == 2 and "are not part of cspa-kernel; choose from" in r.output

@@ -7,13 +7,4 @@ BPA and Confidit; :class:`GaussianSupport` gives all of them the paper's kernel 
 from ._gaussian_support import GaussianSupport
 from ._learners import BPA, CSPA, SPA, Banditron, Confidit
 
-__all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "GaussianSupport", "METHODS"]
-
-#: CLI / bench names of the learners.
-METHODS = {
-    "cspa": CSPA,
-    "spa": SPA,
-    "banditron": Banditron,
-    "bpa": BPA,
-    "confidit": Confidit,
-}
+__all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "GaussianSupport"]

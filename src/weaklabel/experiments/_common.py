@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import datasets
-from ..partial import METHODS
+from .. import presets
 
 EXACT_LABEL = ("perceptron", "pegasos")
 
@@ -37,9 +37,8 @@ def prepared(name, preprocess, part="train"):
 
 
 def make_learner(method, params, **extra):
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}.")
-    return METHODS[method](**params, **extra)
+    """The estimator of learner preset ``method`` (:mod:`weaklabel.presets`) with ``params``."""
+    return presets.make(method, **params, **extra)
 
 
 def grid_points(grid):

@@ -25,9 +25,11 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from ..bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport
+from .. import presets
+from ..bandit import BPA, CSPA, Banditron, GaussianSupport
 from ._common import fmt_params, grid_points, load_or_make_plan, mean_std, prepared, run_and_collect
 from .peers import VW_MISSING, have_vw, vw_cbify_pass, vw_features
+from .engine import ReportOnlyExperiment
 from .runner import Cell
 
 LINEAR = "cspa-linear"
@@ -167,24 +169,15 @@ def _vw_strings(*key):
 
 
 def _learner(method, params, n_classes, seed):
+    """The learner preset ``method`` (``cspa-centred`` is CSPA on centred features);
+    the exploring learners draw from ``seed``."""
     p = dict(params)
     if p.get("beta") == HALF_BAND:
         p["beta"] = 1.0 / (2 * (n_classes - 1)) if n_classes > 2 else 0.5
-    if method in ("cspa", "cspa-centred"):
-        return CSPA(**p)
-    if method == "spa":
-        return SPA(**p)
-    if method == "banditron":
-        return Banditron(random_state=seed, **p)
-    if method == "bpa":
-        return BPA(random_state=seed, correct_margin=1.0, **p)
-    if method == "bpa-m0":
-        return BPA(random_state=seed, correct_margin=0.0, **p)
-    if method == "confidit-diag":
-        return Confidit(diagonal=True, **p)
-    if method == "confidit-full":
-        return Confidit(diagonal=False, **p)
-    raise ValueError(f"unknown method {method!r}; known: {', '.join(METHODS)}.")
+    preset = presets.get("cspa" if method == "cspa-centred" else method)
+    if preset.cls in (Banditron, BPA):
+        p["random_state"] = seed
+    return preset.make(**p)
 
 
 def blocks(correct, size=BLOCK):
@@ -591,3 +584,14 @@ def _plot_beta(panels, path):
 
 __all__ = ["run_linear", "run_kernel", "run_beta", "online_cell", "stream_data", "unit_norm", "artificial",
            "PAPER", "METHODS"]
+
+
+#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
+EXPERIMENTS = [
+    ReportOnlyExperiment('cspa-linear', 'CSPA and bandit baselines, linear (Kaneko, Sato & Sugiyama, Table 1)', linear_plan, None, None, datasets=tuple(LINEAR_DATA),
+                         repeats_help='runs (default 10)', legacy_run=run_linear),
+    ReportOnlyExperiment('cspa-kernel', 'CSPA and bandit baselines, Gaussian support (Kaneko, Sato & Sugiyama, Table 2)', kernel_plan, None, None, datasets=tuple(KERNEL_DATA),
+                         repeats_help='runs (default 10)', legacy_run=run_kernel),
+    ReportOnlyExperiment('cspa-beta', "CSPA's step beta (Kaneko, Sato & Sugiyama, Figures 1-2)", beta_plan, None, None, datasets=tuple(LINEAR_DATA),
+                         repeats_help='runs (default 10)', legacy_run=run_beta),
+]

@@ -28,6 +28,7 @@ import numpy as np
 from ..simulate import hidden_markov_chain, hmc_bayes_predict, missing_labels
 from ..structured import MILM3N, RampCCCPM3N
 from ._common import load_or_make_plan, mean_std, run_and_collect
+from .engine import ReportOnlyExperiment
 from .runner import Cell
 
 EXPERIMENT = "m3n-hmc"
@@ -192,3 +193,10 @@ def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True
     with open(out / "results.csv", "w", newline="") as fh:
         csv.writer(fh).writerows(csv_rows)
     return md
+
+
+#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
+EXPERIMENTS = [
+    ReportOnlyExperiment('m3n-hmc', 'MIL-M3N on a hidden Markov chain (Franc & Yermakov, Figure 1)', plan, None, None, datasets=tuple(()),
+                         repeats_help='runs (default 5)', legacy_run=run),
+]

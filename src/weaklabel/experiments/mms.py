@@ -36,6 +36,7 @@ from ..bags import MMS, CandidateLabelSVM
 from ..labels import BagCandidates
 from ..simulate import bags as make_bags
 from ._common import fmt_params, load_or_make_plan, mean_std, run_and_collect
+from .engine import ReportOnlyExperiment
 from .runner import Cell
 
 ART = "mms-artificial"
@@ -416,3 +417,12 @@ def run_realworld(out, *, quick=False, repeats=None, jobs=1, scheduler=None, pro
     with open(out / "accuracy.csv", "w", newline="") as fh:
         csv.writer(fh).writerows(csv_rows)
     return md
+
+
+#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
+EXPERIMENTS = [
+    ReportOnlyExperiment('mms-artificial', 'MMS on artificial bags (Luo & Orabona)', art_plan, None, None, datasets=tuple(ART_DATASETS),
+                         repeats_help='splits (default 3)', legacy_run=run_artificial),
+    ReportOnlyExperiment('mms-realworld', 'MMS on real candidate-label data (Luo & Orabona)', real_plan, None, None, datasets=tuple(REAL_DATASETS),
+                         repeats_help='splits (default 10)', legacy_run=run_realworld),
+]

@@ -16,15 +16,14 @@ change its predictions (zero start, mistake-driven) and is fixed at 1.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 
+from .. import presets
 from ..metrics import ambiguous_zero_one_loss, progressive_error_curve
 from ..simulate import make_candidate_sets
-from ._common import EXACT_LABEL, fmt_params, grid_points, load_or_make_plan, make_learner, mean_std, prepared
-from .runner import Cell, run_cells
-from .store import ResultStore
+from ._common import fmt_params, grid_points, make_learner, mean_std, prepared
+from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "partial-labels"
 
@@ -66,7 +65,7 @@ def online_cell(config):
     order = rs.permutation(y.size)[:rounds]
     S = make_candidate_sets(y[order], config["set_size"], classes=classes, random_state=rs)
     est = make_learner(config["method"], config["params"])
-    target = y[order] if config["method"] in EXACT_LABEL else S
+    target = y[order] if presets.get(config["method"]).exact_labels else S
     est.fit(X[order], target)
     cp = checkpoints(rounds)
     curve = progressive_error_curve(y[order], est.predictions_, checkpoints=cp)
@@ -80,10 +79,7 @@ def checkpoints(rounds, n=N_CHECKPOINTS):
 
 def plan(quick=False, repeats=None, datasets=None):
     """The sweep settings: datasets, rounds cap, repeats, tuning repeats."""
-    names = list(DATASETS) if datasets is None else list(datasets)
-    for n in names:
-        if n not in DATASETS:
-            raise ValueError(f"dataset {n!r} is not part of this reproduction; choose from {list(DATASETS)}.")
+    names = list(DATASETS) if not datasets else list(datasets)
     return {
         "datasets": names,
         "rounds": 300 if quick else 10**9,
@@ -98,24 +94,25 @@ def _base(p, name, size):
     return {"dataset": name, "preprocess": pre, "set_size": size, "rounds": p["rounds"]}
 
 
-def tune_cells(p):
-    cells = []
-    for name in p["datasets"]:
-        for size in DATASETS[name][0]:
-            for method in LEARNERS:
-                for params in grid_points(GRID[method]):
-                    for r in range(p["tune_repeats"]):
-                        cfg = dict(_base(p, name, size), method=method, params=params, seed=TUNE_SEED0 + r)
-                        cells.append(Cell(EXPERIMENT, "tune", cfg, online_cell))
-    return cells
+def execute(ctx):
+    """Tune every learner on separate seeds by the ambiguous error, then run the repeats."""
+    p = ctx.plan
+    tune = [ctx.cell(online_cell, "tune", **_base(p, name, size), method=method, params=params,
+                     seed=TUNE_SEED0 + r)
+            for name in p["datasets"] for size in DATASETS[name][0] for method in LEARNERS
+            for params in grid_points(GRID[method]) for r in range(p["tune_repeats"])]
+    chosen = choose_params(ctx.run(tune, desc="tuning"), p)
+    evals = [ctx.cell(online_cell, "eval", **_base(p, name, size), method=method,
+                      params=chosen[(name, size, method)], seed=r)
+             for name in p["datasets"] for size in DATASETS[name][0] for method in LEARNERS
+             for r in range(p["repeats"])]
+    return chosen, ctx.run(evals, desc="repeats")
 
 
-def choose_params(store, p):
+def choose_params(rows, p):
     """Best grid point per (dataset, size, method) by mean final ambiguous error."""
     scores = {}
-    for cfg, res in store.rows(EXPERIMENT, "tune"):
-        if cfg["dataset"] not in p["datasets"] or cfg["rounds"] != p["rounds"] or cfg["seed"] >= TUNE_SEED0 + p["tune_repeats"]:
-            continue
+    for cfg, res in rows:
         k = (cfg["dataset"], cfg["set_size"], cfg["method"], json.dumps(cfg["params"], sort_keys=True))
         scores.setdefault(k, []).append(res["final_ambiguous"])
     chosen = {}
@@ -134,61 +131,91 @@ def choose_params(store, p):
     return chosen
 
 
-def eval_cells(p, chosen):
-    cells = []
+def _groups(rows):
+    groups = {}
+    for cfg, res in rows:
+        groups.setdefault((cfg["dataset"], cfg["set_size"], cfg["method"]), []).append(res)
+    return groups
+
+
+def summarize(ctx, result):
+    """Table 'final_errors' (dataset x set size x learner) and one figure of curves per dataset."""
+    p = ctx.plan
+    chosen, rows = result
+    groups = _groups(rows)
+    columns = ["dataset", "set size", "rounds"] + [LABELS[m] for m in LEARNERS]
+    table_rows, bold, long_rows, param_rows = [], set(), [], []
     for name in p["datasets"]:
         for size in DATASETS[name][0]:
-            for method in LEARNERS:
-                for r in range(p["repeats"]):
-                    cfg = dict(_base(p, name, size), method=method, params=chosen[(name, size, method)], seed=r)
-                    cells.append(Cell(EXPERIMENT, "eval", cfg, online_cell))
-    return cells
-
-
-def summarize(store, p, chosen):
-    """{(dataset, size, method): {"mean", "std", "n", "curve", "checkpoints", "params"}}."""
-    groups = {}
-    for cfg, res in store.rows(EXPERIMENT, "eval"):
-        key = (cfg["dataset"], cfg["set_size"], cfg["method"])
-        if key not in chosen or cfg["params"] != chosen[key] or cfg["rounds"] != p["rounds"] \
-                or cfg["seed"] >= p["repeats"]:
-            continue
-        groups.setdefault(key, []).append(res)
-    out = {}
-    for key, results in groups.items():
-        finals = [r["final"] for r in results]
-        m, s = mean_std(finals)
-        curves = np.asarray([r["curve"] for r in results])
-        out[key] = {"mean": m, "std": s, "n": len(results), "curve": curves.mean(axis=0).tolist(),
-                    "checkpoints": results[0]["checkpoints"], "params": chosen[key],
-                    "ambiguous": mean_std([r["final_ambiguous"] for r in results])[0]}
-    return out
-
-
-def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
-        execute=True):
-    """Run (or resume) the reproduction and write its tables and plots into ``out``.
-
-    Returns the path of the Markdown report.
-    """
-    from .plots import plot_online_curves
-    from .report import write_partial_labels_report
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
-    with ResultStore(out / "results.sqlite") as store:
-        if execute:
-            run_cells(tune_cells(p), store, jobs=jobs, scheduler=scheduler, progress=progress, desc="tuning")
-        chosen = choose_params(store, p)
-        if execute:
-            run_cells(eval_cells(p, chosen), store, jobs=jobs, scheduler=scheduler, progress=progress, desc="repeats")
-        summary = summarize(store, p, chosen)
-    pngs = []
+            stats = {}
+            for m in LEARNERS:
+                res = groups.get((name, size, m))
+                if res:
+                    mean, std = mean_std([r["final"] for r in res])
+                    stats[m] = (MeanStd(mean, std), res)
+            rounds = stats[LEARNERS[0]][1][0]["checkpoints"][-1] if LEARNERS[0] in stats else None
+            row = [name, size, rounds] + [stats[m][0] if m in stats else None for m in LEARNERS]
+            cand = [stats[m][0].mean for m in LEARNERS if m in stats and not presets.get(m).exact_labels]
+            for j, m in enumerate(LEARNERS):
+                if m in stats and not presets.get(m).exact_labels and stats[m][0].mean == min(cand):
+                    bold.add((len(table_rows), 3 + j))
+                if m in stats:
+                    ms, res = stats[m]
+                    long_rows.append([name, size, m, fmt_params(chosen[(name, size, m)]), len(res), rounds,
+                                      ms.mean, ms.std, float(np.mean([r["final_ambiguous"] for r in res]))])
+            table_rows.append(row)
+            param_rows.append([name, size] + [fmt_params(chosen[(name, size, m)]) for m in LEARNERS])
+    cut = f"QUICK run: streams cut to {p['rounds']} rounds" if p["quick"] else "full streams (one pass)"
+    tables = [
+        Table("summary", "Final average error", columns, table_rows, formats={c: ".3f" for c in columns[3:]},
+              bold=bold,
+              note="Final average error = mean 0-1 error against the TRUE label over all rounds of the stream "
+                   "(mean +- std over repeats). Lower is better; the best candidate-set learner is in bold."),
+        Table("final_errors", "Per learner (all numbers)",
+              ["dataset", "set_size", "method", "params", "repeats", "rounds", "mean_error", "std_error",
+               "mean_ambiguous_error"], long_rows, formats={"mean_error": ".5f", "std_error": ".5f",
+                                                            "mean_ambiguous_error": ".5f"}),
+        Table("hyper_parameters", "Hyper-parameters chosen", ["dataset", "set size"] + [LABELS[m] for m in LEARNERS],
+              param_rows,
+              note="Grid: " + "; ".join(f"{LABELS[m]}: {fmt_params(g)}" for m, g in GRID.items()) + ". Chosen per "
+                   "dataset and set size by the final ambiguous error (vs candidate sets) on separate tuning seeds."),
+    ]
+    figures = []
     for name in p["datasets"]:
-        pngs.append(plot_online_curves(summary, name, DATASETS[name][0], LEARNERS, LABELS,
-                                       out / f"{name}.png", title=f"{name}: {DATASETS[name][2]}"))
-    return write_partial_labels_report(out, p, summary, DATASETS, LEARNERS, LABELS, GRID, pngs)
+        series = []
+        for size in DATASETS[name][0]:
+            for m in LEARNERS:
+                res = groups.get((name, size, m))
+                if res:
+                    color, ls = _STYLE[m]
+                    series.append(Series(LABELS[m], res[0]["checkpoints"],
+                                         np.mean([r["curve"] for r in res], axis=0).tolist(),
+                                         panel=f"candidate set size {size}",
+                                         style={"color": color, "linestyle": ls, "linewidth": 1.4}))
+        figures.append(Figure(name, f"{name}: {DATASETS[name][2]}", series, xlabel="rounds",
+                              ylabel="average error (vs true label)"))
+    intro = (f"Repeats per cell: {p['repeats']}; tuning repeats: {p['tune_repeats']}; {cut}.\n\n"
+             + "\n".join(f"- {n}: {DATASETS[n][2]}" for n in p["datasets"]))
+    return Summary("Online learning from candidate label sets (Bhattacharjee & Manwani, Section 5)", intro,
+                   tables, figures)
 
 
-__all__ = ["run", "online_cell", "plan", "DATASETS", "LEARNERS", "GRID", "fmt_params"]
+_STYLE = {
+    "perceptron": ("tab:gray", "--"), "pegasos": ("k", "--"),
+    "avg-perceptron": ("tab:blue", "-"), "max-perceptron": ("tab:orange", "-"),
+    "avg-pegasos": ("tab:green", "-"), "max-pegasos": ("tab:red", "-"),
+}
+
+EXPERIMENTS = [Experiment(EXPERIMENT, "Online learning from candidate label sets (Bhattacharjee & Manwani)",
+                          plan, execute, summarize, datasets=tuple(DATASETS),
+                          repeats_help="repeats per cell (default 100)")]
+
+
+def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None, execute=True):
+    """Run (or resume) the reproduction, write its tables and plots into ``out`` and return
+    the :class:`~weaklabel.experiments.engine.Summary`."""
+    return EXPERIMENTS[0].run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler,
+                              progress=progress, datasets=datasets, execute=execute)
+
+
+__all__ = ["run", "online_cell", "plan", "DATASETS", "LEARNERS", "GRID", "EXPERIMENTS"]

@@ -22,6 +22,7 @@ from sklearn.preprocessing import StandardScaler
 from .. import datasets as _datasets
 from ..metrics import accuracy, ambiguous_zero_one_loss
 from ._common import EXACT_LABEL, fmt_params, grid_points, load_or_make_plan, make_learner, mean_std, run_and_collect
+from .engine import ReportOnlyExperiment
 from .runner import Cell
 
 EXPERIMENT = "pll-realworld"
@@ -193,3 +194,9 @@ def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True
         csv.writer(fh).writerows(csv_rows)
     return md
 
+
+#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
+EXPERIMENTS = [
+    ReportOnlyExperiment('pll-realworld', 'Real partial-label data: online learners, 80/20 splits', plan, None, None, datasets=tuple(DATASETS),
+                         repeats_help='splits (default 10)', legacy_run=run),
+]

@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import datasets
-from ..partial import METHODS
+from .. import presets
 from ..simulate import make_candidate_sets
 
 DATASETS = {"usps": "dense", "sector": "sparse"}
@@ -47,9 +47,10 @@ def run(names=("usps", "sector"), repeats=3, out=print):
             t_sk = _best_time(lambda sk=sk, X=X, y=y: sk.fit(X, y), repeats)
         out(f"{name} ({'CSR' if sp.issparse(X) else 'dense'} {X.shape[0]} x {X.shape[1]}, {np.unique(y).size} classes)")
         out(f"  {'scikit-learn Perceptron':28s} {n / t_sk:12,.0f} ex/s   1.00x")
-        for method, cls in METHODS.items():
+        for method in presets.names("partial"):
+            cls = presets.get(method).cls
             params = {"alpha": 1e-4} if "pegasos" in method else {}
-            target = y if method in ("perceptron", "pegasos") else S
+            target = y if presets.get(method).exact_labels else S
             cls(**params).fit(X[:50], target[:50])                     # compile outside the timing
             t = _best_time(lambda cls=cls, params=params, X=X, target=target: cls(**params).fit(X, target), repeats)
             ratio = t_sk / t

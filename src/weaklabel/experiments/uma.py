@@ -30,6 +30,7 @@ from ..noisy import UMA, estimate_confusion
 from ..partial import Perceptron
 from ..simulate import confusion_family, noisy_labels, random_stochastic_matrix
 from ._common import load_or_make_plan, mean_std, run_and_collect
+from .engine import ReportOnlyExperiment
 from .runner import Cell
 
 TOY = "uma-toy"
@@ -470,3 +471,11 @@ def run_real(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress
     md.write_text("\n".join(lines) + "\n")
     return md
 
+
+#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
+EXPERIMENTS = [
+    ReportOnlyExperiment('uma-toy', 'UMA on the toy problem (Louche & Ralaivola, Section 4.1)', toy_plan, None, None, datasets=tuple(()),
+                         repeats_help='runs (default 10)', legacy_run=run_toy),
+    ReportOnlyExperiment('uma-real', 'UMA on real data (Louche & Ralaivola, Table 1)', real_plan, None, None, datasets=tuple(REAL_DATASETS),
+                         repeats_help='runs (default 10)', legacy_run=run_real),
+]

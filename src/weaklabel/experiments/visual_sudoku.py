@@ -37,6 +37,7 @@ from .. import datasets as _datasets
 from ..simulate import missing_labels, visual_sudoku
 from ..structured import LPMILM3N, rbf_node_features, sudoku_graph, sudoku_label_prob
 from ._common import load_or_make_plan, mean_std, run_and_collect
+from .engine import ReportOnlyExperiment
 from .runner import Cell
 
 EXPERIMENT = "visual-sudoku"
@@ -197,3 +198,10 @@ def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True
     with open(out / "results.csv", "w", newline="") as fh:
         csv.writer(fh).writerows(csv_rows)
     return md
+
+
+#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
+EXPERIMENTS = [
+    ReportOnlyExperiment('visual-sudoku', 'Visual Sudoku with missing labels (Franc & Yermakov)', plan, None, None, datasets=tuple(()),
+                         repeats_help='runs (default 5)', legacy_run=run),
+]

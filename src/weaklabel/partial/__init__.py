@@ -6,14 +6,4 @@ exact-label baselines Perceptron and Pegasos.
 
 from ._online import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 
-__all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos", "METHODS"]
-
-#: CLI / bench names of the learners.
-METHODS = {
-    "avg-perceptron": AvgPerceptron,
-    "max-perceptron": MaxPerceptron,
-    "avg-pegasos": AvgPegasos,
-    "max-pegasos": MaxPegasos,
-    "perceptron": Perceptron,
-    "pegasos": Pegasos,
-}
+__all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]

@@ -77,19 +77,31 @@ def test_processes_give_the_same_results(tmp_path):
         assert a.rows("exp") == b.rows("exp")
 
 
-def test_quick_reproduction_writes_report_and_plots(tmp_path):
-    md = partial_labels.run(tmp_path, quick=True, repeats=2, datasets=["ecoli"], progress=False)
-    text = md.read_text()
-    assert "| ecoli | 2 |" in text and "| ecoli | 6 |" in text
+def test_quick_reproduction_returns_numbers_and_writes_report(tmp_path):
+    summary = partial_labels.run(tmp_path, quick=True, repeats=2, datasets=["ecoli"], progress=False)
+    table = summary.table("final_errors")
+    assert len(table.rows) == 3 * 6                                   # set sizes 2, 4, 6 x six learners
+    assert set(table.column("repeats")) == {2} and set(table.column("rounds")) == {300}
+    errors = {(r["set_size"], r["method"]): r["mean_error"] for r in table.where(dataset="ecoli")}
+    # 8 classes: chance is 7/8 error; every learner is below it, the exact-label ones by far
+    assert max(errors.values()) < 0.8 and errors[(2, "perceptron")] < 0.6
+    # candidate sets of 6 cost the Avg learners more than sets of 2
+    assert errors[(6, "avg-perceptron")] > errors[(2, "avg-perceptron")]
+    wide = summary.table("summary")
+    assert wide.value("Avg Perceptron", dataset="ecoli", **{"set size": 6}).mean == errors[(6, "avg-perceptron")]
+    text = summary.report.read_text()
+    assert "| ecoli | 2 | 300 |" in text and "| ecoli | 6 | 300 |" in text
     assert (tmp_path / "ecoli.png").stat().st_size > 10_000
     assert (tmp_path / "final_errors.csv").read_text().count("\n") == 1 + 3 * 6
     assert json.loads((tmp_path / "plan.json").read_text())["repeats"] == 2
     with ResultStore(tmp_path / "results.sqlite") as store:
         n = store.count()
-    # rerun: nothing new is computed, same report
-    partial_labels.run(tmp_path, quick=True, repeats=2, datasets=["ecoli"], progress=False)
+    # rerun: nothing new is computed, the same numbers; re-rendering from the store alone gives them too
+    again = partial_labels.run(tmp_path, quick=True, repeats=2, datasets=["ecoli"], progress=False)
     with ResultStore(tmp_path / "results.sqlite") as store:
         assert store.count() == n
+    assert again.table("final_errors").rows == table.rows
+    assert partial_labels.run(tmp_path, execute=False, progress=False).table("final_errors").rows == table.rows
 
 
 def test_pll_cell_beats_chance_on_lost():

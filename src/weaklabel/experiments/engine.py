@@ -1,0 +1,421 @@
+"""The experiment engine: experiments as data, one runner, one set of renderers.
+
+An :class:`Experiment` is a name, a plan (``quick`` and full), a function that runs its
+cells through a :class:`Context`, and a summary that returns a :class:`Summary` made
+of :class:`Table` and :class:`Figure` objects, which hold numbers.  Renderers turn a
+summary into Markdown (:func:`to_markdown`), CSV and PNG files
+(:func:`write_summary`); the HTML page reads the Markdown.  Every experiment is
+listed in one registry (:mod:`weaklabel.experiments.registry`) that the command line,
+``report`` and the tests read, so adding one touches one new module.
+
+A minimal experiment::
+
+    def cell(config):                       # module level: it runs on Dask workers too
+        return {"value": config["seed"] * 2.0}
+
+    def execute(ctx):
+        return ctx.run([ctx.cell(cell, seed=s) for s in range(ctx.plan["repeats"])])
+
+    def summarize(ctx, rows):
+        return Summary("A toy", tables=[Table("values", "Values", ["seed", "value"],
+                                              [[c["seed"], r["value"]] for c, r in rows])])
+
+    register(Experiment("toy", "A toy experiment", plan=lambda quick, repeats, datasets:
+                        {"repeats": repeats or (2 if quick else 10)}, execute=execute,
+                        summarize=summarize))
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .runner import Cell, run_cells
+from .store import ResultStore, config_key
+
+__all__ = ["Experiment", "Context", "Table", "Figure", "Series", "Summary", "MeanStd", "to_markdown",
+           "write_summary"]
+
+
+# ---- results that hold numbers -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MeanStd:
+    """A mean and a standard deviation over repeats, kept as two numbers.
+
+    Markdown shows ``mean +- std`` in the column's format; CSV writes two columns,
+    ``NAME`` and ``NAME std``.
+    """
+
+    mean: float
+    std: float
+
+
+@dataclass
+class Table:
+    """A table of values: numbers stay numbers until a renderer formats them.
+
+    Parameters
+    ----------
+    name : str
+        File stem of its CSV (``name.csv``) and its key in :class:`Summary`.
+    title : str
+        Heading in the Markdown report.
+    columns : list of str
+    rows : list of list
+        One list per row, one value per column (float, int, str or None).
+    formats : dict, optional
+        Column -> format spec for Markdown (e.g. ``".3f"``); CSV keeps full precision.
+    note : str, optional
+        Markdown shown under the table.
+    bold : set of (row, column) index pairs, optional
+        Cells shown in bold (e.g. the best learner of a row).
+    """
+
+    name: str
+    title: str
+    columns: list
+    rows: list
+    formats: dict = field(default_factory=dict)
+    note: str = ""
+    bold: set = field(default_factory=set)
+
+    def column(self, name):
+        """The values of one column, in row order."""
+        j = self.columns.index(name)
+        return [r[j] for r in self.rows]
+
+    def where(self, **match):
+        """Rows (as dicts) whose named columns equal the given values."""
+        out = []
+        for r in self.rows:
+            d = dict(zip(self.columns, r))
+            if all(d[k] == v for k, v in match.items()):
+                out.append(d)
+        return out
+
+    def value(self, column, **match):
+        """The one value of ``column`` in the row that ``match`` selects."""
+        rows = self.where(**match)
+        if len(rows) != 1:
+            raise KeyError(f"{len(rows)} rows of table {self.name!r} match {match}; expected exactly one.")
+        return rows[0][column]
+
+
+@dataclass
+class Series:
+    """One line (or group of bars) of a figure: ``y`` against ``x``, with an optional
+    spread ``err`` (drawn as a band for lines, error bars for bars)."""
+
+    label: str
+    x: list
+    y: list
+    err: list | None = None
+    panel: str = ""
+    style: dict = field(default_factory=dict)
+
+
+@dataclass
+class Figure:
+    """A figure of numbers: series grouped into panels, drawn by :func:`write_summary`.
+
+    ``kind`` is ``"line"`` or ``"bar"``; panels are laid out in a row, in the order their
+    names first appear among the series.
+    """
+
+    name: str
+    title: str
+    series: list
+    xlabel: str = ""
+    ylabel: str = ""
+    kind: str = "line"
+    logx: bool = False
+    note: str = ""
+
+    def panels(self):
+        seen = []
+        for s in self.series:
+            if s.panel not in seen:
+                seen.append(s.panel)
+        return seen
+
+
+@dataclass
+class Summary:
+    """What an experiment reports: a title, an introduction, tables, figures, notes."""
+
+    title: str
+    intro: str = ""
+    tables: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    notes: str = ""
+    #: the report.md written for it (set by :func:`write_summary`)
+    report: Path | None = None
+
+    def table(self, name):
+        for t in self.tables:
+            if t.name == name:
+                return t
+        raise KeyError(f"no table {name!r}; tables: {[t.name for t in self.tables]}")
+
+
+# ---- experiments --------------------------------------------------------------------------
+
+@dataclass
+class Experiment:
+    """One reproduction (or any sweep), as data.
+
+    Parameters
+    ----------
+    name : str
+        The name the CLI and the registry use (``weaklabel reproduce NAME``).
+    title : str
+    plan : callable ``(quick, repeats, datasets) -> dict``
+        The sweep settings (JSON-able); saved as ``OUT/plan.json`` so that a report can
+        be re-rendered later exactly as it was run.
+    execute : callable ``(ctx) -> rows``
+        Makes the cells and runs them through ``ctx.run`` (which skips stored ones);
+        returns what ``summarize`` needs.  Called with ``ctx.execute`` False to only read
+        the store.
+    summarize : callable ``(ctx, rows) -> Summary``
+    datasets : tuple of str, optional
+        The datasets ``--dataset`` may choose from; empty means the flag does not apply.
+    repeats_help : str, optional
+        What ``--repeats`` counts here (for ``--help``).
+    """
+
+    name: str
+    title: str
+    plan: Callable
+    execute: Callable
+    summarize: Callable
+    datasets: tuple = ()
+    repeats_help: str = "repeats"
+
+    def make_plan(self, quick=False, repeats=None, datasets=None):
+        if datasets and not self.datasets:
+            raise ValueError(f"--dataset does not apply to {self.name}: it has no choice of datasets.")
+        if datasets:
+            unknown = [d for d in datasets if d not in self.datasets]
+            if unknown:
+                raise ValueError(f"dataset(s) {unknown} are not part of {self.name}; choose from "
+                                 f"{list(self.datasets)}.")
+        return self.plan(quick, repeats, datasets)
+
+    def run(self, out, *, quick=False, repeats=None, datasets=None, jobs=1, scheduler=None, progress=True,
+            execute=True, write=True):
+        """Run (or resume) the cells not yet stored in ``OUT/results.sqlite`` and return the
+        :class:`Summary`; with ``write``, also write report.md, the CSVs and the PNGs.
+
+        With ``execute=False`` nothing runs: the summary is made from the stored rows and
+        the saved plan (``weaklabel report``).
+        """
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        plan_file = out / "plan.json"
+        if execute:
+            plan = self.make_plan(quick, repeats, datasets)
+            plan_file.write_text(json.dumps(plan, indent=1))
+        else:
+            if not plan_file.exists():
+                raise FileNotFoundError(f"{plan_file} is missing; it is written by `weaklabel reproduce {self.name}`.")
+            plan = json.loads(plan_file.read_text())
+        with ResultStore(out / "results.sqlite") as store:
+            ctx = Context(self, plan, store, out, execute=execute, jobs=jobs, scheduler=scheduler,
+                          progress=progress)
+            rows = self.execute(ctx)
+            summary = self.summarize(ctx, rows)
+        if write:
+            write_summary(summary, out)
+        return summary
+
+
+class Context:
+    """What an experiment's functions get: the plan, the store and the way to run cells."""
+
+    def __init__(self, experiment, plan, store, out, *, execute=True, jobs=1, scheduler=None, progress=True):
+        self.experiment = experiment
+        self.plan = plan
+        self.store = store
+        self.out = Path(out)
+        self.execute = execute
+        self.jobs = jobs
+        self.scheduler = scheduler
+        self.progress = progress
+
+    def cell(self, fn, stage="main", **config):
+        """A cell of this experiment: ``fn(config)`` at module level, ``config`` JSON-able."""
+        return Cell(self.experiment.name, stage, config, fn)
+
+    def run(self, cells, desc="cells"):
+        """Run the cells that are not stored yet (when executing) and return the stored
+        ``(config, result)`` rows of exactly these cells, in the cells' order."""
+        if self.execute:
+            run_cells(cells, self.store, jobs=self.jobs, scheduler=self.scheduler, progress=self.progress,
+                      desc=desc)
+        by_key = {}
+        for stage in sorted({c.stage for c in cells}):
+            for cfg, res in self.store.rows(self.experiment.name, stage):
+                by_key[config_key(cfg)] = (cfg, res)
+        return [by_key[c.key] for c in cells if c.key in by_key]
+
+
+# ---- renderers ----------------------------------------------------------------------------------
+
+def _fmt(value, spec):
+    if value is None:
+        return "-"
+    if isinstance(value, MeanStd):
+        return f"{_fmt(value.mean, spec)} +- {_fmt(value.std, spec)}"
+    if isinstance(value, (float, np.floating)):
+        if math.isnan(value):
+            return "-"
+        return format(float(value), spec or "g")
+    if isinstance(value, (int, np.integer)) and spec:
+        return format(int(value), spec)
+    return str(value)
+
+
+def table_markdown(table):
+    """One table as Markdown (title, header, rows, note)."""
+    lines = [f"## {table.title}", ""] if table.title else []
+    lines += ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
+    for i, row in enumerate(table.rows):
+        cells = []
+        for j, (col, v) in enumerate(zip(table.columns, row)):
+            s = _fmt(v, table.formats.get(col, ""))
+            cells.append(f"**{s}**" if (i, j) in table.bold else s)
+        lines.append("| " + " | ".join(cells) + " |")
+    if table.note:
+        lines += ["", table.note]
+    return "\n".join(lines)
+
+
+def to_markdown(summary, image_names=None):
+    """The whole report as Markdown: title, introduction, tables, figures, notes."""
+    parts = [f"# {summary.title}"]
+    if summary.intro:
+        parts.append(summary.intro)
+    parts += [table_markdown(t) for t in summary.tables]
+    if summary.figures:
+        figs = ["## Figures", ""]
+        for f in summary.figures:
+            name = (image_names or {}).get(f.name, f"{f.name}.png")
+            figs.append(f"![{f.title}]({name})")
+            if f.note:
+                figs += ["", f.note]
+            figs.append("")
+        parts.append("\n".join(figs).rstrip())
+    if summary.notes:
+        parts.append(summary.notes)
+    return "\n\n".join(parts) + "\n"
+
+
+def _csv_value(v):
+    if v is None:
+        return ""
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    return v
+
+
+def write_table_csv(table, path):
+    """The table as CSV at full precision; a :class:`MeanStd` column becomes two."""
+    split = [any(isinstance(r[j], MeanStd) for r in table.rows) for j in range(len(table.columns))]
+    header = []
+    for col, sp_ in zip(table.columns, split):
+        header += [col, f"{col} std"] if sp_ else [col]
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        for row in table.rows:
+            out = []
+            for v, sp_ in zip(row, split):
+                if sp_:
+                    out += [_csv_value(v.mean), _csv_value(v.std)] if isinstance(v, MeanStd) else ["", ""]
+                else:
+                    out.append(_csv_value(v))
+            w.writerow(out)
+    return Path(path)
+
+
+def write_figure_png(fig, path):
+    """Draw a :class:`Figure` with matplotlib (Agg; the ``cli`` extra)."""
+    from .plots import _plt
+
+    plt = _plt()
+    panels = fig.panels()
+    ncols = len(panels)
+    f, axes = plt.subplots(1, ncols, figsize=(4.6 * ncols + 0.6, 3.8), squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        series = [s for s in fig.series if s.panel == panel]
+        if fig.kind == "bar":
+            cats = list(dict.fromkeys(x for s in series for x in s.x))
+            width = 0.8 / max(1, len(series))
+            for k, s in enumerate(series):
+                pos = [cats.index(x) + (k - (len(series) - 1) / 2) * width for x in s.x]
+                ax.bar(pos, s.y, width, yerr=s.err, label=s.label, capsize=2, **s.style)
+            ax.set_xticks(range(len(cats)))
+            ax.set_xticklabels([str(c) for c in cats])
+        else:
+            for s in series:
+                (line,) = ax.plot(s.x, s.y, label=s.label, **s.style)
+                if s.err is not None:
+                    lo = np.asarray(s.y, float) - np.asarray(s.err, float)
+                    hi = np.asarray(s.y, float) + np.asarray(s.err, float)
+                    ax.fill_between(s.x, lo, hi, alpha=0.15, color=line.get_color(), linewidth=0)
+            if fig.logx:
+                ax.set_xscale("log")
+        ax.set_title(panel or fig.title, fontsize=10)
+        ax.set_xlabel(fig.xlabel)
+        ax.set_ylabel(fig.ylabel)
+        ax.grid(alpha=0.3)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    f.legend(handles, labels, loc="lower center", ncol=min(len(labels), 5), fontsize=8, frameon=False)
+    if panels != [""]:
+        f.suptitle(fig.title, fontsize=11)
+    f.tight_layout(rect=(0, 0.08 + 0.04 * ((len(labels) - 1) // 5), 1, 0.95))
+    f.savefig(path, dpi=110)
+    plt.close(f)
+    return Path(path)
+
+
+def write_summary(summary, out):
+    """Write ``report.md``, one CSV per table and one PNG per figure into ``out``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for t in summary.tables:
+        write_table_csv(t, out / f"{t.name}.csv")
+    for f in summary.figures:
+        write_figure_png(f, out / f"{f.name}.png")
+    md = out / "report.md"
+    md.write_text(to_markdown(summary))
+    summary.report = md
+    return md
+
+
+@dataclass
+class ReportOnlyExperiment(Experiment):
+    """Transitional: a reproduction whose own ``run`` still writes its report by hand.
+
+    It is registered and run like every experiment (the same CLI, store, flags and
+    checks), but its :class:`Summary` carries the report's path and Markdown, not yet
+    :class:`Table` and :class:`Figure` objects.  Each such reproduction is to be ported to
+    ``execute`` / ``summarize`` as ``partial-labels`` is.
+    """
+
+    legacy_run: Callable = None
+
+    def run(self, out, *, quick=False, repeats=None, datasets=None, jobs=1, scheduler=None, progress=True,
+            execute=True, write=True):
+        if execute:
+            self.make_plan(quick, repeats, datasets)          # the flag checks, before anything runs
+        md = self.legacy_run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=progress,
+                             datasets=list(datasets) if datasets else None, execute=execute)
+        return Summary(self.title, intro=Path(md).read_text(), report=Path(md))

@@ -1,0 +1,79 @@
+"""Named learner presets: the one registry shared by every experiment and ``weaklabel fit``.
+
+A preset is a name, an estimator class and fixed parameters, e.g. ``"bpa-m0"`` is
+``BPA(correct_margin=0.0)``.  Experiments store the preset name and the tuned
+parameters in each cell's config; ``make("bpa-m0", gamma=0.01)`` builds the estimator.
+
+Examples
+--------
+>>> from weaklabel.presets import make, names
+>>> make("bpa-m0", gamma=0.1)
+BPA(correct_margin=0.0, gamma=0.1)
+>>> "avg-pegasos" in names("partial")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .bandit import BPA, CSPA, SPA, Banditron, Confidit
+from .partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+
+__all__ = ["Preset", "PRESETS", "make", "names", "get"]
+
+
+@dataclass(frozen=True)
+class Preset:
+    """An estimator class with fixed parameters, under a name."""
+
+    name: str
+    cls: type
+    params: dict = field(default_factory=dict)
+    kind: str = ""
+    exact_labels: bool = False
+    description: str = ""
+
+    def make(self, **params):
+        clash = sorted(set(params) & set(self.params))
+        if clash:
+            raise ValueError(f"preset {self.name!r} fixes {clash}; pass the other parameters only "
+                             f"(fixed: {self.params}).")
+        return self.cls(**self.params, **params)
+
+
+PRESETS = {p.name: p for p in (
+    Preset("avg-perceptron", AvgPerceptron, kind="partial", description="Avg Perceptron on candidate sets"),
+    Preset("max-perceptron", MaxPerceptron, kind="partial", description="Max Perceptron on candidate sets"),
+    Preset("avg-pegasos", AvgPegasos, kind="partial", description="Avg Pegasos on candidate sets"),
+    Preset("max-pegasos", MaxPegasos, kind="partial", description="Max Pegasos on candidate sets"),
+    Preset("perceptron", Perceptron, kind="partial", exact_labels=True,
+           description="multiclass Perceptron on exact labels"),
+    Preset("pegasos", Pegasos, kind="partial", exact_labels=True, description="Pegasos on exact labels"),
+    Preset("cspa", CSPA, kind="bandit", description="CSPA from bandit feedback"),
+    Preset("spa", SPA, kind="bandit", description="SPA with full feedback (the baseline)"),
+    Preset("banditron", Banditron, kind="bandit", description="Banditron"),
+    Preset("bpa", BPA, {"correct_margin": 1.0}, kind="bandit", description="BPA, margin 1 on right answers"),
+    Preset("bpa-m0", BPA, {"correct_margin": 0.0}, kind="bandit",
+           description="BPA, margin 0 on right answers (the BPA authors' code)"),
+    Preset("confidit", Confidit, kind="bandit", description="Confidit, diagonal when n_features > 1000"),
+    Preset("confidit-diag", Confidit, {"diagonal": True}, kind="bandit", description="Confidit, diagonal"),
+    Preset("confidit-full", Confidit, {"diagonal": False}, kind="bandit", description="Confidit, full matrices"),
+)}
+
+
+def names(kind=None):
+    """Preset names (of one ``kind``: ``"partial"`` or ``"bandit"``), in registry order."""
+    return [n for n, p in PRESETS.items() if kind is None or p.kind == kind]
+
+
+def get(name):
+    """The :class:`Preset` called ``name``; a clear error lists the known names."""
+    if name not in PRESETS:
+        raise ValueError(f"unknown learner {name!r}; choose from {', '.join(PRESETS)}.")
+    return PRESETS[name]
+
+
+def make(name, **params):
+    """A new estimator of preset ``name`` with ``params`` on top of the preset's own."""
+    return get(name).make(**params)

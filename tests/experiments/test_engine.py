@@ -1,0 +1,82 @@
+"""The experiment engine: a new experiment is one module (here, one test) and nothing else."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from weaklabel.experiments import registry
+from weaklabel.experiments.engine import Experiment, Figure, MeanStd, Series, Summary, Table, to_markdown
+
+
+def toy_cell(config):
+    """Module level, so it also runs on Dask workers."""
+    rng = np.random.RandomState(config["seed"])
+    return {"value": float(config["scale"] * rng.standard_normal())}
+
+
+def _plan(quick, repeats, datasets):
+    return {"repeats": repeats or (3 if quick else 20), "scale": 2.0}
+
+
+def _execute(ctx):
+    return ctx.run([ctx.cell(toy_cell, seed=s, scale=ctx.plan["scale"]) for s in range(ctx.plan["repeats"])])
+
+
+def _summarize(ctx, rows):
+    values = [r["value"] for _, r in rows]
+    table = Table("values", "Values", ["seed", "value"], [[c["seed"], r["value"]] for c, r in rows],
+                  formats={"value": ".4f"})
+    mean = Table("mean", "Mean", ["n", "value"], [[len(values), MeanStd(float(np.mean(values)),
+                                                                          float(np.std(values)))]],
+                 formats={"value": ".3f"})
+    fig = Figure("values", "Values by seed", [Series("value", [c["seed"] for c, _ in rows], values)],
+                 xlabel="seed", ylabel="value")
+    return Summary("A toy experiment", "Draws of a scaled normal.", [table, mean], [fig])
+
+
+@pytest.fixture
+def toy():
+    exp = registry.register(Experiment("toy", "A toy experiment", _plan, _execute, _summarize))
+    yield exp
+    registry.unregister("toy")
+
+
+def test_a_registered_experiment_runs_from_python_and_the_cli(toy, tmp_path):
+    summary = toy.run(tmp_path / "py", quick=True, progress=False)
+    values = summary.table("values").column("value")
+    assert values == [toy_cell({"seed": s, "scale": 2.0})["value"] for s in range(3)]
+    assert summary.table("mean").value("n") == 3
+
+    from weaklabel.cli import main
+
+    out = tmp_path / "cli"
+    res = CliRunner().invoke(main, ["reproduce", "toy", "--quick", "--no-progress", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert (out / "report.md").read_text() == (tmp_path / "py" / "report.md").read_text()
+    csv = (out / "mean.csv").read_text().splitlines()
+    assert csv[0] == "n,value,value std"
+    assert float(csv[1].split(",")[1]) == pytest.approx(np.mean(values))
+    assert (out / "values.png").stat().st_size > 5_000
+    assert json.loads((out / "plan.json").read_text()) == {"repeats": 3, "scale": 2.0}
+    res = CliRunner().invoke(main, ["report", "toy", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, ["reproduce", "toy", "--quick", "--dataset", "x", "--out", str(out)])
+    assert res.exit_code == 2 and "--dataset does not apply to toy" in res.output
+
+
+def test_markdown_renders_numbers_with_formats_and_bold():
+    t = Table("t", "T", ["a", "b"], [[1, 0.12345], [2, MeanStd(0.5, 0.25)]], formats={"b": ".2f"}, bold={(0, 1)})
+    md = to_markdown(Summary("S", tables=[t]))
+    assert "| 1 | **0.12** |" in md and "| 2 | 0.50 +- 0.25 |" in md
+    with pytest.raises(KeyError, match="2 rows"):
+        Table("t", "", ["a"], [[1], [1]]).value("a", a=1)
+
+
+def test_every_paper_reproduction_is_registered():
+    assert set(registry.names()) >= {
+        "partial-labels", "pll-realworld", "uma-toy", "uma-real", "cspa-linear", "cspa-kernel", "cspa-beta",
+        "mms-artificial", "mms-realworld", "m3n-hmc", "sudoku", "visual-sudoku"}
+    with pytest.raises(ValueError, match="unknown experiment 'nope'"):
+        registry.get("nope")
