@@ -36,12 +36,11 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_X_finite, check_X_values
-from .linear import LinearMulticlass, kernel_rows, with_intercept
+from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineLinear"]
 
@@ -135,14 +134,7 @@ class OnlineLinear(LinearMulticlass):
         X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32],
                           ensure_all_finite=False)
         check_X_finite(X)
-        if self.fit_intercept:
-            X = with_intercept(X)
-        if sp.issparse(X):
-            X = X.tocsr()
-            if not X.has_sorted_indices:
-                X = X.sorted_indices()
-            return X
-        return np.ascontiguousarray(X)
+        return kernel_ready(X, self.fit_intercept)
 
     # ---- parameter mixing ---------------------------------------------------------------
     def mixing_state(self):

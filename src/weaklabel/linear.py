@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._persist import save_model
 from ._validation import check_X_values
 
-__all__ = ["LinearMulticlass", "kernel_rows", "with_intercept"]
+__all__ = ["LinearMulticlass", "kernel_ready", "kernel_rows", "with_intercept"]
 
 class LinearMulticlass(ClassifierMixin, BaseEstimator):
     """Base for linear multiclass models scored by ``x @ coef_.T + intercept_``."""
@@ -152,6 +152,19 @@ def with_intercept(X):
     """``X`` with a constant column of ones appended (dense or CSR)."""
     ones = np.ones((X.shape[0], 1), dtype=X.dtype)
     return sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+
+
+def kernel_ready(X, fit_intercept):
+    """``X`` as the kernels read it: with the intercept column when ``fit_intercept``, and
+    C-contiguous dense rows or CSR with sorted indices."""
+    if fit_intercept:
+        X = with_intercept(X)
+    if sp.issparse(X):
+        X = X.tocsr()
+        if not X.has_sorted_indices:
+            X = X.sorted_indices()
+        return X
+    return np.ascontiguousarray(X)
 
 
 def kernel_rows(X):

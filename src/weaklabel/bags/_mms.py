@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_array, validate_data
 from .._validation import check_bool, check_int_at_least, check_positive, check_X_finite, check_X_values
 from ..labels import BagCandidates, CandidateSets
 from .._persist import register
-from ..linear import LinearMulticlass, kernel_rows, with_intercept
+from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
 from ._kernels import _bag_pass, _pegasos_round
 
 __all__ = ["MMS", "as_bags", "draw_batches"]
@@ -174,15 +174,7 @@ class MMS(LinearMulticlass):
     def _prepare(self, X, bags):
         self._check_params()
         X, B = validated_input(self, X, bags)
-        if self.fit_intercept:
-            X = with_intercept(X)
-        if sp.issparse(X):
-            X = X.tocsr()
-            if not X.has_sorted_indices:
-                X = X.sorted_indices()
-        else:
-            X = np.ascontiguousarray(X)
-        return X, B
+        return kernel_ready(X, self.fit_intercept), B
 
     def fit(self, X, bags):
         """Learn from bags: CCCP rounds of Pegasos, weights start at 0.
