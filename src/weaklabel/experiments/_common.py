@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
 
 import numpy as np
-import scipy.sparse as sp
 
-from .. import datasets
 from .. import presets
+from .engine import Figure, MeanStd, Series, Table
 
 EXACT_LABEL = ("perceptron", "pegasos")
-
-
-@functools.lru_cache(maxsize=8)
-def prepared(name, preprocess, part="train"):
-    """(X, y, classes) of a dataset's train part (or train+test), preprocessed.
-
-    preprocess: "none" or "minmax" (each feature to [0, 1] over the whole stream).
-    Cached per process: every cell of a sweep reuses the parsed arrays.
-    """
-    d = datasets.load(name)
-    X, y = d.X_train, d.y_train
-    if part == "all" and d.X_test is not None:
-        X = sp.vstack([X, d.X_test]).tocsr() if sp.issparse(X) else np.vstack([X, d.X_test])
-        y = np.concatenate([y, d.y_test])
-    if preprocess == "minmax":
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        span = np.where(hi > lo, hi - lo, 1.0)
-        X = (X - lo) / span
-    elif preprocess != "none":
-        raise ValueError(f"unknown preprocess {preprocess!r}; use 'none' or 'minmax'.")
-    classes = np.unique(y)
-    return X, y, classes
 
 
 def make_learner(method, params, **extra):
@@ -86,3 +62,43 @@ def run_and_collect(out, cells, experiment, stage, *, jobs=1, scheduler=None, pr
         if execute:
             run_cells(cells, store, jobs=jobs, scheduler=scheduler, progress=progress, desc=desc)
         return [(c, r) for c, r in store.rows(experiment, stage) if config_key(c) in wanted]
+
+
+def accuracy_by_split(rows, datasets, learners, labels, describe, *, title, figure_name, figure_title):
+    """The summary of a sweep of (dataset, learner, split) cells with an ``accuracy`` result.
+
+    Returns ``[summary table, accuracy table]`` and a bar figure:
+
+    - ``summary``: one row per dataset, ``describe(name)`` -> ``(n, classes, avg set size)``
+      then the accuracy (:class:`MeanStd` over splits) of each learner;
+    - ``accuracy``: one row per (dataset, learner): splits, mean, std, the hyper-parameters
+      chosen over the splits.
+    """
+    groups = {}
+    for cfg, res in rows:
+        groups.setdefault((cfg["dataset"], cfg["method"]), []).append(res)
+    wide, long, series = [], [], {m: ([], [], []) for m in learners}
+    for name in datasets:
+        row = [name, *describe(name)]
+        for m in learners:
+            res = groups.get((name, m), [])
+            if not res:
+                row.append(None)
+                continue
+            mu, sd = mean_std([r["accuracy"] for r in res])
+            row.append(MeanStd(mu, sd))
+            chosen = sorted({fmt_params(r["chosen"]) for r in res if r.get("chosen")})
+            long.append([name, m, len(res), mu, sd, " / ".join(chosen)])
+            for lst, v in zip(series[m], (name, mu, sd)):
+                lst.append(v)
+        wide.append(row)
+    columns = ["dataset", "n", "classes", "avg set size"] + [labels[m] for m in learners]
+    tables = [
+        Table("summary", title, columns, wide, formats={"avg set size": ".2f", **{labels[m]: ".3f" for m in learners}}),
+        Table("accuracy", "Per learner (all numbers)", ["dataset", "method", "splits", "mean_accuracy",
+                                                        "std_accuracy", "chosen_params"], long,
+              formats={"mean_accuracy": ".5f", "std_accuracy": ".5f"}),
+    ]
+    figure = Figure(figure_name, figure_title, [Series(labels[m], *series[m]) for m in learners if series[m][0]],
+                    ylabel="test accuracy", kind="bar")
+    return tables, figure

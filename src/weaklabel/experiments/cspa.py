@@ -27,7 +27,8 @@ import scipy.sparse as sp
 
 from .. import presets
 from ..bandit import BPA, CSPA, Banditron, GaussianSupport
-from ._common import fmt_params, grid_points, load_or_make_plan, mean_std, prepared, run_and_collect
+from ._common import fmt_params, grid_points, load_or_make_plan, mean_std, run_and_collect
+from ._data import stream_data, unit_norm
 from .peers import VW_MISSING, have_vw, vw_cbify_pass, vw_features
 from .engine import ReportOnlyExperiment
 from .runner import Cell
@@ -112,37 +113,6 @@ FULL_CONFIDIT_KERNEL = ("vowel", "segment")
 
 
 # ---- data ---------------------------------------------------------------------------------
-
-@functools.lru_cache(maxsize=4)
-def stream_data(name, part, scaling):
-    """(X, y_idx, n_classes): the dataset's rows scaled as the paper's files, then unit norm.
-
-    scaling: "none", or "minmax": each feature to [-1, 1] (LIBSVM's scaling; constant
-    features become 0).
-    """
-    X, y, classes = prepared(name, "none", part)
-    if scaling == "minmax":
-        X = np.asarray(X, dtype=np.float64)
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        span = np.where(hi > lo, hi - lo, 1.0)
-        X = np.where(hi > lo, 2.0 * (X - lo) / span - 1.0, 0.0)
-    elif scaling != "none":
-        raise ValueError(f"unknown scaling {scaling!r}; use 'none' or 'minmax'.")
-    return unit_norm(X), np.searchsorted(classes, y), classes.size
-
-
-def unit_norm(X):
-    """Rows scaled to unit Euclidean norm (all-zero rows stay zero)."""
-    if sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64, copy=True)
-        n = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-        n[n == 0] = 1.0
-        X = sp.diags(1.0 / n) @ X
-        return X.tocsr()
-    X = np.asarray(X, dtype=np.float64)
-    n = np.linalg.norm(X, axis=1, keepdims=True)
-    return X / np.where(n == 0, 1.0, n)
-
 
 @functools.lru_cache(maxsize=2)
 def stream(dataset, part, scaling, seed, rounds, g=None, center=False, noise=0.0):

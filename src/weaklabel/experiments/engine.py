@@ -125,8 +125,8 @@ class Series:
 class Figure:
     """A figure of numbers: series grouped into panels, drawn by :func:`write_summary`.
 
-    ``kind`` is ``"line"`` or ``"bar"``; panels are laid out in a row, in the order their
-    names first appear among the series.
+    ``kind`` is ``"line"``, ``"bar"`` or ``"heatmap"``; panels are laid out ``ncols`` to a
+    row, in the order their names first appear among the series.
     """
 
     name: str
@@ -137,6 +137,8 @@ class Figure:
     kind: str = "line"
     logx: bool = False
     note: str = ""
+    ncols: int = 3
+    sharey: bool = False
 
     def panels(self):
         seen = []
@@ -346,20 +348,35 @@ def write_table_csv(table, path):
 
 
 def write_figure_png(fig, path):
-    """Draw a :class:`Figure` with matplotlib (Agg; the ``cli`` extra)."""
+    """Draw a :class:`Figure` with matplotlib (Agg; the ``cli`` extra): one panel per panel
+    name, at most ``fig.ncols`` to a row; lines (with a band for ``err``), grouped bars, or
+    heatmaps (``kind="heatmap"``: each series' ``y`` is a matrix)."""
     from .plots import _plt
 
     plt = _plt()
     panels = fig.panels()
-    ncols = len(panels)
-    f, axes = plt.subplots(1, ncols, figsize=(4.6 * ncols + 0.6, 3.8), squeeze=False)
-    for ax, panel in zip(axes[0], panels):
+    ncols = min(len(panels), fig.ncols)
+    nrows = -(-len(panels) // ncols)
+    panel_w = 4.4
+    if fig.kind == "bar":                       # room for every bar of the widest panel
+        widest = max(len(set(x for s in fig.series if s.panel == p for x in s.x))
+                     * sum(1 for s in fig.series if s.panel == p) for p in panels)
+        panel_w = max(panel_w, 0.28 * widest + 1.2)
+    fig_w = panel_w * ncols + 0.6
+    f, axes = plt.subplots(nrows, ncols, figsize=(fig_w, 3.4 * nrows + 0.6), squeeze=False, sharey=fig.sharey)
+    for k, panel in enumerate(panels):
+        ax = axes[k // ncols][k % ncols]
         series = [s for s in fig.series if s.panel == panel]
-        if fig.kind == "bar":
+        if fig.kind == "heatmap":
+            M = np.asarray(series[0].y, dtype=float)
+            lim = float(np.abs(M).max()) or 1.0
+            im = ax.imshow(M, cmap="RdBu_r", vmin=-lim, vmax=lim)
+            f.colorbar(im, ax=ax, fraction=0.046)
+        elif fig.kind == "bar":
             cats = list(dict.fromkeys(x for s in series for x in s.x))
             width = 0.8 / max(1, len(series))
-            for k, s in enumerate(series):
-                pos = [cats.index(x) + (k - (len(series) - 1) / 2) * width for x in s.x]
+            for j, s in enumerate(series):
+                pos = [cats.index(x) + (j - (len(series) - 1) / 2) * width for x in s.x]
                 ax.bar(pos, s.y, width, yerr=s.err, label=s.label, capsize=2, **s.style)
             ax.set_xticks(range(len(cats)))
             ax.set_xticklabels([str(c) for c in cats])
@@ -372,15 +389,29 @@ def write_figure_png(fig, path):
                     ax.fill_between(s.x, lo, hi, alpha=0.15, color=line.get_color(), linewidth=0)
             if fig.logx:
                 ax.set_xscale("log")
-        ax.set_title(panel or fig.title, fontsize=10)
+        ax.set_title(panel or fig.title, fontsize=9)
         ax.set_xlabel(fig.xlabel)
-        ax.set_ylabel(fig.ylabel)
-        ax.grid(alpha=0.3)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    f.legend(handles, labels, loc="lower center", ncol=min(len(labels), 5), fontsize=8, frameon=False)
+        if k % ncols == 0 or not fig.sharey:
+            ax.set_ylabel(fig.ylabel)
+        if fig.kind != "heatmap":
+            ax.grid(alpha=0.3)
+    for k in range(len(panels), nrows * ncols):
+        axes[k // ncols][k % ncols].axis("off")
+    labels = {}
+    for row in axes:
+        for ax in row:
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                labels.setdefault(lab, h)
+    legend_rows = 0
+    if labels and fig.kind != "heatmap":
+        longest = max(len(lab) for lab in labels)
+        per_row = max(1, min(len(labels), 5, int(fig_w / (0.6 + 0.075 * longest))))
+        legend_rows = -(-len(labels) // per_row)
+        f.legend(list(labels.values()), list(labels), loc="lower center", ncol=per_row, fontsize=8, frameon=False)
     if panels != [""]:
-        f.suptitle(fig.title, fontsize=11)
-    f.tight_layout(rect=(0, 0.08 + 0.04 * ((len(labels) - 1) // 5), 1, 0.95))
+        f.suptitle(fig.title, fontsize=10)
+    bottom = (0.25 * legend_rows + 0.1) / (3.4 * nrows + 0.6)      # inches of legend / figure height
+    f.tight_layout(rect=(0, bottom, 1, 0.96 if panels != [""] else 1))
     f.savefig(path, dpi=110)
     plt.close(f)
     return Path(path)

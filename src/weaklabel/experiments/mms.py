@@ -23,20 +23,18 @@ the true test labels.
 from __future__ import annotations
 
 import csv
-import functools
 import time
 import warnings
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
-from .. import datasets as _datasets
 from ..bags import MMS, CandidateLabelSVM
 from ..labels import BagCandidates
 from ..simulate import bags as make_bags
 from ._common import fmt_params, load_or_make_plan, mean_std, run_and_collect
 from .engine import ReportOnlyExperiment
+from ._data import art_split, pll_arrays, pll_split
 from .runner import Cell
 
 ART = "mms-artificial"
@@ -47,33 +45,6 @@ C_GRID = [0.1, 1.0, 10.0, 100.0, 1000.0]
 LEVELS = [0.0, 0.25, 0.5]
 LABELS = {"mms": "MMS", "mms-round1": "MMS after CCCP round 1", "cl-svm": "CL-SVM", "1va-svm": "1vA-SVM (true labels)",
           "mc-svm": "MC-SVM (true labels)"}
-
-
-# ---- data ------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=4)
-def _pooled(name, subsample=None):
-    """Train + test of ``name`` pooled, and the original test size; ``subsample`` (quick
-    runs) keeps that many random instances, same code path on less data."""
-    d = _datasets.load(name)
-    X, y = d.X_train, d.y_train
-    n_test = d.y_test.size
-    if sp.issparse(X):
-        X = sp.vstack([X, d.X_test]).tocsr()
-    else:
-        X = np.vstack([X, d.X_test])
-    y = np.concatenate([y, d.y_test])
-    if subsample:
-        idx = np.random.RandomState(0).permutation(y.size)[:subsample]
-        n_test = int(round(subsample * n_test / y.size))
-        X, y = X[idx], y[idx]
-    return X, y, n_test
-
-
-def art_split(name, split, subsample=None):
-    """(X, y, train, test) of split ``split``: a random permutation, the original test size."""
-    X, y, n_test = _pooled(name, subsample)
-    perm = np.random.RandomState(1000 + split).permutation(y.size)
-    return X, y, perm[n_test:], perm[:n_test]
 
 
 def _seed(config):
@@ -308,7 +279,7 @@ def real_cell(config):
     method = config["method"]
     if method not in ("mms", "mms-tuned", "cl-svm"):
         return pll.split_cell(config)
-    X, y, S, train, test, val, fit_part = pll.split(config["dataset"], config["split"])
+    X, y, S, train, test, val, fit_part = pll_split(config["dataset"], config["split"])
     chosen = {}
     w = _quiet()
     try:
@@ -397,7 +368,7 @@ def run_realworld(out, *, quick=False, repeats=None, jobs=1, scheduler=None, pro
     bars = []
     csv_rows = [["dataset", "method", "splits", "mean_accuracy", "std_accuracy", "chosen"]]
     for name in p["datasets"]:
-        X, y, S = pll._data(name)
+        X, y, S = pll_arrays(name)
         txt = []
         for m in REAL_LEARNERS:
             res = groups.get((name, m), [])

@@ -22,7 +22,8 @@ import numpy as np
 from .. import presets
 from ..metrics import ambiguous_zero_one_loss, progressive_error_curve
 from ..simulate import make_candidate_sets
-from ._common import fmt_params, grid_points, make_learner, mean_std, prepared
+from ._common import fmt_params, grid_points, make_learner, mean_std
+from ._data import prepared
 from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "partial-labels"

@@ -13,17 +13,12 @@ copy of each sample per candidate label ("expand"), tuned and scored the same wa
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
-import scipy.sparse as sp
-from sklearn.preprocessing import StandardScaler
 
-from .. import datasets as _datasets
 from ..metrics import accuracy, ambiguous_zero_one_loss
-from ._common import EXACT_LABEL, fmt_params, grid_points, load_or_make_plan, make_learner, mean_std, run_and_collect
-from .engine import ReportOnlyExperiment
-from .runner import Cell
+from ._data import pll_arrays, pll_split
+from ._common import EXACT_LABEL, accuracy_by_split, fmt_params, grid_points, make_learner
+from .engine import Experiment, Summary
 
 EXPERIMENT = "pll-realworld"
 DATASETS = ("lost", "birdsong", "italian")
@@ -43,40 +38,8 @@ GRID = {
     "sklearn-sgd-expand": {"alpha": [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1]},
 }
 
-_CACHE = {}
-
-
-def _data(name):
-    if name not in _CACHE:
-        d = _datasets.load(name)
-        X = sp.csr_matrix(d.X_train) if name == "italian" else d.X_train
-        _CACHE[name] = (X, d.y_train, d.S_train)
-    return _CACHE[name]
-
-
-def split(name, seed):
-    """Split ``seed`` of a real partial-label set: ``(X, y, S, train, test, val, fit_part)``.
-
-    A random 80/20 train/test split; features standardised on the training part (italian,
-    binary and sparse, left as is); the training part split again 25/75 into a validation
-    part and a fitting part for hyper-parameter choice.  Shared with mms-realworld.
-    """
-    X, y, S = _data(name)
-    n = y.size
-    rs = np.random.RandomState(seed)
-    perm = rs.permutation(n)
-    n_test = int(round(0.2 * n))
-    test, train = perm[:n_test], perm[n_test:]
-    if not sp.issparse(X):
-        scaler = StandardScaler().fit(X[train])
-        X = scaler.transform(X)
-    n_val = int(round(0.25 * train.size))
-    val, fit_part = train[:n_val], train[n_val:]
-    return X, y, S, train, test, val, fit_part
-
-
 def split_cell(config):
-    X, y, S, train, test, val, fit_part = split(config["dataset"], config["split"])
+    X, y, S, train, test, val, fit_part = pll_split(config["dataset"], config["split"])
     method = config["method"]
     exact = method in EXACT_LABEL
 
@@ -127,76 +90,45 @@ def _fit_expanded(X, S, rows, params, passes, seed):
 
 
 def plan(quick=False, repeats=None, datasets=None):
-    names = list(DATASETS) if datasets is None else list(datasets)
-    for n in names:
-        if n not in DATASETS:
-            raise ValueError(f"dataset {n!r} is not part of this reproduction; choose from {list(DATASETS)}.")
+    names = list(DATASETS) if not datasets else list(datasets)
     return {"datasets": names, "splits": repeats if repeats is not None else (2 if quick else 10),
             "passes": 2 if quick else 10, "quick": bool(quick)}
 
 
-def cells(p):
-    out = []
+def execute(ctx):
+    p = ctx.plan
+    cells = []
     for name in p["datasets"]:
         for method in LEARNERS:
             grid = grid_points(GRID[method])
             if p["quick"]:
                 grid = grid[-2:]
-            for split in range(p["splits"]):
-                cfg = {"dataset": name, "method": method, "split": split, "passes": p["passes"], "grid": grid}
-                out.append(Cell(EXPERIMENT, "eval", cfg, split_cell))
-    return out
+            cells += [ctx.cell(split_cell, "eval", dataset=name, method=method, split=split, passes=p["passes"],
+                               grid=grid) for split in range(p["splits"])]
+    return ctx.run(cells, desc="splits")
 
 
-def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
-        execute=True):
-    from .plots import plot_bars
+def describe(name):
+    """(n, classes, average candidate set size) of a real candidate-label set."""
+    X, y, S = pll_arrays(name)
+    return y.size, S.n_classes, float(S.sizes.mean())
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, cells(p), EXPERIMENT, "eval", jobs=jobs, scheduler=scheduler, progress=progress, execute=execute,
-                           desc="splits")
-    groups = {}
-    for cfg, res in rows:
-        groups.setdefault((cfg["dataset"], cfg["method"]), []).append(res)
-    lines = ["# Candidate-label learners on real partial-label data", "",
-             f"{p['splits']} random 80/20 splits, {p['passes']} shuffled passes; accuracy on the TRUE labels of the "
+
+def summarize(ctx, rows):
+    p = ctx.plan
+    tables, figure = accuracy_by_split(rows, p["datasets"], LEARNERS, LABELS, describe,
+                                       title="Accuracy on the true test labels",
+                                       figure_name="pll_realworld", figure_title="Accuracy on real candidate-label data")
+    intro = (f"{p['splits']} random 80/20 splits, {p['passes']} shuffled passes; accuracy on the TRUE labels of the "
              "test part (mean +- std over splits). Hyper-parameters chosen inside the training part by the "
-             "ambiguous (candidate-set) validation error." + (" QUICK run." if p["quick"] else ""), "",
-             "| dataset | n | classes | avg set size | " + " | ".join(LABELS[m] for m in LEARNERS) + " |",
-             "|---|---|---|---|" + "---|" * len(LEARNERS)]
-    bars = []
-    csv_rows = [["dataset", "method", "splits", "mean_accuracy", "std_accuracy", "chosen_params"]]
-    for name in p["datasets"]:
-        X, y, S = _data(name)
-        txt = []
-        for m in LEARNERS:
-            res = groups.get((name, m), [])
-            if not res:
-                txt.append("-")
-                continue
-            mu, sd = mean_std([r["accuracy"] for r in res])
-            txt.append(f"{mu:.3f} +- {sd:.3f}")
-            bars.append((name, LABELS[m], mu, sd))
-            chosen = sorted({fmt_params(r["chosen"]) for r in res})
-            csv_rows.append([name, m, len(res), f"{mu:.5f}", f"{sd:.5f}", " / ".join(chosen)])
-        lines.append(f"| {name} | {y.size} | {S.n_classes} | {S.sizes.mean():.2f} | " + " | ".join(txt) + " |")
-    lines += ["", "Chosen hyper-parameters (over splits):", ""]
-    lines += [f"- {r[0]} / {r[1]}: {r[5]}" for r in csv_rows[1:]]
-    png = plot_bars(bars, out / "pll_realworld.png", "Accuracy on real candidate-label data")
-    lines += ["", f"![accuracy]({png.name})"]
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    import csv
-
-    with open(out / "accuracy.csv", "w", newline="") as fh:
-        csv.writer(fh).writerows(csv_rows)
-    return md
+             "ambiguous (candidate-set) validation error." + (" QUICK run." if p["quick"] else ""))
+    return Summary("Candidate-label learners on real partial-label data", intro, tables, [figure])
 
 
-#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
-EXPERIMENTS = [
-    ReportOnlyExperiment('pll-realworld', 'Real partial-label data: online learners, 80/20 splits', plan, None, None, datasets=tuple(DATASETS),
-                         repeats_help='splits (default 10)', legacy_run=run),
-]
+EXPERIMENTS = [Experiment(EXPERIMENT, "Candidate-label learners on real partial-label data", plan, execute,
+                          summarize, datasets=DATASETS, repeats_help="splits (default 10)")]
+
+
+def run(out, **kwargs):
+    """Run (or resume) the reproduction into ``out``; returns its Summary."""
+    return EXPERIMENTS[0].run(out, **kwargs)

@@ -109,7 +109,8 @@ def run_bandit(names=("usps", "sector"), repeats=3, out=print):
     from sklearn.linear_model import SGDClassifier
 
     from ..bandit import BPA, CSPA, SPA, Banditron, Confidit
-    from .cspa import LINEAR_DATA, stream_data
+    from ._data import stream_data
+    from .cspa import LINEAR_DATA
     from .peers import have_vw, vw_cbify_pass, vw_features
 
     learners = {"CSPA": lambda: CSPA(beta=0.3), "SPA": lambda: SPA(), "Banditron": lambda: Banditron(gamma=0.05),
