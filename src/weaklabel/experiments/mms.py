@@ -22,20 +22,21 @@ the true test labels.
 
 from __future__ import annotations
 
-import csv
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 
 from ..bags import MMS, CandidateLabelSVM
 from ..labels import BagCandidates
 from ..simulate import bags as make_bags
-from ._common import fmt_params, load_or_make_plan, mean_std, run_and_collect
-from .engine import ReportOnlyExperiment
-from ._data import art_split, pll_arrays, pll_split
-from .runner import Cell
+from ..metrics import accuracy, ambiguous_zero_one_loss
+from ._common import accuracy_by_split, grid_points, mean_std
+from ._data import art_split, pll_split
+from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
+from .pll_realworld import GRID as PLL_GRID
+from .pll_realworld import describe as pll_describe
+from .pll_realworld import split_cell as pll_split_cell
 
 ART = "mms-artificial"
 REAL = "mms-realworld"
@@ -148,10 +149,7 @@ def art_plan(quick=False, repeats=None, datasets=None):
     diagonal levels P_c = P_a, three values of L, one split, and the supervised grid
     {0.1, 1, 10}, to keep the whole reproduction near an hour on 2 cores.
     """
-    names = list(ART_DATASETS) if datasets is None else list(datasets)
-    for n in names:
-        if n not in ART_DATASETS:
-            raise ValueError(f"dataset {n!r} is not part of mms-artificial; choose from {list(ART_DATASETS)}.")
+    names = list(ART_DATASETS) if not datasets else list(datasets)
     full_levels = [[pc, pa] for pc in LEVELS for pa in LEVELS]
     diag = [[v, v] for v in LEVELS]
     per = {}
@@ -168,7 +166,7 @@ def art_plan(quick=False, repeats=None, datasets=None):
             "quick": bool(quick), "subsample": 1500 if quick else None}
 
 
-def art_cells(p):
+def art_cells(p, ctx):
     out = []
     for name in p["datasets"]:
         d = p["per_dataset"][name]
@@ -176,94 +174,109 @@ def art_cells(p):
             for method in ("1va-svm", "mc-svm"):
                 cfg = {"dataset": name, "split": split, "method": method, "grid": d["grid"],
                        "subsample": p["subsample"]}
-                out.append(Cell(ART, "supervised", cfg, supervised_cell))
+                out.append(ctx.cell(supervised_cell, "supervised", **cfg))
             for pc, pa in d["levels"]:
                 for L in d["L"]:
                     cfg = {"dataset": name, "split": split, "pc": pc, "pa": pa, "L": L, "B": p["B"],
                            "n_rounds": p["n_rounds"], "max_iter": p["max_iter"], "grid": d["cl_grid"],
                            "subsample": p["subsample"]}
-                    out.append(Cell(ART, "bags", cfg, artificial_cell))
+                    out.append(ctx.cell(artificial_cell, "bags", **cfg))
     return out
 
 
-def run_artificial(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
-                   execute=True):
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, art_plan, quick, repeats, datasets, execute)
-    cells = art_cells(p)
-    sup = run_and_collect(out, [c for c in cells if c.stage == "supervised"], ART, "supervised", jobs=jobs,
-                          scheduler=scheduler, progress=progress, execute=execute, desc="supervised SVMs")
-    rows = run_and_collect(out, [c for c in cells if c.stage == "bags"], ART, "bags", jobs=jobs,
-                           scheduler=scheduler, progress=progress, execute=execute, desc="bag settings")
-    return _art_report(out, p, sup, rows)
+def art_execute(ctx):
+    cells = art_cells(ctx.plan, ctx)
+    sup = ctx.run([c for c in cells if c.stage == "supervised"], desc="supervised SVMs")
+    rows = ctx.run([c for c in cells if c.stage == "bags"], desc="bag settings")
+    return sup, rows
 
 
-def _art_report(out, p, sup, rows):
-    from .plots import plot_mms_artificial
+_ART_STYLE = {"mms": ("MMS", {"color": "tab:red", "marker": "o", "markersize": 3}),
+              "mms-round1": ("MMS, CCCP round 1", {"color": "tab:red", "linestyle": ":", "marker": "."}),
+              "cl-svm": ("CL-SVM", {"color": "tab:blue", "marker": "s", "markersize": 3})}
 
+
+def art_summarize(ctx, result):
+    p = ctx.plan
+    sup, rows = result
     supervised = {}
     for cfg, res in sup:
         supervised.setdefault((cfg["dataset"], cfg["method"]), []).append(res["accuracy"])
     groups = {}
     for cfg, res in rows:
         groups.setdefault((cfg["dataset"], cfg["pc"], cfg["pa"], cfg["L"]), []).append(res)
-    lines = ["# MMS on artificial candidate labeling sets (Luo & Orabona 2010, Section 4.1, Figure 1)", "",
-             f"Bags of {p['B']} training instances, L candidate labeling vectors (the true one included) made by "
-             "the paper's generator; P_c, P_a as in the paper. "
-             "Random train/test splits (the original test size); test accuracy per instance, "
-             f"mean +- std over splits. MMS: alpha = 1/N, at most {p['n_rounds']} CCCP rounds of "
-             f"{p['max_iter']} Pegasos passes. SVM costs chosen on a 25 % validation part of the training "
-             "bags (true labels for 1vA/MC-SVM; the ambiguous error for CL-SVM). news20 and covtype are not in "
-             "the shared data: satimage and sector stand in." + (" QUICK run (subsampled)." if p["quick"] else ""),
-             ""]
-    csv_rows = [["dataset", "pc", "pa", "L", "method", "splits", "mean_accuracy", "std_accuracy"]]
-    summary = {}
-    rounds_lines = []
+    tables, figures, long, round_rows = [], [], [], []
     for name in p["datasets"]:
-        sv = {m: mean_std(supervised.get((name, m), [np.nan])) for m in ("1va-svm", "mc-svm")}
-        for m in ("1va-svm", "mc-svm"):
-            if (name, m) in supervised:
-                csv_rows.append([name, "", "", "", m, len(supervised[(name, m)]), f"{sv[m][0]:.5f}", f"{sv[m][1]:.5f}"])
         d = p["per_dataset"][name]
-        lines += [f"## {name}", "",
-                  f"{d['splits']} split(s); supervised SVM cost from {d['grid']}, CL-SVM cost from {d['cl_grid']}.",
-                  "",
-                  f"Supervised references: 1vA-SVM {sv['1va-svm'][0]:.3f} +- {sv['1va-svm'][1]:.3f}, "
-                  f"MC-SVM {sv['mc-svm'][0]:.3f} +- {sv['mc-svm'][1]:.3f}.", "",
-                  "| P_c | P_a | L | MMS | MMS round 1 | CL-SVM | CCCP rounds |", "|---|---|---|---|---|---|---|"]
+        sv = {m: mean_std(supervised[(name, m)]) for m in ("1va-svm", "mc-svm") if (name, m) in supervised}
+        for m, (mu, sd) in sv.items():
+            long.append([name, None, None, None, m, len(supervised[(name, m)]), mu, sd])
+        table_rows, series = [], []
         all_r1, all_last, all_rounds = [], [], []
+        curves = {}
         for pc, pa in d["levels"]:
             for L in d["L"]:
                 res = groups.get((name, pc, pa, L), [])
                 if not res:
                     continue
-                cells = []
+                row = [pc, pa, L]
                 for m in ("mms", "mms-round1", "cl-svm"):
                     mu, sd = mean_std([r[m] for r in res])
-                    summary[(name, pc, pa, L, m)] = (mu, sd)
-                    cells.append(f"{mu:.3f} +- {sd:.3f}")
-                    csv_rows.append([name, pc, pa, L, m, len(res), f"{mu:.5f}", f"{sd:.5f}"])
+                    row.append(MeanStd(mu, sd))
+                    long.append([name, pc, pa, L, m, len(res), mu, sd])
+                    curves.setdefault((pc, pa, m), []).append((L, mu, sd))
                 rounds = [r["rounds"] for r in res]
+                row.append(float(np.mean(rounds)))
+                table_rows.append(row)
                 all_rounds += rounds
                 all_r1 += [r["mms-round1"] for r in res]
                 all_last += [r["mms"] for r in res]
-                lines.append(f"| {pc:g} | {pa:g} | {L} | " + " | ".join(cells) + f" | {np.mean(rounds):.1f} |")
-        for m in ("1va-svm", "mc-svm"):
-            summary[(name, m)] = sv[m]
+        for pc, pa in d["levels"]:
+            panel = f"P_c={pc:g}, P_a={pa:g}"
+            for m, (label, style) in _ART_STYLE.items():
+                pts = curves.get((pc, pa, m))
+                if pts:
+                    series.append(Series(label, [q[0] for q in pts], [q[1] for q in pts], [q[2] for q in pts],
+                                         panel=panel, style=style))
+            for m, label, color in (("1va-svm", "1vA-SVM (true labels)", "tab:gray"), ("mc-svm", "MC-SVM (true labels)", "k")):
+                if m in sv and series:
+                    series.append(Series(label, [min(d["L"]), max(d["L"])], [sv[m][0]] * 2, panel=panel,
+                                         style={"color": color, "linestyle": "--", "linewidth": 1}))
+        refs = ", ".join(f"{LABELS[m]} {mu:.3f} +- {sd:.3f}" for m, (mu, sd) in sv.items())
+        tables.append(Table(f"mms_artificial_{name}", name, ["P_c", "P_a", "L", "MMS", "MMS round 1", "CL-SVM",
+                                                            "CCCP rounds"], table_rows,
+                            formats={"P_c": "g", "P_a": "g", "MMS": ".3f", "MMS round 1": ".3f", "CL-SVM": ".3f",
+                                     "CCCP rounds": ".1f"},
+                            note=f"{d['splits']} split(s); supervised SVM cost from {d['grid']}, CL-SVM cost from "
+                                 f"{d['cl_grid']}. Supervised references: {refs}."))
+        figures.append(Figure(f"mms_artificial_{name}", f"{name}: test accuracy vs L", series,
+                              xlabel="L (candidate labeling vectors)", ylabel="test accuracy", sharey=True))
         if all_rounds:
             gain = 100 * (np.asarray(all_last) - np.asarray(all_r1)) / np.maximum(np.asarray(all_r1), 1e-12)
-            rounds_lines.append(f"- {name}: {np.min(all_rounds)}-{np.max(all_rounds)} CCCP rounds (mean "
-                                f"{np.mean(all_rounds):.1f}); final accuracy vs round 1: mean {np.mean(gain):+.1f} %, "
-                                f"range {np.min(gain):+.1f} % .. {np.max(gain):+.1f} % (relative)")
-        png = plot_mms_artificial(summary, name, d["levels"], d["L"], out / f"mms_artificial_{name}.png")
-        lines += ["", f"![{name}]({png.name})", ""]
-    lines += ["## CCCP rounds (paper: 3-5 rounds, final 5-40 % better than round 1)", ""] + rounds_lines
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    with open(out / "accuracy.csv", "w", newline="") as fh:
-        csv.writer(fh).writerows(csv_rows)
-    return md
+            round_rows.append([name, int(np.min(all_rounds)), int(np.max(all_rounds)), float(np.mean(all_rounds)),
+                               float(np.mean(gain)), float(np.min(gain)), float(np.max(gain))])
+    tables.append(Table("cccp_rounds", "CCCP rounds (paper: 3-5 rounds, final 5-40 % better than round 1)",
+                        ["dataset", "min rounds", "max rounds", "mean rounds", "mean gain %", "min gain %",
+                         "max gain %"], round_rows,
+                        formats={"mean rounds": ".1f", "mean gain %": "+.1f", "min gain %": "+.1f",
+                                 "max gain %": "+.1f"},
+                        note="Gain: the final accuracy relative to CCCP round 1."))
+    tables.append(Table("accuracy", "All numbers", ["dataset", "pc", "pa", "L", "method", "splits", "mean_accuracy",
+                                                    "std_accuracy"], long,
+                        formats={"mean_accuracy": ".5f", "std_accuracy": ".5f"}))
+    intro = (f"Bags of {p['B']} training instances, L candidate labeling vectors (the true one included) made by "
+             "the paper's generator; P_c, P_a as in the paper. Random train/test splits (the original test size); "
+             f"test accuracy per instance, mean +- std over splits. MMS: alpha = 1/N, at most {p['n_rounds']} CCCP "
+             f"rounds of {p['max_iter']} Pegasos passes. SVM costs chosen on a 25 % validation part of the training "
+             "bags (true labels for 1vA/MC-SVM; the ambiguous error for CL-SVM). news20 and covtype are not in "
+             "the shared data: satimage and sector stand in." + (" QUICK run (subsampled)." if p["quick"] else ""))
+    return Summary("MMS on artificial candidate labeling sets (Luo & Orabona 2010, Section 4.1, Figure 1)", intro,
+                   tables, figures)
+
+
+def run_artificial(out, **kwargs):
+    """Run (or resume) mms-artificial into ``out``; returns its Summary."""
+    return EXPERIMENTS[0].run(out, **kwargs)
 
 
 # ---- real candidate-label data as bags of one -----------------------------------------
@@ -273,12 +286,9 @@ REAL_LABELS = {"mms": "MMS (alpha = 1/N)", "mms-tuned": "MMS (alpha tuned)", "cl
 
 
 def real_cell(config):
-    from . import pll_realworld as pll
-    from ..metrics import accuracy, ambiguous_zero_one_loss
-
     method = config["method"]
     if method not in ("mms", "mms-tuned", "cl-svm"):
-        return pll.split_cell(config)
+        return pll_split_cell(config)
     X, y, S, train, test, val, fit_part = pll_split(config["dataset"], config["split"])
     chosen = {}
     w = _quiet()
@@ -312,18 +322,12 @@ def real_cell(config):
 
 
 def real_plan(quick=False, repeats=None, datasets=None):
-    names = list(REAL_DATASETS) if datasets is None else list(datasets)
-    for n in names:
-        if n not in REAL_DATASETS:
-            raise ValueError(f"dataset {n!r} is not part of mms-realworld; choose from {list(REAL_DATASETS)}.")
+    names = list(REAL_DATASETS) if not datasets else list(datasets)
     return {"datasets": names, "splits": repeats if repeats is not None else (2 if quick else 10),
             "passes": 2 if quick else 10, "quick": bool(quick)}
 
 
-def real_cells(p):
-    from . import pll_realworld as pll
-    from ._common import grid_points
-
+def real_cells(p, ctx):
     out = []
     for name in p["datasets"]:
         for method in REAL_LEARNERS:
@@ -334,66 +338,41 @@ def real_cells(p):
             elif method == "cl-svm":
                 grid = [0.01, 0.1, 1.0, 10.0] if not p["quick"] else [0.1, 1.0]
             else:
-                grid = grid_points(pll.GRID[method])
+                grid = grid_points(PLL_GRID[method])
                 if p["quick"]:
                     grid = grid[-2:]
             for split in range(p["splits"]):
                 cfg = {"dataset": name, "method": method, "split": split, "passes": p["passes"], "grid": grid}
-                out.append(Cell(REAL, "eval", cfg, real_cell))
+                out.append(ctx.cell(real_cell, "eval", **cfg))
     return out
 
 
-def run_realworld(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
-                  execute=True):
-    from . import pll_realworld as pll
-    from .plots import plot_bars
+def real_execute(ctx):
+    return ctx.run(real_cells(ctx.plan, ctx), desc="splits")
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, real_plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, real_cells(p), REAL, "eval", jobs=jobs, scheduler=scheduler, progress=progress,
-                           execute=execute, desc="splits")
-    groups = {}
-    for cfg, res in rows:
-        groups.setdefault((cfg["dataset"], cfg["method"]), []).append(res)
-    lines = ["# MMS on real candidate-label data (bags of one instance)", "",
-             f"{p['splits']} random 80/20 splits (pll-realworld's), accuracy on the TRUE test labels, mean +- std. "
+
+def real_summarize(ctx, rows):
+    p = ctx.plan
+    tables, figure = accuracy_by_split(rows, p["datasets"], REAL_LEARNERS, REAL_LABELS, pll_describe,
+                                       title="Accuracy on the true test labels", figure_name="mms_realworld",
+                                       figure_title="MMS vs candidate-label learners on real data")
+    intro = (f"{p['splits']} random 80/20 splits (pll-realworld's), accuracy on the TRUE test labels, mean +- std. "
              "Each instance is a bag with one labeling vector per candidate label. MMS: "
              f"{p['passes']} Pegasos passes per CCCP round, alpha = 1/N (the paper's choice, no tuning) or alpha "
              "in {1, 10, 100}/N; that alpha, CL-SVM's C and the online learners' parameters chosen inside the "
-             "training part by the ambiguous validation error."
-             + (" QUICK run." if p["quick"] else ""), "",
-             "| dataset | n | classes | avg set size | " + " | ".join(REAL_LABELS[m] for m in REAL_LEARNERS) + " |",
-             "|---|---|---|---|" + "---|" * len(REAL_LEARNERS)]
-    bars = []
-    csv_rows = [["dataset", "method", "splits", "mean_accuracy", "std_accuracy", "chosen"]]
-    for name in p["datasets"]:
-        X, y, S = pll_arrays(name)
-        txt = []
-        for m in REAL_LEARNERS:
-            res = groups.get((name, m), [])
-            if not res:
-                txt.append("-")
-                continue
-            mu, sd = mean_std([r["accuracy"] for r in res])
-            txt.append(f"{mu:.3f} +- {sd:.3f}")
-            bars.append((name, REAL_LABELS[m], mu, sd))
-            chosen = sorted({fmt_params(r["chosen"]) for r in res if r.get("chosen")})
-            csv_rows.append([name, m, len(res), f"{mu:.5f}", f"{sd:.5f}", " / ".join(chosen)])
-        lines.append(f"| {name} | {y.size} | {S.n_classes} | {S.sizes.mean():.2f} | " + " | ".join(txt) + " |")
-    png = plot_bars(bars, out / "mms_realworld.png", "MMS vs candidate-label learners on real data")
-    lines += ["", f"![accuracy]({png.name})"]
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    with open(out / "accuracy.csv", "w", newline="") as fh:
-        csv.writer(fh).writerows(csv_rows)
-    return md
+             "training part by the ambiguous validation error." + (" QUICK run." if p["quick"] else ""))
+    return Summary("MMS on real candidate-label data (bags of one instance)", intro, tables, [figure])
 
 
-#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
+def run_realworld(out, **kwargs):
+    """Run (or resume) mms-realworld into ``out``; returns its Summary."""
+    return EXPERIMENTS[1].run(out, **kwargs)
+
+
+#: registered in weaklabel.experiments.registry
 EXPERIMENTS = [
-    ReportOnlyExperiment('mms-artificial', 'MMS on artificial bags (Luo & Orabona)', art_plan, None, None, datasets=tuple(ART_DATASETS),
-                         repeats_help='splits (default 3)', legacy_run=run_artificial),
-    ReportOnlyExperiment('mms-realworld', 'MMS on real candidate-label data (Luo & Orabona)', real_plan, None, None, datasets=tuple(REAL_DATASETS),
-                         repeats_help='splits (default 10)', legacy_run=run_realworld),
+    Experiment(ART, "MMS on artificial bags (Luo & Orabona)", art_plan, art_execute, art_summarize,
+               datasets=ART_DATASETS, repeats_help="splits (default 3)"),
+    Experiment(REAL, "MMS on real candidate-label data (Luo & Orabona)", real_plan, real_execute, real_summarize,
+               datasets=REAL_DATASETS, repeats_help="splits (default 10)"),
 ]
