@@ -139,6 +139,10 @@ class Figure:
     note: str = ""
     ncols: int = 3
     sharey: bool = False
+    #: x-axis label per panel, where panels differ (else ``xlabel``)
+    xlabels: dict = field(default_factory=dict)
+    #: y-axis label per panel, where panels differ (else ``ylabel``)
+    ylabels: dict = field(default_factory=dict)
 
     def panels(self):
         seen = []
@@ -390,9 +394,9 @@ def write_figure_png(fig, path):
             if fig.logx:
                 ax.set_xscale("log")
         ax.set_title(panel or fig.title, fontsize=9)
-        ax.set_xlabel(fig.xlabel)
+        ax.set_xlabel(fig.xlabels.get(panel, fig.xlabel))
         if k % ncols == 0 or not fig.sharey:
-            ax.set_ylabel(fig.ylabel)
+            ax.set_ylabel(fig.ylabels.get(panel, fig.ylabel))
         if fig.kind != "heatmap":
             ax.grid(alpha=0.3)
     for k in range(len(panels), nrows * ncols):

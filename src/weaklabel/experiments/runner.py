@@ -27,8 +27,13 @@ class Cell:
 
 
 def _timed(fn, config):
+    """Run one cell with BLAS pinned to one thread: a cell's numbers must not depend on how
+    many cores the machine (or a Dask worker) has, and uma-real's kernel-PCA features do."""
+    from threadpoolctl import threadpool_limits
+
     t0 = time.perf_counter()
-    out = fn(config)
+    with threadpool_limits(limits=1):
+        out = fn(config)
     return out, time.perf_counter() - t0
 
 

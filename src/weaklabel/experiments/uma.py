@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import warnings
-from pathlib import Path
 
 import numpy as np
 
@@ -29,9 +28,8 @@ from ..metrics import accuracy
 from ..noisy import UMA, estimate_confusion
 from ..partial import Perceptron
 from ..simulate import confusion_family, noisy_labels, random_stochastic_matrix
-from ._common import load_or_make_plan, mean_std, run_and_collect
-from .engine import ReportOnlyExperiment
-from .runner import Cell
+from ._common import mean_std
+from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
 
 TOY = "uma-toy"
 REAL = "uma-real"
@@ -106,97 +104,76 @@ def toy_plan(quick=False, repeats=None, datasets=None):
             "max_iter": 200 if quick else 1000, "quick": bool(quick)}
 
 
-def toy_cells(p):
-    out = []
+def toy_execute(ctx):
+    p = ctx.plan
+    cells = []
     for run in range(p["runs"]):
         for i in p["i_values"]:
             for method in ("uma", "perceptron"):
-                out.append(Cell(TOY, "eval", {"figure": "1a", "run": run, "i": i, "method": method,
-                                              "max_iter": p["max_iter"]}, toy_cell))
-            out.append(Cell(TOY, "eval", {"figure": "1b", "run": run, "i": i, "method": "uma",
-                                          "max_iter": p["max_iter"]}, toy_cell))
-    return out
+                cells.append(ctx.cell(toy_cell, "eval", figure="1a", run=run, i=i, method=method,
+                                      max_iter=p["max_iter"]))
+            cells.append(ctx.cell(toy_cell, "eval", figure="1b", run=run, i=i, method="uma", max_iter=p["max_iter"]))
+    return ctx.run(cells, desc="uma-toy")
 
 
-def run_toy(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
-        execute=True):
-    from .plots import _plt
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, toy_plan, quick, repeats, None, execute)
-    rows = run_and_collect(out, toy_cells(p), TOY, "eval", jobs=jobs, scheduler=scheduler, progress=progress, execute=execute,
-                           desc="uma-toy")
+def toy_summarize(ctx, rows):
+    p = ctx.plan
     agg = {}
     for cfg, res in rows:
         agg.setdefault((cfg["figure"], cfg["method"], cfg["i"]), []).append(res)
-    lines = ["# UMA on the toy problem (Louche & Ralaivola, Section 4.1, Figure 1)", "",
-             f"{p['runs']} runs; 10 classes on the unit circle, margin 0.025, about 1000 training and 10,000 test "
-             f"points; UMA max_iter={p['max_iter']}. Confusion rate = (1/sqrt(Q)) ||C_hat||_F on the test set, "
-             "C_hat the recall-style confusion with its diagonal zeroed (0 = perfect)." +
-             (" QUICK run." if p["quick"] else ""), "",
-             "## Figure 1a: robustness to the noise level", "",
-             "| i | noise level ||C - diag C||_F | label noise rate | UMA confusion rate | Perceptron confusion rate | "
-             "UMA test error | Perceptron test error |", "|---|---|---|---|---|---|---|"]
-    fig_a = {"x": [], "uma": [], "perc": []}
+    rows_a, rows_b, curves = [], [], {"uma": [], "perc": [], "b": []}
     for i in p["i_values"]:
         u = [r for r in agg.get(("1a", "uma", i), []) if r["confusion_rate"] is not None]
         c = [r for r in agg.get(("1a", "perceptron", i), []) if r["confusion_rate"] is not None]
-        if not u or not c:
-            continue
-        x = np.mean([r["noise_level"] for r in u])
-        mu, su = mean_std([r["confusion_rate"] for r in u])
-        mc, sc = mean_std([r["confusion_rate"] for r in c])
-        eu, ec = np.mean([r["error"] for r in u]), np.mean([r["error"] for r in c])
-        fig_a["x"].append(x)
-        fig_a["uma"].append((mu, su))
-        fig_a["perc"].append((mc, sc))
-        lines.append(f"| {i} | {x:.3f} | {np.mean([r['noise_rate'] for r in u]):.3f} | {mu:.3f} +- {su:.3f} | "
-                     f"{mc:.3f} +- {sc:.3f} | {eu:.3f} | {ec:.3f} |")
-    lines += ["", "## Figure 1b: robustness to a wrong confusion matrix", "",
-              "Labels corrupted by M (= C_10); UMA given C_i; rho = 1 - i/10 (rho > 0 underestimates the noise, "
-              "rho < 0 overestimates it, rho = 0 is the true matrix).", "",
-              "| rho | UMA confusion rate | UMA test error | failed runs (C_i singular) |", "|---|---|---|---|"]
-    fig_b = {"x": [], "uma": []}
-    for i in p["i_values"]:
+        if u and c:
+            x = float(np.mean([r["noise_level"] for r in u]))
+            mu, su = mean_std([r["confusion_rate"] for r in u])
+            mc, sc = mean_std([r["confusion_rate"] for r in c])
+            rows_a.append([i, x, float(np.mean([r["noise_rate"] for r in u])), MeanStd(mu, su), MeanStd(mc, sc),
+                           float(np.mean([r["error"] for r in u])), float(np.mean([r["error"] for r in c]))])
+            curves["uma"].append((x, mu, su))
+            curves["perc"].append((x, mc, sc))
         res = agg.get(("1b", "uma", i), [])
         ok = [r for r in res if r["confusion_rate"] is not None]
-        if not ok:
-            continue
-        rho = 1 - i / 10
-        mu, su = mean_std([r["confusion_rate"] for r in ok])
-        fig_b["x"].append(rho)
-        fig_b["uma"].append((mu, su))
-        lines.append(f"| {rho:+.1f} | {mu:.3f} +- {su:.3f} | {np.mean([r['error'] for r in ok]):.3f} | "
-                     f"{len(res) - len(ok)} |")
-    lines += ["", "The paper reports, for Figure 1a, confusion rates from about 0.5 (low noise) to 2.25 (strong noise) "
-              "for UMA and 1.7 to 2.75 for the Perceptron, and for Figure 1b a minimum of 1.8 at rho = 0; those "
-              "values exceed the [0, 1] range its own definition gives, so only the shapes compare.", ""]
-    plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(9.5, 3.5))
-    if fig_a["x"]:
-        for key, lab, col in (("uma", "UMA", "tab:green"), ("perc", "Perceptron (C = I)", "tab:gray")):
-            m = np.array(fig_a[key])
-            axes[0].errorbar(fig_a["x"], m[:, 0], yerr=m[:, 1], marker="o", ms=3, label=lab, color=col, capsize=2)
-        axes[0].set_xlabel("noise level ||C - diag(C)||_F")
-        axes[0].set_ylabel("test confusion rate")
-        axes[0].set_title("Fig. 1a: noise level")
-        axes[0].legend(fontsize=8)
-        axes[0].grid(alpha=0.3)
-    if fig_b["x"]:
-        m = np.array(fig_b["uma"])
-        axes[1].errorbar(fig_b["x"], m[:, 0], yerr=m[:, 1], marker="o", ms=3, color="tab:green", capsize=2)
-        axes[1].axvline(0, color="k", lw=0.6)
-        axes[1].set_xlabel("approximation factor rho")
-        axes[1].set_title("Fig. 1b: wrong confusion matrix")
-        axes[1].grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out / "uma_toy.png", dpi=110)
-    plt.close(fig)
-    lines.append("![figure 1](uma_toy.png)")
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    return md
+        if ok:
+            rho = 1 - i / 10
+            mu, su = mean_std([r["confusion_rate"] for r in ok])
+            rows_b.append([rho, MeanStd(mu, su), float(np.mean([r["error"] for r in ok])), len(res) - len(ok)])
+            curves["b"].append((rho, mu, su))
+    tables = [
+        Table("figure1a", "Figure 1a: robustness to the noise level",
+              ["i", "noise level ||C - diag C||_F", "label noise rate", "UMA confusion rate",
+               "Perceptron confusion rate", "UMA test error", "Perceptron test error"], rows_a,
+              formats={"noise level ||C - diag C||_F": ".3f", "label noise rate": ".3f", "UMA confusion rate": ".3f",
+                       "Perceptron confusion rate": ".3f", "UMA test error": ".3f", "Perceptron test error": ".3f"}),
+        Table("figure1b", "Figure 1b: robustness to a wrong confusion matrix",
+              ["rho", "UMA confusion rate", "UMA test error", "failed runs (C_i singular)"], rows_b,
+              formats={"rho": "+.1f", "UMA confusion rate": ".3f", "UMA test error": ".3f"},
+              note="Labels corrupted by M (= C_10); UMA given C_i; rho = 1 - i/10 (rho > 0 underestimates the "
+                   "noise, rho < 0 overestimates it, rho = 0 is the true matrix)."),
+    ]
+    pa, pb = "Fig. 1a: noise level", "Fig. 1b: wrong confusion matrix"
+    series = [Series(label, [q[0] for q in pts], [q[1] for q in pts], [q[2] for q in pts], panel=panel,
+                     style={"color": color, "marker": "o", "markersize": 3})
+              for label, pts, panel, color in (("UMA", curves["uma"], pa, "tab:green"),
+                                               ("Perceptron (C = I)", curves["perc"], pa, "tab:gray"),
+                                               ("UMA, given C_i", curves["b"], pb, "tab:olive")) if pts]
+    figure = Figure("uma_toy", "UMA on the toy problem (Figure 1)", series, ylabel="test confusion rate",
+                    xlabels={pa: "noise level ||C - diag(C)||_F", pb: "approximation factor rho"})
+    intro = (f"{p['runs']} runs; 10 classes on the unit circle, margin 0.025, about 1000 training and 10,000 test "
+             f"points; UMA max_iter={p['max_iter']}. Confusion rate = (1/sqrt(Q)) ||C_hat||_F on the test set, "
+             "C_hat the recall-style confusion with its diagonal zeroed (0 = perfect)." +
+             (" QUICK run." if p["quick"] else ""))
+    notes = ("The paper reports, for Figure 1a, confusion rates from about 0.5 (low noise) to 2.25 (strong noise) "
+             "for UMA and 1.7 to 2.75 for the Perceptron, and for Figure 1b a minimum of 1.8 at rho = 0; those "
+             "values exceed the [0, 1] range its own definition gives, so only the shapes compare.")
+    return Summary("UMA on the toy problem (Louche & Ralaivola, Section 4.1, Figure 1)", intro, tables, [figure],
+                   notes)
+
+
+def run_toy(out, **kwargs):
+    """Run (or resume) uma-toy into ``out``; returns its Summary."""
+    return EXPERIMENTS[0].run(out, **kwargs)
 
 
 # ---- real data ------------------------------------------------------------------------------
@@ -352,11 +329,8 @@ def fig5_cell(cfg):
 
 
 def real_plan(quick=False, repeats=None, datasets=None):
-    names = list(REAL_DATASETS) if datasets is None else list(datasets)
-    for n in names:
-        if n not in REAL_DATASETS:
-            raise ValueError(f"dataset {n!r} is not part of this reproduction; choose from {list(REAL_DATASETS)}.")
-    if quick and datasets is None:
+    names = list(REAL_DATASETS) if not datasets else list(datasets)
+    if quick and not datasets:
         names = ["optdigits"]
     # letter: one run of all seven learners takes about 8.5 minutes on this 2-core machine
     # (the scikit-learn SGD fits of self-training and cleanlab dominate), so the full run
@@ -370,112 +344,94 @@ def real_plan(quick=False, repeats=None, datasets=None):
                      "step": 2, "runs": 1 if quick else 5}}
 
 
-def real_cells(p):
-    return [Cell(REAL, "eval", {"dataset": n, "run": r, "noise": nz, "max_iter": p["max_iter"],
-                                "conf_fraction": p["conf_fraction"], "methods": p["methods"]}, real_cell)
-            for n in p["datasets"] for nz in p["noises"]
-            for r in range(p.get("runs_per_dataset", {}).get(n, p["runs"]))]
-
-
 SELECTIONS = ("error", "confusion", "random")
 
 
-def fig5_cells(p):
+def real_execute(ctx):
+    p = ctx.plan
+    common = {"max_iter": p["max_iter"], "conf_fraction": p["conf_fraction"]}
+    cells = [ctx.cell(real_cell, "eval", dataset=n, run=r, noise=nz, methods=p["methods"], **common)
+             for n in p["datasets"] for nz in p["noises"]
+             for r in range(p.get("runs_per_dataset", {}).get(n, p["runs"]))]
     f = p["fig5"]
-    return [Cell(REAL, "fig5", {"dataset": f["dataset"], "run": r, "noise": "a", "max_iter": p["max_iter"],
-                                "conf_fraction": p["conf_fraction"], "selection": sel, "step": f["step"],
-                                "iterations": f["iterations"]}, fig5_cell)
+    fig5 = [ctx.cell(fig5_cell, "fig5", dataset=f["dataset"], run=r, noise="a", selection=sel, step=f["step"],
+                     iterations=f["iterations"], **common)
             for sel in SELECTIONS for r in range(f["runs"])]
+    return ctx.run(cells, desc="uma-real"), ctx.run(fig5, desc="uma-fig5")
 
 
-def _plot_fig5(rows, path, dataset):
-    from .plots import _plt
-
-    plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(9.5, 3.4))
-    for sel, col in zip(SELECTIONS, ("tab:blue", "tab:orange", "tab:gray")):
-        res = [r for c, r in rows if c["selection"] == sel and "failed" not in r]
-        if not res:
-            continue
-        n = min(len(r["iterations"]) for r in res)
-        it = res[0]["iterations"][:n]
-        for ax, key in zip(axes, ("error", "confusion_rate")):
-            ax.plot(it, np.mean([r[key][:n] for r in res], axis=0), color=col, label=sel)
-    for ax, lab in zip(axes, ("test error", "test confusion rate")):
-        ax.set_xlabel("UMA iteration")
-        ax.set_ylabel(lab)
-        ax.grid(alpha=0.3)
-    axes[0].legend(title="selection", fontsize=8)
-    fig.suptitle(f"Fig. 5: selection strategies on {dataset} (noise a)", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+_NOISES = (("a", "Noise (a), the paper's: noisy label = the rough classifier g's prediction"),
+           ("b", "Noise (b), class-conditional: noisy label drawn from g's estimated confusion column"))
 
 
-def run_real(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
-        execute=True):
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, real_plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, real_cells(p), REAL, "eval", jobs=jobs, scheduler=scheduler, progress=progress, execute=execute,
-                           desc="uma-real")
-    rows5 = run_and_collect(out, fig5_cells(p), REAL, "fig5", jobs=jobs, scheduler=scheduler, progress=progress, execute=execute,
-                            desc="uma-fig5")
-    runs_note = ", ".join(f"{k}: {v}" for k, v in p.get("runs_per_dataset", {}).items())
-    lines = ["# UMA on real data (Louche & Ralaivola, Table 1)", "",
-             f"{p['runs']} runs{' (' + runs_note + ')' if runs_note else ''}; S_conf = {p['conf_fraction']:.0%} of the training set; test error (mean +- std). "
-             f"Perceptrons make {PASSES} shuffled passes; UMA max_iter={p['max_iter']}." +
-             (" QUICK run." if p["quick"] else ""), ""]
-    for nz, title in (("a", "Noise (a), the paper's: noisy label = the rough classifier g's prediction"),
-                      ("b", "Noise (b), class-conditional: noisy label drawn from g's estimated confusion column")):
-        lines += [f"## {title}", "", "| dataset | noise rate | " + " | ".join(LABELS[m] for m in METHODS) + " |",
-                  "|---|---|" + "---|" * len(METHODS)]
+def real_summarize(ctx, result):
+    p = ctx.plan
+    rows, rows5 = result
+    tables = []
+    for nz, title in _NOISES:
+        table_rows = []
         for name in p["datasets"]:
             res = [r for c, r in rows if c["dataset"] == name and c["noise"] == nz and "failed" not in r]
             failed = sum(1 for c, r in rows if c["dataset"] == name and c["noise"] == nz and "failed" in r)
             if not res:
                 continue
-            cells_txt = []
+            row = [name, failed, float(np.mean([r["noise_rate"] for r in res]))]
             for m in METHODS:
                 vals = [r[m] for r in res if r.get(m) is not None]
-                cells_txt.append(f"{np.mean(vals):.3f} +- {mean_std(vals)[1]:.3f}" if vals else "n/a")
-            note = f" ({failed} runs failed: singular C)" if failed else ""
-            lines.append(f"| {name}{note} | {np.mean([r['noise_rate'] for r in res]):.3f} | " + " | ".join(cells_txt) + " |")
-        lines.append("")
-    lines += ["## The paper's Table 1 (its columns f_y, f_conf, f_full, f_S3VM, UMA)", "",
-              "| dataset | f_y | f_conf | f_full | S3VM | UMA |", "|---|---|---|---|---|---|"]
-    for name in p["datasets"]:
-        pp = PAPER[name]
-        lines.append(f"| {name} | {pp['f_y']} | {pp['f_conf']} | {pp['f_full']} | {pp['self_training']} | {pp['uma']} |")
-    lines += ["", "f_conf and self-training see every labelled row: the m per class that trained g and S_conf "
-              "(the paper's f_conf uses S_conf). UMA, f_y and the SGD/cleanlab columns see the noisy labels, with "
-              "the labelled rows keeping their true labels.", "", "Data:", ""] + \
-        [f"- {n}: {REAL_DATASETS[n][2]}" for n in p["datasets"]]
-    lines += ["", "The semi-supervised column is scikit-learn's SelfTrainingClassifier around SGDClassifier(log-loss), "
-              "standing in for the paper's S3VM. cleanlab (AGPL, an optional extra: pip install weaklabel[compare]) "
-              "wraps the same SGD log-loss learner that the 'SGD log-loss, noisy labels' column trains directly."]
+                row.append(MeanStd(float(np.mean(vals)), mean_std(vals)[1]) if vals else None)
+            table_rows.append(row)
+        tables.append(Table(f"noise_{nz}", title, ["dataset", "failed runs (singular C)", "noise rate"]
+                            + [LABELS[m] for m in METHODS], table_rows,
+                            formats={"noise rate": ".3f", **{LABELS[m]: ".3f" for m in METHODS}}))
+    tables.append(Table("paper_table1", "The paper's Table 1 (its columns f_y, f_conf, f_full, f_S3VM, UMA)",
+                        ["dataset", "f_y", "f_conf", "f_full", "S3VM", "UMA"],
+                        [[n] + [PAPER[n][m] for m in ("f_y", "f_conf", "f_full", "self_training", "uma")]
+                         for n in p["datasets"]],
+                        note="f_conf and self-training see every labelled row: the m per class that trained g and "
+                             "S_conf (the paper's f_conf uses S_conf). UMA, f_y and the SGD/cleanlab columns see the "
+                             "noisy labels, with the labelled rows keeping their true labels."))
+    figures = []
+    f = p["fig5"]
     if rows5:
-        png = _plot_fig5(rows5, out / "uma_fig5.png", p["fig5"]["dataset"])
         n_ok = len({c["run"] for c, r in rows5 if "failed" not in r})
-        lines += ["", f"## Figure 5: selection strategies ({p['fig5']['dataset']}, noise a, "
-                  f"{n_ok} of {p['fig5']['runs']} runs; the others had a singular confusion estimate)", "", "| selection | error after " +
-                  f"{p['fig5']['iterations']} iterations | confusion rate |", "|---|---|---|"]
-        for sel in SELECTIONS:
+        sel_rows, series = [], []
+        for sel, color in zip(SELECTIONS, ("tab:blue", "tab:orange", "tab:gray")):
             res = [r for c, r in rows5 if c["selection"] == sel and "failed" not in r]
-            if res:
-                lines.append(f"| {sel} | {np.mean([r['error'][-1] for r in res]):.3f} | "
-                             f"{np.mean([r['confusion_rate'][-1] for r in res]):.3f} |")
-        lines += ["", f"![figure 5]({png.name})"]
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    return md
+            if not res:
+                continue
+            sel_rows.append([sel, float(np.mean([r["error"][-1] for r in res])),
+                             float(np.mean([r["confusion_rate"][-1] for r in res]))])
+            n = min(len(r["iterations"]) for r in res)
+            for panel, key in (("test error", "error"), ("test confusion rate", "confusion_rate")):
+                series.append(Series(sel, res[0]["iterations"][:n],
+                                     np.mean([r[key][:n] for r in res], axis=0).tolist(), panel=panel,
+                                     style={"color": color}))
+        tables.append(Table("figure5", f"Figure 5: selection strategies ({f['dataset']}, noise a, {n_ok} of "
+                                       f"{f['runs']} runs; the others had a singular confusion estimate)",
+                            ["selection", f"error after {f['iterations']} iterations", "confusion rate"], sel_rows,
+                            formats={f"error after {f['iterations']} iterations": ".3f", "confusion rate": ".3f"}))
+        figures.append(Figure("uma_fig5", f"Fig. 5: selection strategies on {f['dataset']} (noise a)", series,
+                              xlabel="UMA iteration", ylabels={"test error": "test error",
+                                                               "test confusion rate": "test confusion rate"}))
+    runs_note = ", ".join(f"{k}: {v}" for k, v in p.get("runs_per_dataset", {}).items())
+    intro = (f"{p['runs']} runs{' (' + runs_note + ')' if runs_note else ''}; S_conf = {p['conf_fraction']:.0%} of "
+             f"the training set; test error (mean +- std). Perceptrons make {PASSES} shuffled passes; UMA "
+             f"max_iter={p['max_iter']}." + (" QUICK run." if p["quick"] else "") + "\n\nData:\n\n"
+             + "\n".join(f"- {n}: {REAL_DATASETS[n][2]}" for n in p["datasets"]))
+    notes = ("The semi-supervised column is scikit-learn's SelfTrainingClassifier around SGDClassifier(log-loss), "
+             "standing in for the paper's S3VM. cleanlab (AGPL, an optional extra: pip install weaklabel[compare]) "
+             "wraps the same SGD log-loss learner that the 'SGD log-loss, noisy labels' column trains directly.")
+    return Summary("UMA on real data (Louche & Ralaivola, Table 1)", intro, tables, figures, notes)
 
 
-#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
+def run_real(out, **kwargs):
+    """Run (or resume) uma-real into ``out``; returns its Summary."""
+    return EXPERIMENTS[1].run(out, **kwargs)
+
+
 EXPERIMENTS = [
-    ReportOnlyExperiment('uma-toy', 'UMA on the toy problem (Louche & Ralaivola, Section 4.1)', toy_plan, None, None, datasets=tuple(()),
-                         repeats_help='runs (default 10)', legacy_run=run_toy),
-    ReportOnlyExperiment('uma-real', 'UMA on real data (Louche & Ralaivola, Table 1)', real_plan, None, None, datasets=tuple(REAL_DATASETS),
-                         repeats_help='runs (default 10)', legacy_run=run_real),
+    Experiment(TOY, "UMA on the toy problem (Louche & Ralaivola, Section 4.1)", toy_plan, toy_execute,
+               toy_summarize, repeats_help="runs (default 10)"),
+    Experiment(REAL, "UMA on real data (Louche & Ralaivola, Table 1)", real_plan, real_execute, real_summarize,
+               datasets=tuple(REAL_DATASETS), repeats_help="runs (default 10)"),
 ]

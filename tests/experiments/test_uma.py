@@ -28,10 +28,17 @@ def test_toy_data_has_margin_and_sizes():
     assert np.allclose(M.sum(axis=0), 1.0)
 
 
-def test_quick_toy_report(tmp_path):
-    md = uma.run_toy(tmp_path, quick=True, repeats=1, progress=False)
-    text = md.read_text()
-    assert "Figure 1a" in text and "Figure 1b" in text
+def test_quick_toy_returns_figure1_numbers(tmp_path):
+    summary = uma.run_toy(tmp_path, quick=True, repeats=1, progress=False)
+    fig_a = summary.table("figure1a")
+    assert fig_a.column("i") == [2, 6, 10, 14, 18]
+    levels = fig_a.column("noise level ||C - diag C||_F")
+    assert levels == sorted(levels)                                # the family's noise grows with i
+    low = fig_a.where(i=2)[0]
+    # at low noise UMA's confusion rate is far below the Perceptron's (Figure 1a's message)
+    assert low["UMA confusion rate"].mean < low["Perceptron confusion rate"].mean - 0.1
+    assert np.allclose(summary.table("figure1b").column("rho"), [0.8, 0.4, 0.0, -0.4, -0.8])
+    assert "Figure 1a" in summary.report.read_text()
     assert (tmp_path / "uma_toy.png").stat().st_size > 10_000
 
 
