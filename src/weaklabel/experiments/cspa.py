@@ -20,18 +20,16 @@ same process on the same stream (optional extra).
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
 from .. import presets
 from ..bandit import BPA, CSPA, Banditron, GaussianSupport
-from ._common import fmt_params, grid_points, load_or_make_plan, mean_std, run_and_collect
+from ._common import fmt_params, grid_points, mean_std
 from ._data import stream_data, unit_norm
 from .peers import VW_MISSING, have_vw, vw_cbify_pass, vw_features
-from .engine import ReportOnlyExperiment
-from .runner import Cell
+from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
 
 LINEAR = "cspa-linear"
 KERNEL = "cspa-kernel"
@@ -199,22 +197,14 @@ def artificial_cell(config):
 
 # ---- plans and cells ----------------------------------------------------------------------
 
-def _check_names(names, table):
-    for n in names:
-        if n not in table:
-            raise ValueError(f"dataset {n!r} is not part of this reproduction; choose from {list(table)}.")
-
-
 def linear_plan(quick=False, repeats=None, datasets=None):
-    names = list(LINEAR_DATA) if datasets is None else list(datasets)
-    _check_names(names, LINEAR_DATA)
+    names = list(LINEAR_DATA) if not datasets else list(datasets)
     return {"datasets": names, "runs": repeats or (2 if quick else 10), "rounds": 1000 if quick else 10**9,
             "quick": bool(quick), "vw": have_vw()}
 
 
 def kernel_plan(quick=False, repeats=None, datasets=None):
-    names = list(KERNEL_DATA) if datasets is None else list(datasets)
-    _check_names(names, KERNEL_DATA)
+    names = list(KERNEL_DATA) if not datasets else list(datasets)
     return {"datasets": names, "runs": repeats or (2 if quick else 10), "rounds": 1000 if quick else 10**9,
             "quick": bool(quick), "vw": have_vw(), "g": [1.0] if quick else KERNEL_GRID["g"]}
 
@@ -241,7 +231,8 @@ def _methods(p, kind, name):
     return out
 
 
-def table_cells(p, kind):
+def table_cells(ctx, kind):
+    p = ctx.plan
     table = LINEAR_DATA if kind == LINEAR else KERNEL_DATA
     cells = []
     for name in p["datasets"]:
@@ -254,11 +245,11 @@ def table_cells(p, kind):
                                "seed": r, "rounds": p["rounds"]}
                         if g is not None:
                             cfg["g"] = g
-                        cells.append(Cell(kind, "run", cfg, online_cell))
+                        cells.append(ctx.cell(online_cell, "run", **cfg))
     return cells
 
 
-def summarize(rows):
+def best_points(rows):
     """{(dataset, method): best grid point by mean ratio, with its mean, std, curve}."""
     groups = {}
     for cfg, res in rows:
@@ -279,54 +270,45 @@ def summarize(rows):
     return best
 
 
-# ---- reports ------------------------------------------------------------------------------
+# ---- tables 1-2 ----------------------------------------------------------------------------
 
-def _pct(x):
-    return f"{100 * x:.1f}"
+_COLORS = {"cspa": "tab:red", "cspa-centred": "tab:orange", "banditron": "tab:gray", "confidit-diag": "tab:green",
+           "confidit-full": "darkgreen", "bpa": "tab:blue", "bpa-m0": "tab:cyan", "spa": "k", "vw": "tab:purple"}
 
 
-def _table_report(out, p, kind, rows):
-    summary = summarize(rows)
+def _table_execute(kind):
+    def execute(ctx):
+        return ctx.run(table_cells(ctx, kind), desc=kind)
+    return execute
+
+
+def _table_summarize(kind):
+    def summarize(ctx, rows):
+        return table_summary(ctx.plan, kind, rows)
+    return summarize
+
+
+def table_summary(p, kind, rows):
+    best = best_points(rows)
     table = LINEAR_DATA if kind == LINEAR else KERNEL_DATA
     title = ("Table 1 / Figure 3, linear model" if kind == LINEAR else
              "Table 2 / Figure 4, Gaussian kernel over a 700-instance support set")
     methods = [m for m in METHODS if (m != "vw" or p["vw"]) and (m != "cspa-centred" or kind == KERNEL)]
-    lines = [f"# CSPA and bandit baselines: {title} (Kaneko, Sato & Sugiyama)", "",
-             f"Ratio of correct *proposed* labels during one pass, % (mean (std) over {p['runs']} runs, each a "
-             "random order of the stream; all learners of a run see the same order). Every grid value is run "
-             "on every run and the best mean is reported, as in the paper." +
-             (f" QUICK run: streams cut to {p['rounds']} rounds, small grids." if p["quick"] else ""), "",
-             "| dataset | | " + " | ".join(LABELS[m] for m in methods) + " |",
-             "|---|---|" + "---|" * len(methods)]
-    csv_rows = []
+    ratio_rows, long, chosen_rows = [], [], []
     for name in list(p["datasets"]) + list(NOT_HERE[kind]):
-        if name in NOT_HERE[kind]:
-            lines.append(f"| {name} | ours | " + " | ".join(["n/a"] * len(methods)) + " |")
-        else:
-            cells = []
-            for m in methods:
-                s = summary.get((name, m))
-                if s is None:
-                    cells.append("-")
-                    continue
-                cells.append(f"{_pct(s['mean'])} ({_pct(s['std'])})")
-                csv_rows.append([name, m, fmt_params(s["params"]), s["n"], f"{100 * s['mean']:.3f}",
-                                 f"{100 * s['std']:.3f}"])
-            lines.append(f"| {name} | ours | " + " | ".join(cells) + " |")
+        row = [name, "ours"]
+        for m in methods:
+            s = best.get((name, m))
+            row.append(MeanStd(100 * s["mean"], 100 * s["std"]) if s else None)
+            if s:
+                long.append([name, m, fmt_params(s["params"]), s["n"], 100 * s["mean"], 100 * s["std"]])
+        ratio_rows.append(row)
         pp = PAPER.get(name, {})
-        lines.append("| | paper | " + " | ".join(
-            f"{pp[m][0]} ({pp[m][1]})" if m in pp else ("" if m != "bpa" else "-") for m in methods) + " |")
-    lines += ["", "## Chosen hyper-parameters", "", "| dataset | " + " | ".join(LABELS[m] for m in methods) + " |",
-              "|---|" + "---|" * len(methods)]
+        ratio_rows.append(["", "paper"] + [MeanStd(*pp[m]) if m in pp else None for m in methods])
     for name in p["datasets"]:
-        lines.append(f"| {name} | " + " | ".join(
-            (fmt_params(summary[(name, m)]["params"]) or "none") if (name, m) in summary else "-" for m in methods)
-            + " |")
+        chosen_rows.append([name] + [(fmt_params(best[(name, m)]["params"]) or "none") if (name, m) in best else None
+                                     for m in methods])
     grid = {m: _grid(p, kind, m) for m in methods}
-    lines += ["", "Grids: " + "; ".join(f"{LABELS[m]}: " + (", ".join(f"{k} in {v}" for k, v in g.items()) or "none")
-                                         for m, g in grid.items()) +
-              (f"; kernel width g in {p['g']}" if kind == KERNEL else "") + ".",
-              f"{HALF_BAND} is the paper's beta for alpha = 1/2 in Theorem 2.", ""]
     notes = ["Confidit (diag) keeps only the diagonal of each A_k, the form behind the paper's Confidit numbers; "
              "Confidit (full) keeps the full matrices" + (" (not on sector: 55,197 features)" if kind == LINEAR
                                                          else f" (only on {', '.join(FULL_CONFIDIT_KERNEL)}: O(K d^2) "
@@ -344,78 +326,46 @@ def _table_report(out, p, kind, rows):
                         "starts, and much better conditioned for PA steps.")
     for n, why in NOT_HERE[kind].items():
         notes.append(f"{n}: {why}; the paper's numbers are shown alone.")
-    lines += ["Notes:", ""] + [f"- {x}" for x in notes] + ["", "Data:", ""] + \
-        [f"- {n}: {table[n][2]}" for n in p["datasets"]]
-    png = _plot_curves(summary, p["datasets"], methods, out / f"{kind}.png",
-                       "Figure 3 (linear)" if kind == LINEAR else "Figure 4 (kernel)")
-    lines += ["", f"![curves]({png.name})"]
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    import csv
-
-    with open(out / "ratios.csv", "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["dataset", "method", "params", "runs", "mean_ratio_pct", "std_ratio_pct"])
-        w.writerows(csv_rows)
-    return md
-
-
-_COLORS = {"cspa": "tab:red", "cspa-centred": "tab:orange", "banditron": "tab:gray", "confidit-diag": "tab:green", "confidit-full": "darkgreen",
-           "bpa": "tab:blue", "bpa-m0": "tab:cyan", "spa": "k", "vw": "tab:purple"}
-
-
-def _plot_curves(summary, names, methods, path, title):
-    from .plots import _plt
-
-    plt = _plt()
-    n = len(names)
-    cols = min(3, n)
-    rows_ = (n + cols - 1) // cols
-    fig, axes = plt.subplots(rows_, cols, figsize=(4.6 * cols, 3.4 * rows_), squeeze=False)
-    for ax, name in zip(axes.ravel(), names):
+    pct = {LABELS[m]: ".1f" for m in methods}
+    tables = [
+        Table("ratios_table", "Ratio of correct proposed labels, %", ["dataset", ""] + [LABELS[m] for m in methods],
+              ratio_rows, formats=pct),
+        Table("chosen", "Chosen hyper-parameters", ["dataset"] + [LABELS[m] for m in methods], chosen_rows,
+              note="Grids: " + "; ".join(f"{LABELS[m]}: " + (", ".join(f"{k} in {v}" for k, v in g.items()) or "none")
+                                         for m, g in grid.items())
+                   + (f"; kernel width g in {p['g']}" if kind == KERNEL else "") + ". "
+                   + f"{HALF_BAND} is the paper's beta for alpha = 1/2 in Theorem 2."),
+        Table("ratios", "All numbers", ["dataset", "method", "params", "runs", "mean_ratio_pct", "std_ratio_pct"],
+              long, formats={"mean_ratio_pct": ".3f", "std_ratio_pct": ".3f"}),
+    ]
+    series = []
+    for name in p["datasets"]:
         for m in methods:
-            s = summary.get((name, m))
-            if s is None:
-                continue
-            c = np.asarray(s["curve"])
-            sd = np.asarray(s["curve_std"])
-            x = (np.arange(c.size) + 1) * BLOCK
-            ls = "--" if m == "spa" else "-"
-            ax.plot(x, c, ls, color=_COLORS[m], lw=1.3, label=LABELS[m])
-            ax.fill_between(x, c - sd, c + sd, color=_COLORS[m], alpha=0.12, lw=0)
-        ax.set_title(name)
-        ax.set_xlabel("rounds")
-        ax.set_ylabel(f"ratio correct (per {BLOCK} rounds)")
-        ax.set_ylim(0, 1)
-    for ax in axes.ravel()[n:]:
-        ax.axis("off")
-    axes.ravel()[0].legend(fontsize=7, loc="lower right")
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return Path(path)
+            s = best.get((name, m))
+            if s:
+                x = ((np.arange(len(s["curve"])) + 1) * BLOCK).tolist()
+                series.append(Series(LABELS[m], x, s["curve"], s["curve_std"], panel=name,
+                                     style={"color": _COLORS[m], "linestyle": "--" if m == "spa" else "-",
+                                            "linewidth": 1.3}))
+    figure = Figure(kind, "Figure 3 (linear)" if kind == LINEAR else "Figure 4 (kernel)", series, xlabel="rounds",
+                    ylabel=f"ratio correct (per {BLOCK} rounds)", ylim=(0, 1))
+    intro = (f"Ratio of correct *proposed* labels during one pass, % (mean (std) over {p['runs']} runs, each a "
+             "random order of the stream; all learners of a run see the same order). Every grid value is run "
+             "on every run and the best mean is reported, as in the paper." +
+             (f" QUICK run: streams cut to {p['rounds']} rounds, small grids." if p["quick"] else ""))
+    notes_md = ("Notes:\n\n" + "\n".join(f"- {x}" for x in notes) + "\n\nData:\n\n"
+                + "\n".join(f"- {n}: {table[n][2]}" for n in p["datasets"]))
+    return Summary(f"CSPA and bandit baselines: {title} (Kaneko, Sato & Sugiyama)", intro, tables, [figure], notes_md)
 
 
-def _run_table(kind, make_plan, out, quick, repeats, jobs, scheduler, progress, datasets, execute):
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, make_plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, table_cells(p, kind), kind, "run", jobs=jobs, scheduler=scheduler, progress=progress,
-                           execute=execute, desc=kind)
-    return _table_report(out, p, kind, rows)
+def run_linear(out, **kwargs):
+    """Run (or resume) ``cspa-linear``; returns its Summary."""
+    return EXPERIMENTS[0].run(out, **kwargs)
 
 
-def run_linear(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
-        execute=True):
-    """Run (or resume) ``cspa-linear`` and write report.md, ratios.csv and the curves."""
-    return _run_table(LINEAR, linear_plan, out, quick, repeats, jobs, scheduler, progress, datasets, execute)
-
-
-def run_kernel(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
-        execute=True):
-    """Run (or resume) ``cspa-kernel`` and write report.md, ratios.csv and the curves."""
-    return _run_table(KERNEL, kernel_plan, out, quick, repeats, jobs, scheduler, progress, datasets, execute)
+def run_kernel(out, **kwargs):
+    """Run (or resume) ``cspa-kernel``; returns its Summary."""
+    return EXPERIMENTS[1].run(out, **kwargs)
 
 
 # ---- beta --------------------------------------------------------------------------------
@@ -428,8 +378,7 @@ NOISE_LEVELS = [0.0, 0.5, 1.0, 2.0]
 
 
 def beta_plan(quick=False, repeats=None, datasets=None):
-    names = list(LINEAR_DATA) if datasets is None else list(datasets)
-    _check_names(names, LINEAR_DATA)
+    names = list(LINEAR_DATA) if not datasets else list(datasets)
     return {"datasets": names, "runs": repeats or (2 if quick else 10), "rounds": 1000 if quick else 10**9,
             "quick": bool(quick), "betas": [0.05, 0.2, 0.5, 1.0] if quick else BETAS,
             "sigmas": [0.5, 2.0] if quick else ART_SIGMAS, "levels": [0.0, 1.0] if quick else NOISE_LEVELS,
@@ -442,70 +391,69 @@ def _noise_std(name, part, scaling, level):
     return float(level / np.sqrt(width))
 
 
-def beta_cells(p):
-    cells = []
-    for sigma in p["sigmas"]:
-        for beta in p["betas"]:
-            for r in range(p["runs"]):
-                cells.append(Cell(BETA, "artificial", {"sigma": sigma, "beta": beta, "seed": r,
-                                                       "n_per_class": p["n_per_class"]}, artificial_cell))
+def beta_execute(ctx):
+    p = ctx.plan
+    art = [ctx.cell(artificial_cell, "artificial", sigma=sigma, beta=beta, seed=r, n_per_class=p["n_per_class"])
+           for sigma in p["sigmas"] for beta in p["betas"] for r in range(p["runs"])]
+    real = []
     for name in p["datasets"]:
         part, scaling, _ = LINEAR_DATA[name]
         for level in p["levels"]:
             std = _noise_std(name, part, scaling, level)
-            for beta in p["betas"]:
-                for r in range(p["runs"]):
-                    cfg = {"dataset": name, "part": part, "scaling": scaling, "method": "cspa",
-                           "params": {"beta": beta}, "seed": r, "rounds": p["rounds"], "noise": std,
-                           "level": level}
-                    cells.append(Cell(BETA, "real", cfg, online_cell))
-    return cells
+            real += [ctx.cell(online_cell, "real", dataset=name, part=part, scaling=scaling, method="cspa",
+                              params={"beta": beta}, seed=r, rounds=p["rounds"], noise=std, level=level)
+                     for beta in p["betas"] for r in range(p["runs"])]
+    return ctx.run(art, desc="cspa-beta artificial"), ctx.run(real, desc="cspa-beta real")
 
 
-def run_beta(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None,
-        execute=True):
-    """Run (or resume) ``cspa-beta`` (Figures 1-2) and write report.md, beta.csv and the plots."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, beta_plan, quick, repeats, datasets, execute)
-    cells = beta_cells(p)
-    art = run_and_collect(out, [c for c in cells if c.stage == "artificial"], BETA, "artificial", jobs=jobs, scheduler=scheduler,
-                          progress=progress, execute=execute, desc="cspa-beta artificial")
-    real = run_and_collect(out, [c for c in cells if c.stage == "real"], BETA, "real", jobs=jobs, scheduler=scheduler,
-                           progress=progress, execute=execute, desc="cspa-beta real")
+_SIGMA_COLORS = ("tab:purple", "tab:brown", "tab:pink", "tab:olive")
+_LEVEL_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red")
+
+
+def beta_summarize(ctx, result):
+    p = ctx.plan
+    art, real = result
     panels = {"artificial (K=4)": _beta_curves(art, "sigma", None, 4)}
     for name in p["datasets"]:
         K = stream_data(name, *LINEAR_DATA[name][:2])[2]
         panels[f"{name} (K={K})"] = _beta_curves(real, "level", name, K)
-    png = _plot_beta(panels, out / "beta.png")
-    lines = ["# CSPA: accuracy vs beta under noise (Kaneko, Sato & Sugiyama, Figures 1-2)", "",
-             f"Ratio of correct proposed labels, % (mean over {p['runs']} runs). Artificial: 2-D, 4 classes, "
+    tables, series, spans, long = [], [], {}, []
+    for title, curves in panels.items():
+        K = curves["K"]
+        table_rows = []
+        band = 1.0 / (K - 1)
+        lo = min(0.8 * min(min(b) for b, _, _ in curves["series"].values()), 0.5 * band) if curves["series"] else 0.004
+        spans[title] = (lo, band)
+        artificial = title.startswith("artificial")
+        palette = _SIGMA_COLORS if artificial else _LEVEL_COLORS
+        for j, (lvl, (betas, means, stds)) in enumerate(curves["series"].items()):
+            best = betas[int(np.argmax(means))]
+            table_rows.append([lvl] + [100 * m for m in means] + [best])
+            long += [[title, lvl, b, 100 * m, 100 * s] for b, m, s in zip(betas, means, stds)]
+            label = f"sigma {lvl:g} (artificial)" if artificial else f"noise level c = {lvl:g}"
+            series.append(Series(label, betas, means, stds, panel=title,
+                                 style={"marker": "o", "markersize": 3, "linewidth": 1.2,
+                                        "color": palette[j % len(palette)]}))
+        cols = ["noise"] + [f"beta={b:g}" for b in p["betas"]] + ["best beta"]
+        tables.append(Table(f"beta_{title.split(' ')[0]}", f"{title}, band beta < {1 / (K - 1):.3f}", cols,
+                            table_rows, formats={"noise": "g", "best beta": "g", **{c: ".1f" for c in cols[1:-1]}}))
+    tables.append(Table("beta", "All numbers", ["panel", "noise", "beta", "mean_ratio_pct", "std_ratio_pct"], long,
+                        formats={"mean_ratio_pct": ".3f", "std_ratio_pct": ".3f"}))
+    figure = Figure("beta", "CSPA: ratio correct vs beta (shaded: Theorem 2's band)", series,
+                    xlabel="beta (log scale)", ylabel="ratio correct", logx=True, spans=spans)
+    intro = (f"Ratio of correct proposed labels, % (mean over {p['runs']} runs). Artificial: 2-D, 4 classes, "
              f"{p['n_per_class']} points per class from N(c_i, sigma I), rows then unit-normalised. Real sets: "
              "Gaussian noise of std c/sqrt(d) added to every feature of the unit-norm rows (d = features; for "
              "sparse sector, to its stored entries, d = mean stored entries per row), then unit norm again; c is "
              "the noise level below. The band 0 < beta < 1/(K-1) (Theorem 2's guarantee) is shaded in the plot."
-             + (" QUICK run." if p["quick"] else ""), ""]
-    import csv
+             + (" QUICK run." if p["quick"] else ""))
+    return Summary("CSPA: accuracy vs beta under noise (Kaneko, Sato & Sugiyama, Figures 1-2)", intro, tables,
+                   [figure])
 
-    rows_csv = []
-    for title, curves in panels.items():
-        K = curves["K"]
-        lines += [f"## {title}, band beta < {1 / (K - 1):.3f}", "",
-                  "| noise | " + " | ".join(f"beta={b:g}" for b in p["betas"]) + " | best beta |",
-                  "|---|" + "---|" * (len(p["betas"]) + 1)]
-        for lvl, (betas, means, stds) in curves["series"].items():
-            best = betas[int(np.argmax(means))]
-            lines.append(f"| {lvl:g} | " + " | ".join(f"{100 * m:.1f}" for m in means) + f" | {best:g} |")
-            rows_csv += [[title, lvl, b, f"{100 * m:.3f}", f"{100 * s:.3f}"] for b, m, s in zip(betas, means, stds)]
-        lines.append("")
-    lines += [f"![beta]({png.name})"]
-    with open(out / "beta.csv", "w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(["panel", "noise", "beta", "mean_ratio_pct", "std_ratio_pct"])
-        w.writerows(rows_csv)
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    return md
+
+def run_beta(out, **kwargs):
+    """Run (or resume) ``cspa-beta`` (Figures 1-2); returns its Summary."""
+    return EXPERIMENTS[2].run(out, **kwargs)
 
 
 def _beta_curves(rows, noise_key, dataset, K):
@@ -523,45 +471,16 @@ def _beta_curves(rows, noise_key, dataset, K):
     return {"K": K, "series": series}
 
 
-def _plot_beta(panels, path):
-    from .plots import _plt
-
-    plt = _plt()
-    n = len(panels)
-    cols = min(3, n)
-    rows_ = (n + cols - 1) // cols
-    fig, axes = plt.subplots(rows_, cols, figsize=(4.4 * cols, 3.3 * rows_), squeeze=False)
-    for ax, (title, curves) in zip(axes.ravel(), panels.items()):
-        lo = 0.8 * min(min(b) for b, _, _ in curves["series"].values()) if curves["series"] else 0.004
-        ax.axvspan(lo, 1.0 / (curves["K"] - 1), color="red", alpha=0.12, lw=0)
-        for lvl, (betas, means, stds) in curves["series"].items():
-            m, s = np.asarray(means), np.asarray(stds)
-            ax.plot(betas, m, "-o", ms=3, lw=1.2, label=f"noise {lvl:g}")
-            ax.fill_between(betas, m - s, m + s, alpha=0.15, lw=0)
-        ax.set_title(title)
-        ax.set_xscale("log")          # sector's band ends at 1/104
-        ax.set_xlabel("beta (log scale)")
-        ax.set_ylabel("ratio correct")
-        ax.set_xlim(lo, 1.1)
-        ax.legend(fontsize=7)
-    for ax in axes.ravel()[n:]:
-        ax.axis("off")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return Path(path)
-
-
 __all__ = ["run_linear", "run_kernel", "run_beta", "online_cell", "stream_data", "unit_norm", "artificial",
-           "PAPER", "METHODS"]
+           "PAPER", "METHODS", "EXPERIMENTS"]
 
-
-#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
 EXPERIMENTS = [
-    ReportOnlyExperiment('cspa-linear', 'CSPA and bandit baselines, linear (Kaneko, Sato & Sugiyama, Table 1)', linear_plan, None, None, datasets=tuple(LINEAR_DATA),
-                         repeats_help='runs (default 10)', legacy_run=run_linear),
-    ReportOnlyExperiment('cspa-kernel', 'CSPA and bandit baselines, Gaussian support (Kaneko, Sato & Sugiyama, Table 2)', kernel_plan, None, None, datasets=tuple(KERNEL_DATA),
-                         repeats_help='runs (default 10)', legacy_run=run_kernel),
-    ReportOnlyExperiment('cspa-beta', "CSPA's step beta (Kaneko, Sato & Sugiyama, Figures 1-2)", beta_plan, None, None, datasets=tuple(LINEAR_DATA),
-                         repeats_help='runs (default 10)', legacy_run=run_beta),
+    Experiment(LINEAR, "CSPA and bandit baselines, linear (Kaneko, Sato & Sugiyama, Table 1)", linear_plan,
+               _table_execute(LINEAR), _table_summarize(LINEAR), datasets=tuple(LINEAR_DATA),
+               repeats_help="runs (default 10)"),
+    Experiment(KERNEL, "CSPA and bandit baselines, Gaussian support (Kaneko, Sato & Sugiyama, Table 2)", kernel_plan,
+               _table_execute(KERNEL), _table_summarize(KERNEL), datasets=tuple(KERNEL_DATA),
+               repeats_help="runs (default 10)"),
+    Experiment(BETA, "CSPA's step beta (Kaneko, Sato & Sugiyama, Figures 1-2)", beta_plan, beta_execute,
+               beta_summarize, datasets=tuple(LINEAR_DATA), repeats_help="runs (default 10)"),
 ]

@@ -143,6 +143,10 @@ class Figure:
     xlabels: dict = field(default_factory=dict)
     #: y-axis label per panel, where panels differ (else ``ylabel``)
     ylabels: dict = field(default_factory=dict)
+    #: shaded x-ranges: panel -> (low, high), e.g. a theorem's range of a parameter
+    spans: dict = field(default_factory=dict)
+    #: y-axis limits (all panels), or None
+    ylim: tuple | None = None
 
     def panels(self):
         seen = []
@@ -393,6 +397,10 @@ def write_figure_png(fig, path):
                     ax.fill_between(s.x, lo, hi, alpha=0.15, color=line.get_color(), linewidth=0)
             if fig.logx:
                 ax.set_xscale("log")
+        if panel in fig.spans:
+            ax.axvspan(*fig.spans[panel], color="red", alpha=0.12, lw=0)
+        if fig.ylim is not None:
+            ax.set_ylim(*fig.ylim)
         ax.set_title(panel or fig.title, fontsize=9)
         ax.set_xlabel(fig.xlabels.get(panel, fig.xlabel))
         if k % ncols == 0 or not fig.sharey:
