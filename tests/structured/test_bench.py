@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from weaklabel import datasets
 from weaklabel.simulate import hidden_markov_chain, hmc_bayes_predict, missing_labels
 from weaklabel.structured import MILM3N, RampCCCPM3N, rbf_node_features
 
@@ -59,38 +58,3 @@ def test_rbf_node_features_blank_is_zero_and_width_matters():
         rbf_node_features(imgs[..., :3], C)
     with pytest.raises(ValueError, match="gamma must be"):
         rbf_node_features(imgs, C, gamma=0)
-
-
-def test_m3n_hmc_quick_slice(tmp_path):
-    from weaklabel.experiments import m3n_hmc
-
-    md = m3n_hmc.run(tmp_path, quick=True, progress=False)
-    text = md.read_text()
-    assert "Bayes rule of the Hamming loss" in text and (tmp_path / "figure1.png").stat().st_size > 5000
-    rows = [ln for ln in text.splitlines() if ln.startswith("| MIL-M3N |")]
-    assert len(rows) == 2
-    # test errors near reading the symbol (50 %), far from the constant labeling (97 %)
-    for ln in rows:
-        err = float(ln.split("|")[3].split("+-")[0])
-        assert err < 60
-
-
-@pytest.mark.skipif(not (datasets.available("sudoku") and datasets.available("mnist-test")),
-                    reason="shared data not found")
-def test_visual_sudoku_quick_slice(tmp_path):
-    from weaklabel.experiments import visual_sudoku
-
-    centres, (tr_img, _), (va_img, _), (te_img, _) = visual_sudoku._split(2000)
-    assert len(centres) == 2000 and len(tr_img) == 3500 and len(va_img) == 500 and len(te_img) == 4000
-    # centres, training, validation and test digits are disjoint MNIST images
-    _, _, perm = visual_sudoku._mnist()
-    assert len(set(perm[:2000]) | set(perm[2000:5500]) | set(perm[5500:6000]) | set(perm[6000:])) == 10000
-    with pytest.raises(ValueError, match="at most 4000"):
-        visual_sudoku._split(2000, 3800, 500)
-    md = visual_sudoku.run(tmp_path, quick=True, progress=False)
-    text = md.read_text()
-    assert "| 60 | 0 | 1 |" in text and (tmp_path / "solved.png").stat().st_size > 5000
-    cols = text.split("| 60 | 0 | 1 |")[1].split("|")
-    assert float(cols[2]) in (1.0, 4.0)          # the scale chosen on validation puzzles
-    read = float(cols[5])
-    assert read > 60             # the unary scores read most given digits after 5 epochs on 60 puzzles

@@ -1,4 +1,4 @@
-"""Pieces shared by the reproductions: data preparation, learners, grids, summaries."""
+"""Pieces shared by the reproductions: learners, grids, summaries."""
 
 from __future__ import annotations
 
@@ -30,38 +30,6 @@ def mean_std(values):
 
 def fmt_params(params):
     return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(params.items()))
-
-
-def load_or_make_plan(out, make_plan, quick, repeats, datasets, execute):
-    """The sweep plan: made from the arguments and saved as OUT/plan.json when running,
-    read back from there when only re-rendering a report (execute=False)."""
-    import json
-    from pathlib import Path
-
-    f = Path(out) / "plan.json"
-    if not execute:
-        if not f.exists():
-            raise FileNotFoundError(f"{f} is missing; it is written by `weaklabel reproduce`.")
-        return json.loads(f.read_text())
-    p = make_plan(quick, repeats, datasets)
-    f.write_text(json.dumps(p, indent=1))
-    return p
-
-
-def run_and_collect(out, cells, experiment, stage, *, jobs=1, scheduler=None, progress=True, execute=True,
-                    desc="cells"):
-    """Run the cells not yet in OUT/results.sqlite (unless ``execute`` is False) and return
-    the stored (config, result) rows of exactly these cells."""
-    from pathlib import Path
-
-    from .runner import run_cells
-    from .store import ResultStore, config_key
-
-    wanted = {c.key for c in cells}
-    with ResultStore(Path(out) / "results.sqlite") as store:
-        if execute:
-            run_cells(cells, store, jobs=jobs, scheduler=scheduler, progress=progress, desc=desc)
-        return [(c, r) for c, r in store.rows(experiment, stage) if config_key(c) in wanted]
 
 
 def accuracy_by_split(rows, datasets, learners, labels, describe, *, title, figure_name, figure_title):

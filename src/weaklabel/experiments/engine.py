@@ -36,6 +36,7 @@ from typing import Callable
 
 import numpy as np
 
+from .._extras import require
 from .runner import Cell, run_cells
 from .store import ResultStore, config_key
 
@@ -359,9 +360,9 @@ def write_figure_png(fig, path):
     """Draw a :class:`Figure` with matplotlib (Agg; the ``cli`` extra): one panel per panel
     name, at most ``fig.ncols`` to a row; lines (with a band for ``err``), grouped bars, or
     heatmaps (``kind="heatmap"``: each series' ``y`` is a matrix)."""
-    from .plots import _plt
-
-    plt = _plt()
+    matplotlib = require("matplotlib", "plotting a reproduction")
+    matplotlib.use("Agg", force=False)
+    plt = require("matplotlib.pyplot", "plotting a reproduction")
     panels = fig.panels()
     ncols = min(len(panels), fig.ncols)
     nrows = -(-len(panels) // ncols)
@@ -441,24 +442,3 @@ def write_summary(summary, out):
     md.write_text(to_markdown(summary))
     summary.report = md
     return md
-
-
-@dataclass
-class ReportOnlyExperiment(Experiment):
-    """Transitional: a reproduction whose own ``run`` still writes its report by hand.
-
-    It is registered and run like every experiment (the same CLI, store, flags and
-    checks), but its :class:`Summary` carries the report's path and Markdown, not yet
-    :class:`Table` and :class:`Figure` objects.  Each such reproduction is to be ported to
-    ``execute`` / ``summarize`` as ``partial-labels`` is.
-    """
-
-    legacy_run: Callable = None
-
-    def run(self, out, *, quick=False, repeats=None, datasets=None, jobs=1, scheduler=None, progress=True,
-            execute=True, write=True):
-        if execute:
-            self.make_plan(quick, repeats, datasets)          # the flag checks, before anything runs
-        md = self.legacy_run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=progress,
-                             datasets=list(datasets) if datasets else None, execute=execute)
-        return Summary(self.title, intro=Path(md).read_text(), report=Path(md))

@@ -18,18 +18,15 @@ as the label.
 
 from __future__ import annotations
 
-import csv
 import functools
 import time
-from pathlib import Path
 
 import numpy as np
 
 from ..simulate import hidden_markov_chain, hmc_bayes_predict, missing_labels
 from ..structured import MILM3N, RampCCCPM3N
-from ._common import load_or_make_plan, mean_std, run_and_collect
-from .engine import ReportOnlyExperiment
-from .runner import Cell
+from ._common import mean_std
+from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "m3n-hmc"
 METHODS = ("milm3n", "cccp")
@@ -97,8 +94,6 @@ def bayes_cell(config):
 
 
 def plan(quick=False, repeats=None, datasets=None):
-    if datasets:
-        raise ValueError("m3n-hmc takes no --dataset.")
     if quick:
         return {"m": [20, 60], "rate": [0.0, 0.5], "lambdas": [1.0, 10.0], "repeats": repeats or 1, "n_val": 200,
                 "n_test": 500, "max_iter": 30, "cccp_rounds": 2, "quick": True}
@@ -115,88 +110,104 @@ def _setup(p):
     return {**{k: p[k] for k in keys}, "pool": max(p["m"])}
 
 
-def cells(p):
+def execute(ctx):
+    p = ctx.plan
     s = _setup(p)
-    out = [Cell(EXPERIMENT, "bayes", {"repeat": r, "plan": s}, bayes_cell) for r in range(p["repeats"])]
+    bayes = [ctx.cell(bayes_cell, "bayes", repeat=r, plan=s) for r in range(p["repeats"])]
     # largest fits first, so the two workers end together
-    for m in sorted(p["m"], reverse=True):
-        for rate in p["rate"]:
-            for r in range(p["repeats"]):
-                cfg = {"m": m, "rate": rate, "repeat": r, "plan": s}
-                out.append(Cell(EXPERIMENT, "fit", cfg, cell))
-                out.append(Cell(EXPERIMENT, "cccp", cfg, cccp_cell))
-    return out
+    grid = [(m, rate, r) for m in sorted(p["m"], reverse=True) for rate in p["rate"] for r in range(p["repeats"])]
+    fits = [ctx.cell(cell, "fit", m=m, rate=rate, repeat=r, plan=s) for m, rate, r in grid]
+    cccp = [ctx.cell(cccp_cell, "cccp", m=m, rate=rate, repeat=r, plan=s) for m, rate, r in grid]
+    return (ctx.run(bayes, desc="Bayes rules"), ctx.run(fits, desc="MIL-M3N fits"),
+            ctx.run(cccp, desc="CCCP fits"))
 
 
-def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None, execute=True):
-    from .plots import plot_m3n_hmc
+_SHOWN = (50, 100, 200, 300, 500, 700, 1000)
+_RATE_COLORS = ("#440154", "#31688e", "#35b779", "#b5de2b")
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
-    cs = cells(p)
-    bayes = run_and_collect(out, [c for c in cs if c.stage == "bayes"], EXPERIMENT, "bayes", jobs=jobs,
-                            scheduler=scheduler, progress=progress, execute=execute, desc="Bayes rules")
-    rows = run_and_collect(out, [c for c in cs if c.stage == "fit"], EXPERIMENT, "fit", jobs=jobs,
-                           scheduler=scheduler, progress=progress, execute=execute, desc="MIL-M3N fits")
-    rows += run_and_collect(out, [c for c in cs if c.stage == "cccp"], EXPERIMENT, "cccp", jobs=jobs,
-                            scheduler=scheduler, progress=progress, execute=execute, desc="CCCP fits")
+
+def summarize(ctx, result):
+    p = ctx.plan
+    bayes, fits, cccp = result
     lines_ = {k: mean_std([r[k] for _, r in bayes]) for k in ("hamming", "zero_one", "read_symbol")} if bayes else {}
-    summary = {}
-    for cfg, res in rows:
+    groups = {}
+    for cfg, res in fits + cccp:
         method = "milm3n" if cfg["stage"] == "fit" else "cccp"
-        summary.setdefault((method, cfg["rate"], cfg["m"]), []).append(res[method])
-    lines = ["# Hidden Markov chain with missing labels (Franc & Yermakov 2022, Section 4.1, Figure 1)", "",
-             f"{p['repeats']} repeats; m in {p['m']}; missing rate in {p['rate']}; lambda from {p['lambdas']} by the "
-             f"Hamming error on {p['n_val']:,} validation sequences; {p['n_test']:,} test sequences. MIL-M3N: BCFW, "
-             f"at most {p['max_iter']} passes; CCCP: at most {p['cccp_rounds']} rounds of the same. Transitions: "
-             "1/2 to stay and 1/58 to each other state (the paper's 1/10 does not normalise)." +
-             (" QUICK run." if p["quick"] else ""), ""]
-    if lines_:
-        lines += [f"Reference lines on the test sequences: Bayes rule of the Hamming loss (posterior marginals) "
-                  f"{100 * lines_['hamming'][0]:.2f} %, Bayes rule of the 0/1 loss (Viterbi on the true model) "
-                  f"{100 * lines_['zero_one'][0]:.2f} %, reading the symbol as the label "
-                  f"{100 * lines_['read_symbol'][0]:.2f} %.", ""]
-    shown = p["m"] if len(p["m"]) <= 8 else [m for m in p["m"] if m in (50, 100, 200, 300, 500, 700, 1000)]
-    lines += ["Test error % (mean +- std), and in brackets the training partial error %." +
-              ("" if shown == p["m"] else " Every m is in results.csv and the figure."), "",
-              "| method | missing | " + " | ".join(f"m = {m}" for m in shown) + " | lambda chosen | duality gap |",
-              "|---|---|" + "---|" * len(shown) + "---|---|"]
-    csv_rows = [["method", "missing_rate", "m", "runs", "test_error", "test_error_std", "train_partial_error",
-                 "lambda_mode", "fit_seconds"]]
+        groups.setdefault((method, cfg["rate"], cfg["m"]), []).append(res[method])
+    shown = p["m"] if len(p["m"]) <= 8 else [m for m in p["m"] if m in _SHOWN]
+    test_rows, partial_rows, long = [], [], []
     for method in METHODS:
         for rate in p["rate"]:
-            cellsx, lams, gaps = [], [], []
+            row_t, row_p, lams, gaps = [LABELS[method], rate], [LABELS[method], rate], [], []
             for m in p["m"]:
-                r = summary.get((method, rate, m), [])
+                r = groups.get((method, rate, m), [])
                 if not r:
                     if m in shown:
-                        cellsx.append("-")
+                        row_t.append(None)
+                        row_p.append(None)
                     continue
                 te = mean_std([100 * q["test_error"] for q in r])
                 tp = mean_std([100 * q["train_partial_error"] for q in r])
                 if m in shown:
-                    cellsx.append(f"{te[0]:.2f} +- {te[1]:.2f} ({tp[0]:.1f})")
+                    row_t.append(MeanStd(*te))
+                    row_p.append(tp[0])
                 lams += [q["lambda"] for q in r]
                 gaps += [(q["objective"] - q["lower_bound"]) / max(abs(q["objective"]), 1e-12) for q in r]
                 vals, counts = np.unique([q["lambda"] for q in r], return_counts=True)
-                csv_rows.append([method, rate, m, len(r), f"{te[0]:.3f}", f"{te[1]:.3f}", f"{tp[0]:.3f}",
-                                 f"{vals[np.argmax(counts)]:g}", f"{np.mean([q['fit_seconds'] for q in r]):.2f}"])
-            lam_txt = ", ".join(f"{v:g}: {c}" for v, c in zip(*np.unique(lams, return_counts=True))) if lams else "-"
-            gap_txt = f"median {100 * np.median(gaps):.2f} %" if gaps else "-"
-            lines.append(f"| {LABELS[method]} | {rate:g} | " + " | ".join(cellsx) + f" | {lam_txt} | {gap_txt} |")
-    if summary:
-        png = plot_m3n_hmc(summary, p["m"], p["rate"], METHODS, LABELS, lines_, out / "figure1.png")
-        lines += ["", f"![test and training partial error]({png.name})"]
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    with open(out / "results.csv", "w", newline="") as fh:
-        csv.writer(fh).writerows(csv_rows)
-    return md
+                long.append([method, rate, m, len(r), te[0], te[1], tp[0], float(vals[np.argmax(counts)]),
+                             float(np.mean([q["fit_seconds"] for q in r]))])
+            lam_txt = ", ".join(f"{v:g}: {c}" for v, c in zip(*np.unique(lams, return_counts=True))) if lams else None
+            row_t += [lam_txt, f"median {100 * np.median(gaps):.2f} %" if gaps else None]
+            test_rows.append(row_t)
+            partial_rows.append(row_p)
+    m_cols = [f"m = {m}" for m in shown]
+    tables = [
+        Table("test_error", "Test error % (Hamming; mean +- std)", ["method", "missing"] + m_cols
+              + ["lambda chosen", "duality gap"], test_rows, formats={"missing": "g", **{c: ".2f" for c in m_cols}},
+              note="" if shown == p["m"] else "Every m is in results.csv and the figure."),
+        Table("train_partial_error", "Training partial error % (mean)", ["method", "missing"] + m_cols, partial_rows,
+              formats={"missing": "g", **{c: ".1f" for c in m_cols}}),
+        Table("results", "All numbers", ["method", "missing_rate", "m", "runs", "test_error", "test_error_std",
+                                         "train_partial_error", "lambda_mode", "fit_seconds"], long,
+              formats={"test_error": ".3f", "test_error_std": ".3f", "train_partial_error": ".3f",
+                       "lambda_mode": "g", "fit_seconds": ".2f"}),
+    ]
+    series = []
+    for method in METHODS:
+        for key, what in (("test_error", "test error (Hamming)"), ("train_partial_error", "training partial error")):
+            panel = f"{LABELS[method]}: {what}"
+            for rate, color in zip(p["rate"], _RATE_COLORS):
+                pts = [(m, [q[key] for q in groups[(method, rate, m)]]) for m in p["m"] if (method, rate, m) in groups]
+                if pts:
+                    series.append(Series(f"missing {rate:g}", [q[0] for q in pts], [float(np.mean(q[1])) for q in pts],
+                                         [float(np.std(q[1])) for q in pts], panel=panel,
+                                         style={"color": color, "marker": "o", "markersize": 3}))
+            if key == "test_error" and lines_:
+                ends = [min(p["m"]), max(p["m"])]
+                series.append(Series("Bayes, Hamming loss", ends, [lines_["hamming"][0]] * 2, panel=panel,
+                                     style={"color": "tab:red"}))
+                series.append(Series("Bayes, 0/1 loss", ends, [lines_["zero_one"][0]] * 2, panel=panel,
+                                     style={"color": "tab:red", "linestyle": "--"}))
+    figures = [Figure("figure1", "Hidden Markov chain: error vs training sequences (Figure 1)", series,
+                      xlabel="training sequences m", ylabel="error", ncols=2)] if groups else []
+    intro = (f"{p['repeats']} repeats; m in {p['m']}; missing rate in {p['rate']}; lambda from {p['lambdas']} by the "
+             f"Hamming error on {p['n_val']:,} validation sequences; {p['n_test']:,} test sequences. MIL-M3N: BCFW, "
+             f"at most {p['max_iter']} passes; CCCP: at most {p['cccp_rounds']} rounds of the same. Transitions: "
+             "1/2 to stay and 1/58 to each other state (the paper's 1/10 does not normalise)." +
+             (" QUICK run." if p["quick"] else ""))
+    if lines_:
+        intro += (f"\n\nReference lines on the test sequences: Bayes rule of the Hamming loss (posterior marginals) "
+                  f"{100 * lines_['hamming'][0]:.2f} %, Bayes rule of the 0/1 loss (Viterbi on the true model) "
+                  f"{100 * lines_['zero_one'][0]:.2f} %, reading the symbol as the label "
+                  f"{100 * lines_['read_symbol'][0]:.2f} %.")
+    return Summary("Hidden Markov chain with missing labels (Franc & Yermakov 2022, Section 4.1, Figure 1)", intro,
+                   tables, figures)
 
 
-#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
-EXPERIMENTS = [
-    ReportOnlyExperiment('m3n-hmc', 'MIL-M3N on a hidden Markov chain (Franc & Yermakov, Figure 1)', plan, None, None, datasets=tuple(()),
-                         repeats_help='runs (default 5)', legacy_run=run),
-]
+EXPERIMENTS = [Experiment(EXPERIMENT, "MIL-M3N on a hidden Markov chain (Franc & Yermakov, Figure 1)", plan, execute,
+                          summarize, repeats_help="repeats (default 5)")]
+
+
+def run(out, **kwargs):
+    """Run (or resume) m3n-hmc into ``out``; returns its Summary."""
+    return EXPERIMENTS[0].run(out, **kwargs)

@@ -17,8 +17,7 @@ _EXPERIMENTS = {}
 _discovered = False
 
 # the engine's own modules, which hold no experiment
-_INFRASTRUCTURE = {"engine", "registry", "runner", "store", "html", "plots", "report", "peers", "speed",
-                   "learners"}
+_INFRASTRUCTURE = {"engine", "registry", "runner", "store", "html", "peers", "speed"}
 
 
 def _discover():

@@ -17,9 +17,7 @@ how many needed branch and bound, and training and decoding times.
 
 from __future__ import annotations
 
-import csv
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -27,9 +25,8 @@ from .. import datasets as _datasets
 from ..simulate import missing_labels, sudoku_puzzles
 from ..structured import LPMILM3N, sudoku_graph, sudoku_label_prob
 from ..structured.inference import exact_map, milp_map
-from ._common import load_or_make_plan, mean_std, run_and_collect
-from .engine import ReportOnlyExperiment
-from .runner import Cell
+from ._common import mean_std
+from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "sudoku"
 PAPER = {0.0: 100.0, 0.1: 100.0, 0.2: 100.0, 0.5: 100.0}   # Table 1, symbolic, solved %
@@ -108,8 +105,6 @@ def cell(config):
 
 
 def plan(quick=False, repeats=None, datasets=None):
-    if datasets:
-        raise ValueError("sudoku takes no --dataset.")
     if quick:
         return {"m": [100], "tau": [0.0, 0.5], "repeats": repeats or 1, "budget": 200_000, "other": 10,
                 "quick": True, "milp_seconds": None}
@@ -117,87 +112,87 @@ def plan(quick=False, repeats=None, datasets=None):
             "other": 100, "quick": False, "milp_seconds": 180}
 
 
-def cells(p):
-    out = []
-    for m in p["m"]:
-        for tau in p["tau"]:
-            for r in range(p["repeats"]):
-                cfg = {"m": m, "tau": tau, "repeat": r, "budget": p["budget"], "quick": p["quick"],
-                       "other": p["other"] if (m == max(p["m"]) and r == 0) else 0}
-                out.append(Cell(EXPERIMENT, "fit", cfg, cell))
-    return out
-
-
-def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None, execute=True):
-    from .plots import plot_sudoku_scores
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, cells(p), EXPERIMENT, "fit", jobs=jobs, scheduler=scheduler, progress=progress,
-                           execute=execute, desc="fits")
-    exact_cells = [Cell(EXPERIMENT, "exact", {"m": cfg["m"], "tau": cfg["tau"], "repeat": cfg["repeat"],
-                                              "n": cfg["other"], "budget": cfg["budget"],
-                                              "milp_seconds": p.get("milp_seconds", 600), "unary": res["unary"],
-                                              "pairwise": res["pairwise"]}, exact_cell)
+def execute(ctx):
+    p = ctx.plan
+    fits = [ctx.cell(cell, "fit", m=m, tau=tau, repeat=r, budget=p["budget"], quick=p["quick"],
+                     other=p["other"] if (m == max(p["m"]) and r == 0) else 0)
+            for m in p["m"] for tau in p["tau"] for r in range(p["repeats"])]
+    rows = ctx.run(fits, desc="fits")
+    exact_cells = [ctx.cell(exact_cell, "exact", m=cfg["m"], tau=cfg["tau"], repeat=cfg["repeat"], n=cfg["other"],
+                            budget=cfg["budget"], milp_seconds=p.get("milp_seconds", 600), unary=res["unary"],
+                            pairwise=res["pairwise"])
                    for cfg, res in rows if "other" in res and p.get("milp_seconds")]
-    exact = {(c["m"], c["tau"]): r for c, r in run_and_collect(
-        out, exact_cells, EXPERIMENT, "exact", jobs=jobs, scheduler=scheduler, progress=progress, execute=execute,
-        desc="exact decoding")}
+    exact = {(c["m"], c["tau"]): r for c, r in ctx.run(exact_cells, desc="exact decoding")}
+    return rows, exact
+
+
+def summarize(ctx, result):
+    p = ctx.plan
+    rows, exact = result
     groups = {}
     for cfg, res in rows:
-        groups.setdefault((cfg["m"], cfg["tau"]), []).append((cfg, res))
-    lines = ["# Symbolic Sudoku from partial solutions (Franc & Yermakov 2022, Section 4.2, Table 1)", "",
-             f"LP-MIL-M3N with its defaults; {p['repeats']} repeats; tau = share of empty cells left unlabelled "
-             "(given cells always labelled). Decoding: LP relaxation, then branch and bound when it is not tight "
-             f"(budget {p['budget']:,} search nodes per puzzle). Paper: 100 % solved at every tau (m = 500); "
-             f"SATNet {SATNET} % and ConvNet {CONVNET} % with 9,000 complete examples." +
-             (" QUICK run." if p["quick"] else ""), "",
-             "| m | tau | fit s | unseen 100: solved % | cell error % | needed B&B | test 1000: solved % | "
-             "ms/puzzle | paper solved % |", "|---|---|---|---|---|---|---|---|---|"]
-    csv_rows = [["m", "tau", "repeats", "fit_s", "unseen_solved", "unseen_cell_error", "test1000_solved"]]
-    for (m, tau), res in sorted(groups.items()):
-        r = [x[1] for x in res]
+        groups.setdefault((cfg["m"], cfg["tau"]), []).append(res)
+    main_rows, long = [], []
+    for (m, tau), r in sorted(groups.items()):
         fit = mean_std([q["fit_seconds"] for q in r])
         sol = mean_std([100 * q["unseen100"]["solved"] for q in r])
         err = mean_std([100 * q["unseen100"]["cell_error"] for q in r])
         bnb = sum(q["unseen100"]["branch_and_bound"] for q in r)
         t1000 = [100 * q["test1000"]["solved"] for q in r if "test1000" in q]
-        ms = np.mean([q["test1000"]["ms_per_puzzle"] if "test1000" in q else q["unseen100"]["ms_per_puzzle"]
-                      for q in r])
-        t1 = f"{np.mean(t1000):.1f} +- {np.std(t1000):.1f}" if t1000 else "-"
-        lines.append(f"| {m} | {tau:g} | {fit[0]:.1f} | {sol[0]:.1f} +- {sol[1]:.1f} | {err[0]:.2f} +- {err[1]:.2f} | "
-                     f"{bnb} | {t1} | {ms:.0f} | {PAPER[tau] if m == 500 else '-'} |")
-        csv_rows.append([m, tau, len(r), f"{fit[0]:.2f}", f"{sol[0]:.2f}", f"{err[0]:.3f}",
-                         f"{np.mean(t1000):.2f}" if t1000 else ""])
-    other = [(cfg, res["other"]) for cfg, res in rows if "other" in res]
+        ms = float(np.mean([q["test1000"]["ms_per_puzzle"] if "test1000" in q else q["unseen100"]["ms_per_puzzle"]
+                            for q in r]))
+        main_rows.append([m, tau, fit[0], MeanStd(*sol), MeanStd(*err), bnb,
+                          MeanStd(float(np.mean(t1000)), float(np.std(t1000))) if t1000 else None, ms,
+                          PAPER[tau] if m == 500 else None])
+        long.append([m, tau, len(r), fit[0], sol[0], err[0], float(np.mean(t1000)) if t1000 else None])
+    tables = [
+        Table("table1", "Solved puzzles", ["m", "tau", "fit s", "unseen 100: solved %", "cell error %", "needed B&B",
+                                           "test 1000: solved %", "ms/puzzle", "paper solved %"], main_rows,
+              formats={"tau": "g", "fit s": ".1f", "unseen 100: solved %": ".1f", "cell error %": ".2f",
+                       "test 1000: solved %": ".1f", "ms/puzzle": ".0f", "paper solved %": "g"}),
+    ]
+    other = sorted(((cfg, res["other"]) for cfg, res in rows if "other" in res),
+                   key=lambda x: (x[0]["m"], x[0]["tau"]))
     if other:
-        lines += ["", "## Puzzles from a second source (25-77 givens, unique solutions)", "",
-                  "| m | tau | solved % | cell error % | LP tight | needed B&B | B&B budget hit | ms/puzzle | "
-                  "solved % with the integer program | integer programs (optimal) | s per integer program |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|"]
-        for cfg, o in sorted(other, key=lambda x: (x[0]["m"], x[0]["tau"])):
+        other_rows = []
+        for cfg, o in other:
             ex = exact.get((cfg["m"], cfg["tau"]))
-            extra = (f"{100 * ex['solved']:.0f} | {ex['milp']} ({ex['milp_optimal']}) | {ex['milp_seconds']:.0f}"
-                     if ex else "- | - | -")
-            lines.append(f"| {cfg['m']} | {cfg['tau']:g} | {100 * o['solved']:.0f} | {100 * o['cell_error']:.2f} | "
-                         f"{o['tight']} | {o['branch_and_bound']} | {o['search_budget_hit']} | "
-                         f"{o['ms_per_puzzle']:.0f} | {extra} |")
+            other_rows.append([cfg["m"], cfg["tau"], 100 * o["solved"], 100 * o["cell_error"], o["tight"],
+                               o["branch_and_bound"], o["search_budget_hit"], o["ms_per_puzzle"],
+                               100 * ex["solved"] if ex else None,
+                               f"{ex['milp']} ({ex['milp_optimal']})" if ex else None,
+                               ex["milp_seconds"] if ex else None])
+        tables.append(Table("second_source", "Puzzles from a second source (25-77 givens, unique solutions)",
+                            ["m", "tau", "solved %", "cell error %", "LP tight", "needed B&B", "B&B budget hit",
+                             "ms/puzzle", "solved % with the integer program", "integer programs (optimal)",
+                             "s per integer program"], other_rows,
+                            formats={"tau": "g", "solved %": ".0f", "cell error %": ".2f", "ms/puzzle": ".0f",
+                                     "solved % with the integer program": ".0f", "s per integer program": ".0f"}))
+    tables.append(Table("results", "All numbers", ["m", "tau", "repeats", "fit_s", "unseen_solved",
+                                                   "unseen_cell_error", "test1000_solved"], long,
+                        formats={"fit_s": ".2f", "unseen_solved": ".2f", "unseen_cell_error": ".3f",
+                                 "test1000_solved": ".2f"}))
+    figures = []
     pick = max(rows, key=lambda x: (x[0]["tau"] == 0.5, x[0]["m"] == 100, -x[0]["repeat"])) if rows else None
     if pick is not None:
-        png = plot_sudoku_scores(np.asarray(pick[1]["unary"]), np.asarray(pick[1]["pairwise"]),
-                                 out / "sudoku_scores.png",
-                                 f"learned scores, m = {pick[0]['m']}, tau = {pick[0]['tau']:g}")
-        lines += ["", f"![learned scores]({png.name})"]
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    with open(out / "results.csv", "w", newline="") as fh:
-        csv.writer(fh).writerows(csv_rows)
-    return md
+        pu, pp = "unary score (input symbol, label)", "pairwise score (label, label)"
+        figures.append(Figure("sudoku_scores", f"learned scores, m = {pick[0]['m']}, tau = {pick[0]['tau']:g}",
+                              [Series("unary", [], pick[1]["unary"], panel=pu),
+                               Series("pairwise", [], pick[1]["pairwise"], panel=pp)], kind="heatmap",
+                              xlabel="label", ylabels={pu: "input symbol (0 = empty)", pp: "label"}))
+    intro = (f"LP-MIL-M3N with its defaults; {p['repeats']} repeats; tau = share of empty cells left unlabelled "
+             "(given cells always labelled). Decoding: LP relaxation, then branch and bound when it is not tight "
+             f"(budget {p['budget']:,} search nodes per puzzle). Paper: 100 % solved at every tau (m = 500); "
+             f"SATNet {SATNET} % and ConvNet {CONVNET} % with 9,000 complete examples." +
+             (" QUICK run." if p["quick"] else ""))
+    return Summary("Symbolic Sudoku from partial solutions (Franc & Yermakov 2022, Section 4.2, Table 1)", intro,
+                   tables, figures)
 
 
-#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
-EXPERIMENTS = [
-    ReportOnlyExperiment('sudoku', 'LP-MIL-M3N learns the rules of Sudoku (Franc & Yermakov)', plan, None, None, datasets=tuple(()),
-                         repeats_help='runs (default 5)', legacy_run=run),
-]
+EXPERIMENTS = [Experiment(EXPERIMENT, "LP-MIL-M3N learns the rules of Sudoku (Franc & Yermakov)", plan, execute,
+                          summarize, repeats_help="repeats (default 5)")]
+
+
+def run(out, **kwargs):
+    """Run (or resume) sudoku into ``out``; returns its Summary."""
+    return EXPERIMENTS[0].run(out, **kwargs)

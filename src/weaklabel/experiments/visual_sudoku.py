@@ -26,19 +26,16 @@ read right by the unary scores alone, and times.
 
 from __future__ import annotations
 
-import csv
 import functools
 import time
-from pathlib import Path
 
 import numpy as np
 
 from .. import datasets as _datasets
 from ..simulate import missing_labels, visual_sudoku
 from ..structured import LPMILM3N, rbf_node_features, sudoku_graph, sudoku_label_prob
-from ._common import load_or_make_plan, mean_std, run_and_collect
-from .engine import ReportOnlyExperiment
-from .runner import Cell
+from ._common import mean_std
+from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "visual-sudoku"
 PAPER = {0.0: (90.0, 2.0), 0.1: (80.4, 3.8), 0.2: (89.8, 1.9), 0.5: (76.4, 3.3)}   # Table 1, visual, solved %
@@ -122,8 +119,6 @@ def cell(config):
 
 
 def plan(quick=False, repeats=None, datasets=None):
-    if datasets:
-        raise ValueError("visual-sudoku takes no --dataset.")
     learner = {"alpha": 1e-3, "epochs": 30, "learning_rate": 0.01, "n_train_digits": 3500, "n_val_digits": 500,
                "scales": [1.0, 2.0, 4.0, 8.0, 16.0]}
     if quick:
@@ -133,75 +128,81 @@ def plan(quick=False, repeats=None, datasets=None):
             "n_val": 100, "quick": False, **learner}
 
 
-def cells(p):
-    keys = ("n_centres", "n_test", "n_val", "alpha", "epochs", "learning_rate", "n_train_digits", "n_val_digits",
-            "scales")
-    return [Cell(EXPERIMENT, "fit", {"m": m, "tau": tau, "repeat": r, **{k: p[k] for k in keys}}, cell)
-            for m in p["m"] for tau in p["tau"] for r in range(p["repeats"])]
+_KEYS = ("n_centres", "n_test", "n_val", "alpha", "epochs", "learning_rate", "n_train_digits", "n_val_digits",
+         "scales")
 
 
-def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None, execute=True):
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    p = load_or_make_plan(out, plan, quick, repeats, datasets, execute)
-    rows = run_and_collect(out, cells(p), EXPERIMENT, "fit", jobs=jobs, scheduler=scheduler, progress=progress,
-                           execute=execute, desc="fits")
+def execute(ctx):
+    p = ctx.plan
+    return ctx.run([ctx.cell(cell, "fit", m=m, tau=tau, repeat=r, **{k: p[k] for k in _KEYS})
+                    for m in p["m"] for tau in p["tau"] for r in range(p["repeats"])], desc="fits")
+
+
+def summarize(ctx, rows):
+    p = ctx.plan
     groups = {}
     for cfg, res in rows:
         groups.setdefault((cfg["m"], cfg["tau"]), []).append(res)
-    lines = ["# Visual Sudoku from partial solutions (Franc & Yermakov 2022, Section 4.3, Table 1)", "",
-             f"LP-MIL-M3N (alpha = {p['alpha']:g}, {p['epochs']} epochs, learning rate {p['learning_rate']:g}); "
-             f"{p['repeats']} repeats; RBF features to {p['n_centres']:,} MNIST-test centres; "
-             f"{p['n_train_digits']:,} training, {p['n_val_digits']:,} validation and 4,000 test digits, "
-             f"disjoint from the centres and from each other; {p['n_test']} unseen test puzzles. tau = share of empty cells "
-             "left unlabelled (given cells always labelled). Solved = every cell right. 'scale 1' is the paper's "
-             f"classifier; 'scale chosen' multiplies the pairwise scores by the value among {p['scales']} that gets "
-             f"most of {p['n_val']} validation puzzles right on their annotated cells. Paper: 1,500 training "
-             f"puzzles, 2,000 centres. SATNet: {SATNET} % with 9,000 complete examples." +
-             (" QUICK run." if p["quick"] else ""), "",
-             "| m | tau | runs | solved % (scale 1) | solved % (scale chosen) | scales chosen | paper solved % | "
-             "cell error % (1 / chosen) | givens read by unary % | LP tight (1 / chosen) | fit s | ms/puzzle (1 / chosen) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    bars = []
-    csv_rows = [["m", "tau", "runs", "solved", "solved_std", "solved_tuned", "solved_tuned_std", "cell_error",
-                 "cell_error_tuned", "givens_read", "fit_s", "ms_per_puzzle", "ms_per_puzzle_tuned"]]
+    table_rows, long, bars = [], [], {}
     for (m, tau), r in sorted(groups.items()):
         sol = mean_std([100 * q["paper"]["solved"] for q in r])
         tun = mean_std([100 * q["tuned"]["solved"] for q in r])
-        err = np.mean([100 * q["paper"]["cell_error"] for q in r])
-        errt = np.mean([100 * q["tuned"]["cell_error"] for q in r])
-        read = np.mean([100 * q["givens_read"] for q in r])
-        fit = np.mean([q["fit_seconds"] for q in r])
-        ms = np.mean([q["paper"]["ms_per_puzzle"] for q in r])
-        mst = np.mean([q["tuned"]["ms_per_puzzle"] for q in r])
+        err = float(np.mean([100 * q["paper"]["cell_error"] for q in r]))
+        errt = float(np.mean([100 * q["tuned"]["cell_error"] for q in r]))
+        read = float(np.mean([100 * q["givens_read"] for q in r]))
+        fit = float(np.mean([q["fit_seconds"] for q in r]))
+        ms = float(np.mean([q["paper"]["ms_per_puzzle"] for q in r]))
+        mst = float(np.mean([q["tuned"]["ms_per_puzzle"] for q in r]))
         tight = np.mean([q["paper"]["tight"] for q in r])
         tightt = np.mean([q["tuned"]["tight"] for q in r])
-        chosen = ", ".join(f"{q['scale']:g}" for q in r)
-        paper = f"{PAPER[tau][0]} +- {PAPER[tau][1]}" if tau in PAPER and m == 1500 else "-"
-        lines.append(f"| {m} | {tau:g} | {len(r)} | {sol[0]:.1f} +- {sol[1]:.1f} | {tun[0]:.1f} +- {tun[1]:.1f} | "
-                     f"{chosen} | {paper} | {err:.2f} / {errt:.2f} | {read:.1f} | {tight:.0f} / {tightt:.0f} | "
-                     f"{fit:.0f} | {ms:.0f} / {mst:.0f} |")
-        bars.append((f"m={m}, tau={tau:g}", "LP-MIL-M3N, scale 1 (here)", sol[0], sol[1]))
-        bars.append((f"m={m}, tau={tau:g}", "LP-MIL-M3N, scale chosen (here)", tun[0], tun[1]))
-        if tau in PAPER and m == 1500:
-            bars.append((f"m={m}, tau={tau:g}", "LP-MIL-M3N (paper)", PAPER[tau][0], PAPER[tau][1]))
-        csv_rows.append([m, tau, len(r), f"{sol[0]:.2f}", f"{sol[1]:.2f}", f"{tun[0]:.2f}", f"{tun[1]:.2f}",
-                         f"{err:.3f}", f"{errt:.3f}", f"{read:.2f}", f"{fit:.1f}", f"{ms:.1f}", f"{mst:.1f}"])
-    if bars:
-        from .plots import plot_bars
+        paper = MeanStd(*PAPER[tau]) if tau in PAPER and m == 1500 else None
+        table_rows.append([m, tau, len(r), MeanStd(*sol), MeanStd(*tun), ", ".join(f"{q['scale']:g}" for q in r),
+                           paper, f"{err:.2f} / {errt:.2f}", read, f"{tight:.0f} / {tightt:.0f}", fit,
+                           f"{ms:.0f} / {mst:.0f}"])
+        long.append([m, tau, len(r), sol[0], sol[1], tun[0], tun[1], err, errt, read, fit, ms, mst])
+        group = f"m={m}, tau={tau:g}"
+        for label, v in (("LP-MIL-M3N, scale 1 (here)", sol), ("LP-MIL-M3N, scale chosen (here)", tun),
+                         ("LP-MIL-M3N (paper)", PAPER[tau] if paper else None)):
+            if v is not None:
+                xs, ys, es = bars.setdefault(label, ([], [], []))
+                xs.append(group)
+                ys.append(v[0])
+                es.append(v[1])
+    fmt = {"tau": "g", "solved % (scale 1)": ".1f", "solved % (scale chosen)": ".1f", "paper solved %": ".1f",
+           "givens read by unary %": ".1f", "fit s": ".0f"}
+    tables = [
+        Table("table1", "Solved puzzles", ["m", "tau", "runs", "solved % (scale 1)", "solved % (scale chosen)",
+                                           "scales chosen", "paper solved %", "cell error % (1 / chosen)",
+                                           "givens read by unary %", "LP tight (1 / chosen)", "fit s",
+                                           "ms/puzzle (1 / chosen)"], table_rows, formats=fmt),
+        Table("results", "All numbers", ["m", "tau", "runs", "solved", "solved_std", "solved_tuned",
+                                         "solved_tuned_std", "cell_error", "cell_error_tuned", "givens_read", "fit_s",
+                                         "ms_per_puzzle", "ms_per_puzzle_tuned"], long,
+              formats={c: ".2f" for c in ("solved", "solved_std", "solved_tuned", "solved_tuned_std",
+                                          "givens_read")} | {"cell_error": ".3f", "cell_error_tuned": ".3f",
+                                                             "fit_s": ".1f", "ms_per_puzzle": ".1f",
+                                                             "ms_per_puzzle_tuned": ".1f"}),
+    ]
+    figures = [Figure("solved", f"visual Sudoku: solved puzzles (SATNet {SATNET} %, complete labels)",
+                      [Series(label, *v) for label, v in bars.items()], ylabel="solved puzzles %", kind="bar")] \
+        if bars else []
+    intro = (f"LP-MIL-M3N (alpha = {p['alpha']:g}, {p['epochs']} epochs, learning rate {p['learning_rate']:g}); "
+             f"{p['repeats']} repeats; RBF features to {p['n_centres']:,} MNIST-test centres; "
+             f"{p['n_train_digits']:,} training, {p['n_val_digits']:,} validation and 4,000 test digits, "
+             f"disjoint from the centres and from each other; {p['n_test']} unseen test puzzles. tau = share of empty "
+             "cells left unlabelled (given cells always labelled). Solved = every cell right. 'scale 1' is the "
+             f"paper's classifier; 'scale chosen' multiplies the pairwise scores by the value among {p['scales']} "
+             f"that gets most of {p['n_val']} validation puzzles right on their annotated cells. Paper: 1,500 "
+             f"training puzzles, 2,000 centres. SATNet: {SATNET} % with 9,000 complete examples." +
+             (" QUICK run." if p["quick"] else ""))
+    return Summary("Visual Sudoku from partial solutions (Franc & Yermakov 2022, Section 4.3, Table 1)", intro,
+                   tables, figures)
 
-        png = plot_bars(bars, out / "solved.png", f"visual Sudoku: solved puzzles (SATNet {SATNET} %, complete labels)",
-                        ylabel="solved puzzles %")
-        lines += ["", f"![solved puzzles]({png.name})"]
-    md = out / "report.md"
-    md.write_text("\n".join(lines) + "\n")
-    with open(out / "results.csv", "w", newline="") as fh:
-        csv.writer(fh).writerows(csv_rows)
-    return md
+
+EXPERIMENTS = [Experiment(EXPERIMENT, "Visual Sudoku with missing labels (Franc & Yermakov)", plan, execute, summarize,
+                          repeats_help="repeats (default 5)")]
 
 
-#: registered in weaklabel.experiments.registry (report still written by hand: see ReportOnlyExperiment)
-EXPERIMENTS = [
-    ReportOnlyExperiment('visual-sudoku', 'Visual Sudoku with missing labels (Franc & Yermakov)', plan, None, None, datasets=tuple(()),
-                         repeats_help='runs (default 5)', legacy_run=run),
-]
+def run(out, **kwargs):
+    """Run (or resume) visual-sudoku into ``out``; returns its Summary."""
+    return EXPERIMENTS[0].run(out, **kwargs)
