@@ -10,7 +10,10 @@ An estimator that can be saved implements three methods:
 
 - ``_state_arrays() -> dict[str, ndarray]``: the fitted arrays;
 - ``_state_meta() -> dict``: JSON-able fitted scalars;
-- ``_set_state(arrays, meta)``: restore them (raising ``ValueError`` on any inconsistency).
+- ``_set_state(arrays, meta)``: restore them (raising ``ValueError`` on any inconsistency);
+
+and, where a parameter is not JSON (a structured learner's ``graph``), ``_params_to_save()``
+returning the parameters to write, the rest being restored by ``_set_state``.
 """
 
 from __future__ import annotations
@@ -74,7 +77,8 @@ def save_model(est, path):
         "format_version": FORMAT_VERSION,
         "weaklabel_version": __version__,
         "kind": type(est).__name__,
-        "params": jsonable_params(est.get_params(deep=False)),
+        "params": jsonable_params(est._params_to_save() if hasattr(est, "_params_to_save")
+                                  else est.get_params(deep=False)),
         "state": est._state_meta(),
         "arrays": {k: {"shape": list(v.shape), "dtype": str(v.dtype), "sha256": _digest(v)}
                    for k, v in arrays.items()},

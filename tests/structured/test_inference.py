@@ -40,8 +40,11 @@ def chain_problem(draw):
 @given(chain_problem())
 def test_viterbi_equals_brute_force(prob):
     U, P = prob
-    y, v = viterbi(U, P)
-    yb, vb = brute_force(U, P)
+    r = viterbi(U, P)
+    y, v = r.labels, r.value
+    assert r.certified and r.bound == v
+    b = brute_force(U, P)
+    yb, vb = b.labels, b.value
     assert v == pytest.approx(vb, abs=1e-9)
     assert energy(U, P, None, y) == pytest.approx(v, abs=1e-9)
     if U.shape[0] > 1:
@@ -57,13 +60,13 @@ def test_lp_map_is_exact_on_chains_and_trees(seed, tree):
     n, K = int(rng.integers(2, 7)), int(rng.integers(2, 4))
     E = np.array([[rng.integers(0, i), i] for i in range(1, n)]) if tree else chain_graph(n).edges
     U, P = rng.normal(size=(n, K)), rng.normal(size=(n - 1, K, K))
-    yb, vb = brute_force(U, P, E)
+    b = brute_force(U, P, E)
+    yb, vb = b.labels, b.value
     r = lp_map(U, P, E)
     assert r.bound >= vb - 1e-9
-    assert r.tight and r.bound == pytest.approx(vb, abs=1e-7)
-    assert r.energy == pytest.approx(vb, abs=1e-9)
-    labels, bound, tight = r                      # unpacks as the triple
-    assert tight and np.array_equal(labels, r.labels)
+    assert r.certified and r.bound == pytest.approx(vb, abs=1e-7)
+    assert r.value == pytest.approx(vb, abs=1e-9)
+    assert r.gap == pytest.approx(0.0, abs=1e-7) and r.nodes == 0
 
 
 @settings(max_examples=100, deadline=None)
@@ -73,18 +76,20 @@ def test_lp_bound_and_exact_map_on_loopy_graphs(seed):
     n, K = 5, 3
     E = np.array([[i, j] for i in range(n) for j in range(i + 1, n) if rng.random() < 0.6]).reshape(-1, 2)
     U, P = rng.normal(size=(n, K)), rng.normal(scale=rng.choice([0.3, 2.0]), size=(len(E), K, K))
-    yb, vb = brute_force(U, P, E)
+    b = brute_force(U, P, E)
+    yb, vb = b.labels, b.value
     r = lp_map(U, P, E)
     assert r.bound >= vb - 1e-9                   # an upper bound, always
-    assert r.energy <= vb + 1e-9
-    if r.tight:
-        assert r.energy == pytest.approx(vb, abs=1e-7)
-    y, v, info = exact_map(U, P, E)
-    assert v == pytest.approx(vb, abs=1e-9) and info["optimal"]
+    assert r.value <= vb + 1e-9
+    if r.certified:
+        assert r.value == pytest.approx(vb, abs=1e-7)
+    e = exact_map(U, P, E)
+    y, v = e.labels, e.value
+    assert v == pytest.approx(vb, abs=1e-9) and e.certified and e.bound == e.value
     assert energy(U, P, E, y) == pytest.approx(v)
-    if not r.tight:                               # the integer program too
-        y, v, info = milp_map(U, P, E)
-        assert v == pytest.approx(vb, abs=1e-7) and info["optimal"]
+    if not r.certified:                               # the integer program too
+        mi = milp_map(U, P, E)
+        assert mi.value == pytest.approx(vb, abs=1e-7) and mi.certified
 
 
 def test_grid_frustrated_problem_needs_branching():
@@ -93,12 +98,12 @@ def test_grid_frustrated_problem_needs_branching():
     P = -np.eye(2)
     U = np.array([[0.1, 0], [0, 0.05], [0, 0]])
     r = lp_map(U, P, E)
-    assert not r.tight and r.bound > r.energy
-    y, v, info = exact_map(U, P, E)
-    yb, vb = brute_force(U, P, E)
-    assert v == pytest.approx(vb) and not info["tight_at_root"] and info["optimal"]
-    y, v, info = milp_map(U, P, E)
-    assert v == pytest.approx(vb) and info["optimal"] and info["n_binary"] > 0
+    assert not r.certified and r.bound > r.value
+    e = exact_map(U, P, E)
+    vb = brute_force(U, P, E).value
+    assert e.value == pytest.approx(vb) and not e.info["tight_at_root"] and e.certified and e.nodes > 0
+    mi = milp_map(U, P, E)
+    assert mi.value == pytest.approx(vb) and mi.certified and mi.info["n_binary"] > 0
 
 
 def test_exact_map_decodes_hard_sudokus_under_soft_learned_like_rules():
@@ -122,16 +127,17 @@ def test_exact_map_decodes_hard_sudokus_under_soft_learned_like_rules():
         U[x > 0] = -5.0
         U[x > 0, x[x > 0] - 1] = 6.5
         r = lp_map(U, P, g.edges)
-        if r.tight:
+        if r.certified:
             continue
-        y, v, info = exact_map(U, P, g.edges, max_nodes=budget)
-        assert info["optimal"] and v >= energy(U, P, g.edges, sol - 1) - 1e-9
+        e = exact_map(U, P, g.edges, max_nodes=budget)
+        y, v = e.labels, e.value
+        assert e.certified and v >= energy(U, P, g.edges, sol - 1) - 1e-9
         assert np.array_equal(y + 1, sol)
-        new_nodes.append(info["nodes"])
-        msg = r.messages                          # the former search, same budget
+        new_nodes.append(e.nodes)
+        msg = r.info["messages"]                          # the former search, same budget
         ue = np.ascontiguousarray(P - msg[:, 0, :, None] - msg[:, 1, None, :])
         out = r.labels.copy()
-        _, done, used = _dfbb(_beliefs(U, g.edges, msg), ue, g.edges, *_adjacency(g.edges, 81), r.energy, budget, out)
+        _, done, used = _dfbb(_beliefs(U, g.edges, msg), ue, g.edges, *_adjacency(g.edges, 81), r.value, budget, out)
         old_nodes.append(used)
     assert len(new_nodes) >= 4
     assert sum(new_nodes) < sum(old_nodes) / 5, (new_nodes, old_nodes)
@@ -146,7 +152,8 @@ def test_lp_map_solves_valid_sudokus_given_as_unary_constraints():
         x, sol = d.X_train[i], d.y_train[i]
         U = np.zeros((81, 9))
         U[x > 0, x[x > 0] - 1] = 1.0                # givens as unary constraints
-        labels, bound, tight = lp_map(U, -np.eye(9), g.edges)
+        r = lp_map(U, -np.eye(9), g.edges)
+        labels, bound, tight = r.labels, r.bound, r.certified
         assert tight and bound == pytest.approx((x > 0).sum())
         assert np.array_equal(labels + 1, sol)
 

