@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 from numba import njit
+from sklearn.utils._param_validation import Interval
 
 __all__ = [
     "check_positive",
@@ -20,6 +21,12 @@ __all__ = [
     "check_X_finite",
     "describe_rows",
 ]
+
+#: scikit-learn parameter constraints used across the estimators (``_parameter_constraints``)
+POSITIVE = Interval(numbers.Real, 0, np.inf, closed="neither")        # finite, > 0
+NON_NEGATIVE = Interval(numbers.Real, 0, np.inf, closed="left")      # finite, >= 0
+AT_LEAST_1 = Interval(numbers.Integral, 1, None, closed="left")
+UNIT_OPEN = Interval(numbers.Real, 0, 1, closed="neither")           # (0, 1)
 
 # Values beyond this magnitude overflow float64 once squared inside the kernels.
 _MAX_ABS_X = 1e100

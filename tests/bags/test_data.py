@@ -148,7 +148,7 @@ def test_cl_svm_is_one_vs_rest_on_candidate_labels():
         ref = LinearSVC(C=0.5, loss="hinge", dual=True, max_iter=1000, tol=1e-4, random_state=0).fit(X, mask[:, k].astype(int))
         np.testing.assert_allclose(est.coef_[k], ref.coef_[0], rtol=1e-6, atol=1e-8)
         assert est.intercept_[k] == pytest.approx(ref.intercept_[0], rel=1e-6, abs=1e-8)
-    with pytest.raises(ValueError, match="loss must be"):
+    with pytest.raises(ValueError, match="The 'loss' parameter of CandidateLabelSVM must be a str among"):
         CandidateLabelSVM(loss="log").fit(X, B)
 
 

@@ -152,7 +152,7 @@ def test_confusion_validation_messages():
     for C, match in bad:
         with pytest.raises(ValueError, match=match):
             UMA(C).fit(X, y)
-    with pytest.raises(ValueError, match="selection must be one of"):
+    with pytest.raises(ValueError, match="The 'selection' parameter of UMA must be a str among"):
         UMA(np.eye(5), selection="best").fit(X, y)
     with pytest.raises(ValueError, match="confusion is required"):
         UMA().fit(X, y)

@@ -8,7 +8,9 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
-from .._validation import check_bool, check_int_at_least, check_positive
+from sklearn.utils._param_validation import StrOptions
+
+from .._validation import AT_LEAST_1, POSITIVE
 from .._persist import register
 from ..linear import LinearMulticlass
 from ._mms import validated_input
@@ -58,6 +60,10 @@ class CandidateLabelSVM(LinearMulticlass):
     [0, 1, 0, 1]
     """
 
+    _parameter_constraints = {"C": [POSITIVE], "loss": [StrOptions({"hinge", "squared_hinge"})],
+                              "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1], "tol": [POSITIVE],
+                              "random_state": ["random_state"]}
+
     def __init__(self, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4, random_state=None):
         self.C = C
         self.loss = loss
@@ -80,12 +86,7 @@ class CandidateLabelSVM(LinearMulticlass):
         -------
         self
         """
-        check_positive(self.C, "C")
-        check_positive(self.tol, "tol")
-        check_int_at_least(self.max_iter, "max_iter", 1)
-        check_bool(self.fit_intercept, "fit_intercept")
-        if self.loss not in ("hinge", "squared_hinge"):
-            raise ValueError(f"loss must be 'hinge' or 'squared_hinge'; got {self.loss!r}.")
+        self._validate_params()
         X, B = validated_input(self, X, bags)
         mask = B.instance_candidates().mask
         d = X.shape[1]

@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, validate_data
 
-from .._validation import check_bool, check_int_at_least, check_positive, check_X_finite, check_X_values
+from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_X_finite, check_X_values
 from ..labels import BagCandidates, CandidateSets
 from .._persist import register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
@@ -159,17 +159,12 @@ class MMS(LinearMulticlass):
         self.fit_intercept = fit_intercept
         self.random_state = random_state
 
+    _parameter_constraints = {"alpha": [POSITIVE, None], "n_rounds": [AT_LEAST_1], "max_iter": [AT_LEAST_1],
+                              "batch_size": [AT_LEAST_1], "tol": [NON_NEGATIVE], "fit_intercept": ["boolean"],
+                              "random_state": ["random_state"]}
+
     def _check_params(self):
-        if self.alpha is not None:
-            check_positive(self.alpha, "alpha")
-        check_int_at_least(self.n_rounds, "n_rounds", 1)
-        check_int_at_least(self.max_iter, "max_iter", 1)
-        check_int_at_least(self.batch_size, "batch_size", 1)
-        if not (isinstance(self.tol, (int, float, np.integer, np.floating)) and not isinstance(self.tol, bool)
-                and np.isfinite(self.tol) and self.tol >= 0):
-            raise ValueError(f"tol must be a finite number >= 0; got {self.tol!r}.")
-        check_bool(self.fit_intercept, "fit_intercept")
-        check_random_state(self.random_state)
+        self._validate_params()
 
     def _prepare(self, X, bags):
         self._check_params()

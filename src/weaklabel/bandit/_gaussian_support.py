@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_bool, check_int_at_least, check_X_finite, check_X_values
+from .._validation import AT_LEAST_1, POSITIVE, check_X_finite, check_X_values
 
 __all__ = ["GaussianSupport"]
 
@@ -55,6 +54,8 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
     [[1.0, 0.368], [0.368, 1.0], [0.018, 0.007]]
     """
 
+    _parameter_constraints = {"n_support": [AT_LEAST_1], "g": [POSITIVE], "center": ["boolean"]}
+
     def __init__(self, n_support=700, g=1.0, center=False):
         self.n_support = n_support
         self.g = g
@@ -72,11 +73,7 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        check_int_at_least(self.n_support, "n_support", 1)
-        check_bool(self.center, "center")
-        if not (isinstance(self.g, numbers.Real) and not isinstance(self.g, bool) and np.isfinite(self.g)
-                and self.g > 0):
-            raise ValueError(f"g must be a finite real number > 0; got {self.g!r}.")
+        self._validate_params()
         check_X_values(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
         check_X_finite(X)

@@ -7,41 +7,22 @@ numba kernel in :mod:`weaklabel.bandit._kernels`.
 
 from __future__ import annotations
 
-import numbers
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from .._validation import (
-    _classes_array,
-    _labels_to_index,
-    check_bool,
-    check_int_at_least,
-)
+from sklearn.utils._param_validation import Interval
+
+from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, UNIT_OPEN, _classes_array, _labels_to_index
 from .._online import OnlineLinear
 from .._persist import register
 from ..linear import doc_with_common, with_intercept
 from ._kernels import RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, _bandit_pass, _confidit_pass
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit"]
-
-def _check_open_interval(value, name, low, high, closed_high=False):
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value)
-    ok = ok and low < value and (value <= high if closed_high else value < high)
-    if not ok:
-        rng = f"({low}, {high}{']' if closed_high else ')'}"
-        raise ValueError(f"{name} must be a real number in {rng}; got {value!r}.")
-
-
-def _check_real_at_least(value, name, low, strict):
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value)
-    ok = ok and (value > low if strict else value >= low)
-    if not ok:
-        raise ValueError(f"{name} must be a finite real number {'>' if strict else '>='} {low}; got {value!r}.")
-
 
 class _BanditLearner(OnlineLinear):
     """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
@@ -159,11 +140,11 @@ class _BanditLearner(OnlineLinear):
         self.t_ += n
         return nu
 
+    _parameter_constraints = {"max_iter": [AT_LEAST_1], "shuffle": ["boolean"], "random_state": ["random_state"],
+                              "fit_intercept": ["boolean"]}
+
     def _check_params(self):
-        check_int_at_least(self.max_iter, "max_iter", 1)
-        check_bool(self.shuffle, "shuffle")
-        check_bool(self.fit_intercept, "fit_intercept")
-        check_random_state(self.random_state)
+        self._validate_params()
 
     def _encode_target(self, X, target, classes, first, reset):
         """Oracle labels or a log -> class indices (and the log's answers)."""
@@ -313,9 +294,8 @@ class CSPA(_BanditLearner):
         self.random_state = random_state
         self.fit_intercept = fit_intercept
 
-    def _check_params(self):
-        super()._check_params()
-        _check_open_interval(self.beta, "beta", 0, 1, closed_high=True)
+    _parameter_constraints = {**_BanditLearner._parameter_constraints,
+                              "beta": [Interval(Real, 0, 1, closed="right")]}
 
 
 @register
@@ -355,9 +335,7 @@ class SPA(_BanditLearner):
 class _Exploring(_BanditLearner):
     _explores = True
 
-    def _check_params(self):
-        super()._check_params()
-        _check_open_interval(self.gamma, "gamma", 0, 1)
+    _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN]}
 
     def _propose_index(self, scores, X):
         n, k = scores.shape
@@ -449,9 +427,7 @@ class BPA(_Exploring):
         self.random_state = random_state
         self.fit_intercept = fit_intercept
 
-    def _check_params(self):
-        super()._check_params()
-        _check_real_at_least(self.correct_margin, "correct_margin", 0.0, strict=False)
+    _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
 
 @register
@@ -504,12 +480,8 @@ class Confidit(_BanditLearner):
         self.random_state = random_state
         self.fit_intercept = fit_intercept
 
-    def _check_params(self):
-        super()._check_params()
-        _check_real_at_least(self.eta, "eta", 0.0, strict=True)
-        _check_real_at_least(self.alpha, "alpha", 0.0, strict=False)
-        if self.diagonal is not None:
-            check_bool(self.diagonal, "diagonal")
+    _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
+                              "diagonal": ["boolean", None]}
 
     def _is_diagonal(self, n_cols):
         return bool(self.diagonal) if self.diagonal is not None else n_cols > 1000

@@ -7,10 +7,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from .._validation import _classes_array, _labels_to_index, check_int_at_least, check_X_finite, check_X_values
+from sklearn.utils._param_validation import StrOptions
+
+from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_X_finite, check_X_values
 from .._persist import register
 from ..linear import LinearMulticlass
-from ._uma import UMA
+from ._uma import SELECTIONS, UMA
 
 __all__ = ["estimate_confusion", "LabelALittle"]
 
@@ -123,6 +125,9 @@ class LabelALittle(LinearMulticlass):
     True
     """
 
+    _parameter_constraints = {"m": [AT_LEAST_1], "alpha": [NON_NEGATIVE], "selection": [StrOptions(set(SELECTIONS))],
+                              "max_iter": [AT_LEAST_1], "tol": [NON_NEGATIVE], "random_state": ["random_state"]}
+
     def __init__(self, *, m=10, alpha=0.0, selection="error", max_iter=1000, tol=1e-6, random_state=None):
         self.m = m
         self.alpha = alpha
@@ -150,7 +155,8 @@ class LabelALittle(LinearMulticlass):
 
         from sklearn.exceptions import ConvergenceWarning
 
-        m = check_int_at_least(self.m, "m", 1)
+        self._validate_params()
+        m = int(self.m)
         check_X_values(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
         check_X_finite(X)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -11,15 +10,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import column_or_1d, validate_data
 
-from .._validation import (
-    _classes_array,
-    _labels_to_index,
-    check_bool,
-    check_confusion,
-    check_int_at_least,
-    check_X_finite,
-    check_X_values,
-)
+from sklearn.utils._param_validation import StrOptions
+
+from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X_finite, check_X_values
 from .._persist import register
 from ..linear import LinearMulticlass, with_intercept
 from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_sparse_apply, _uma_sparse_changes
@@ -124,22 +117,17 @@ class UMA(LinearMulticlass):
         self.classes = classes
         self.warm_start = warm_start
 
+    _parameter_constraints = {"confusion": ["array-like", StrOptions({"identity"}), None], "alpha": [NON_NEGATIVE],
+                              "selection": [StrOptions(set(SELECTIONS))], "max_iter": [AT_LEAST_1],
+                              "tol": [NON_NEGATIVE], "random_state": ["random_state"], "fit_intercept": ["boolean"],
+                              "classes": ["array-like", None], "warm_start": ["boolean"]}
+
     def _check_params(self):
-        for name in ("alpha", "tol"):
-            v = getattr(self, name)
-            if not isinstance(v, numbers.Real) or isinstance(v, bool) or not np.isfinite(v) or v < 0:
-                raise ValueError(f"{name} must be a finite number >= 0; got {v!r}.")
-        if self.selection not in SELECTIONS:
-            raise ValueError(f"selection must be one of {SELECTIONS}; got {self.selection!r}.")
-        check_int_at_least(self.max_iter, "max_iter", 1)
-        check_bool(self.fit_intercept, "fit_intercept")
-        check_bool(self.warm_start, "warm_start")
+        self._validate_params()
         if self.confusion is None:
             raise ValueError("confusion is required: the (n_classes, n_classes) matrix "
                              "C[p, q] = P(noisy = p | true = q); pass np.eye(n_classes) or 'identity' for "
                              "clean labels.")
-        if isinstance(self.confusion, str) and self.confusion != "identity":
-            raise ValueError(f"confusion must be a matrix or 'identity'; got {self.confusion!r}.")
 
     def fit(self, X, y):
         """Learn W from ``X`` and the noisy labels ``y``.

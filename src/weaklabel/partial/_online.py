@@ -8,9 +8,8 @@ estimators over one numba kernel (:mod:`weaklabel.partial._kernels`).
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import check_random_state
 
-from .._validation import check_bool, check_int_at_least, check_positive, describe_rows
+from .._validation import AT_LEAST_1, POSITIVE, describe_rows
 from ..labels import check_candidates
 from .._online import OnlineLinear
 from .._persist import register
@@ -26,15 +25,11 @@ class _OnlineCandidateLearner(OnlineLinear):
     _pegasos = False
     _exact_labels = False
 
+    _parameter_constraints = {"max_iter": [AT_LEAST_1], "shuffle": ["boolean"], "random_state": ["random_state"],
+                              "fit_intercept": ["boolean"]}
+
     def _check_params(self):
-        check_int_at_least(self.max_iter, "max_iter", 1)
-        check_bool(self.shuffle, "shuffle")
-        check_bool(self.fit_intercept, "fit_intercept")
-        check_random_state(self.random_state)
-        if self._pegasos:
-            check_positive(self.alpha, "alpha")
-        else:
-            check_positive(self.eta, "eta")
+        self._validate_params()
 
     def fit(self, X, y):
         """Learn from scratch: ``max_iter`` passes over ``(X, y)``, weights start at 0.
@@ -209,6 +204,8 @@ _doc = doc_with_common(_COMMON_DOC)
 
 
 class _PerceptronParams(_OnlineCandidateLearner):
+    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
+
     def __init__(self, *, eta=1.0, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
         self.eta = eta
         self.max_iter = max_iter
@@ -219,6 +216,7 @@ class _PerceptronParams(_OnlineCandidateLearner):
 
 class _PegasosParams(_OnlineCandidateLearner):
     _pegasos = True
+    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE]}
 
     def __init__(self, *, alpha=1e-4, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
         self.alpha = alpha

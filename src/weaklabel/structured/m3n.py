@@ -34,7 +34,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._persist import register, save_model
-from .._validation import check_int_at_least
+from sklearn.utils._param_validation import StrOptions
+
+from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least
 from .graphs import Graph, chain_graph
 from .inference import exact_map, lp_map, milp_map
 from .inference._kernels import _viterbi
@@ -427,16 +429,13 @@ class MILM3N(_M3NBase):
         self.n_symbols = n_symbols
         self.random_state = random_state
 
+    _parameter_constraints = {"graph": [Graph, tuple, None], "inference": [StrOptions({"viterbi", "exact"})],
+                              "alpha": [POSITIVE], "solver": [StrOptions({"bcfw", "bmrm"})], "max_iter": [AT_LEAST_1],
+                              "tol": [POSITIVE], "n_states": [AT_LEAST_1, None], "n_symbols": [AT_LEAST_1, None],
+                              "random_state": ["random_state"]}
+
     def _check_params(self):
-        if self.inference not in ("viterbi", "exact"):
-            raise ValueError(f"inference must be 'viterbi' or 'exact'; got {self.inference!r}.")
-        if self.solver not in ("bcfw", "bmrm"):
-            raise ValueError(f"solver must be 'bcfw' or 'bmrm'; got {self.solver!r}.")
-        if not (isinstance(self.alpha, (int, float, np.floating, np.integer)) and self.alpha > 0):
-            raise ValueError(f"alpha must be a number > 0; got {self.alpha!r}.")
-        check_int_at_least(self.max_iter, "max_iter", 1)
-        if not (isinstance(self.tol, (int, float, np.floating)) and self.tol > 0):
-            raise ValueError(f"tol must be a number > 0; got {self.tol!r}.")
+        self._validate_params()
 
     def _oracle(self, X, sym, Y, pu, g, yref=None):
         """``(risk, oracle)`` of the model for the solvers (:func:`loss_augmented_oracle`)."""
@@ -507,11 +506,12 @@ class RampCCCPM3N(MILM3N):
                          n_states=n_states, n_symbols=n_symbols, random_state=random_state)
         self.n_rounds = n_rounds
 
+    _parameter_constraints = {**MILM3N._parameter_constraints, "n_rounds": [AT_LEAST_1]}
+
     def _fit(self, X, Y, label_prob):
         """Learn by CCCP rounds (``label_prob`` is accepted for a uniform interface and unused:
         the ramp loss needs no annotation marginals)."""
         self._check_params()
-        check_int_at_least(self.n_rounds, "n_rounds", 1)
         X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
         Wu, Wp = self._zero_weights(sym, n_sym, X, K)
         self._finish(Wu, Wp, sym, n_sym, K, g)
@@ -622,14 +622,13 @@ class LPMILM3N(_M3NBase):
         self.random_state = random_state
         self.pairwise_scale = pairwise_scale
 
+    _parameter_constraints = {"graph": [Graph, tuple, None], "alpha": [NON_NEGATIVE], "max_iter": [AT_LEAST_1],
+                              "learning_rate": [POSITIVE], "batch_size": [AT_LEAST_1], "n_states": [AT_LEAST_1, None],
+                              "n_symbols": [AT_LEAST_1, None], "random_state": ["random_state"],
+                              "pairwise_scale": [POSITIVE]}
+
     def _fit(self, X, Y, label_prob):
-        if not (isinstance(self.alpha, (int, float, np.floating, np.integer)) and self.alpha >= 0):
-            raise ValueError(f"alpha must be a number >= 0; got {self.alpha!r}.")
-        if not (isinstance(self.learning_rate, (int, float, np.floating)) and self.learning_rate > 0):
-            raise ValueError(f"learning_rate must be a number > 0; got {self.learning_rate!r}.")
-        check_int_at_least(self.max_iter, "max_iter", 1)
-        check_int_at_least(self.batch_size, "batch_size", 1)
-        _check_pairwise_scale(self.pairwise_scale)
+        self._validate_params()
         X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
         shapes = [s.shape for s in self._zero_weights(sym, n_sym, X, K)]
         (Wu, Wp), objs = lp_adam(X, sym, Y, pu, g.edges, shapes, float(self.alpha), float(self.learning_rate),
