@@ -1,7 +1,11 @@
-"""Input validation shared by every weaklabel estimator and container.
+"""Input validation shared by every weaklabel estimator and container (a leaf module).
 
-Every check raises ``ValueError`` or ``TypeError`` with a message that names the
-argument, what was expected and what arrived.  None of them mutates its input.
+Estimator parameters are declared in each estimator's ``_parameter_constraints`` with
+scikit-learn's constraint objects (the shorthands below) and checked by
+``_validate_params()`` at the top of ``fit`` or of the first ``partial_fit``.  The
+functions here check data and function arguments.  Every check raises ``ValueError``
+or ``TypeError`` with a message that names the argument, what was expected and what
+arrived.  None of them mutates its input.
 """
 
 from __future__ import annotations
@@ -14,9 +18,7 @@ from numba import njit
 from sklearn.utils._param_validation import Interval
 
 __all__ = [
-    "check_positive",
     "check_int_at_least",
-    "check_bool",
     "check_X_values",
     "check_X_finite",
     "describe_rows",
@@ -32,19 +34,6 @@ UNIT_OPEN = Interval(numbers.Real, 0, 1, closed="neither")           # (0, 1)
 _MAX_ABS_X = 1e100
 
 
-def _is_real(value):
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
-
-
-def check_positive(value, name):
-    """Return ``value`` as float if it is a finite real number > 0, else raise."""
-    if not _is_real(value):
-        raise TypeError(f"{name} must be a real number > 0; got {value!r} of type {type(value).__name__}.")
-    if not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0; got {value!r}.")
-    return float(value)
-
-
 def check_int_at_least(value, name, minimum):
     """Return ``value`` as int if it is an integer >= ``minimum``, else raise."""
     if not isinstance(value, numbers.Integral) or isinstance(value, bool):
@@ -52,12 +41,6 @@ def check_int_at_least(value, name, minimum):
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
     return int(value)
-
-
-def check_bool(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False; got {value!r}.")
-    return bool(value)
 
 
 def describe_rows(rows, limit=5):
