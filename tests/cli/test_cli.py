@@ -1,3 +1,4 @@
+import pytest
 from click.testing import CliRunner
 
 from weaklabel.cli import main
@@ -48,6 +49,7 @@ def test_datasets_and_help():
         assert r.invoke(main, [cmd, "--help"]).exit_code == 0
 
 
+@pytest.mark.data("lost")
 def test_reproduce_then_report(tmp_path):
     r = CliRunner()
     out = tmp_path / "pll"
@@ -70,6 +72,7 @@ def test_reproduce_uma_toy_quick(tmp_path):
     assert "Figure 1a" in res.output
 
 
+@pytest.mark.data("vehicle")
 def test_bench_bandit_suite_prints_ratios():
     res = CliRunner().invoke(main, ["speed", "--suite", "bandit", "--dataset", "vehicle", "--repeats", "1"])
     assert res.exit_code == 0, res.output

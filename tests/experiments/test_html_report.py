@@ -23,6 +23,7 @@ def page(tmp_path_factory):
     return tmp / "page.html", (tmp / "run" / "report.md").read_text()
 
 
+@pytest.mark.data("vehicle")
 def test_page_is_self_contained_with_commands_and_versions(page):
     path, md = page
     text = path.read_text()
@@ -44,6 +45,7 @@ def test_report_needs_a_store(tmp_path):
 
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium; "
                                             ".ci/run installs it)")
+@pytest.mark.data("vehicle")
 def test_chromium_renders_every_table_and_image(page, tmp_path):
     path, md = page
     flags = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -3,11 +3,9 @@ mms-artificial | mms-realworld`, on subsampled data."""
 
 import pytest
 
-from weaklabel import datasets
 from weaklabel.experiments import mms
 
-needs = pytest.mark.skipif(not (datasets.available("satimage") and datasets.available("lost")),
-                           reason="shared data not found")
+needs = pytest.mark.data("satimage", "lost")
 
 
 @needs

@@ -3,7 +3,6 @@ code path as `weaklabel reproduce`, asserting on the numbers the summaries hold.
 
 import pytest
 
-from weaklabel import datasets
 
 
 def test_m3n_hmc_quick_slice(tmp_path):
@@ -22,8 +21,7 @@ def test_m3n_hmc_quick_slice(tmp_path):
         results.value("test_error", method="milm3n", missing_rate=0.0, m=20) + 0.5
 
 
-@pytest.mark.skipif(not (datasets.available("sudoku") and datasets.available("mnist-test")),
-                    reason="shared data not found")
+@pytest.mark.data("sudoku", "mnist-test")
 def test_visual_sudoku_quick_slice(tmp_path):
     from weaklabel.experiments import visual_sudoku
 
@@ -41,9 +39,8 @@ def test_visual_sudoku_quick_slice(tmp_path):
     assert (tmp_path / "solved.png").stat().st_size > 5000
 
 
+@pytest.mark.data("sudoku")
 def test_structured_speed_and_sudoku_slices(tmp_path):
-    if not datasets.available("sudoku"):
-        pytest.skip("shared data not found")
     from weaklabel.experiments import speed, sudoku
 
     lines = []

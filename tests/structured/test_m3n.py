@@ -128,7 +128,7 @@ def test_ramp_cccp_objective_never_increases():
     assert 1 <= ramp.n_rounds_ <= 4
 
 
-@pytest.mark.skipif(not datasets.available("sudoku"), reason="shared data not found")
+@pytest.mark.data("sudoku")
 def test_lpmilm3n_learns_sudoku_from_half_solved_puzzles():
     d = datasets.load("sudoku")
     X, S = d.X_train.astype(np.int64), d.y_train.astype(np.int64) - 1

@@ -1,0 +1,31 @@
+"""Suite-wide test settings.
+
+Shared data: a test that reads a dataset missing from the data folder fails with one line,
+the same everywhere: ``shared data missing: <the loader's message naming the file, the
+folder and WEAKLABEL_DATA>``, never a skip and never a traceback.  Tests that would find
+out late (inside a fixture or a subprocess) carry ``@pytest.mark.data("name", ...)`` so
+the check runs before them.
+"""
+
+import pytest
+
+from weaklabel import datasets
+
+_HOW = ("Set WEAKLABEL_DATA to the shared data folder (the one with MANIFEST.md; by default ../shared/data "
+        "beside the repository).")
+
+
+def pytest_runtest_setup(item):
+    for mark in item.iter_markers("data"):
+        missing = [name for name in mark.args if not datasets.available(name)]
+        if missing:
+            pytest.fail(f"shared data missing: {', '.join(missing)} not found in {datasets.data_dir()}. {_HOW}",
+                        pytrace=False)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if call.excinfo is not None and call.excinfo.errisinstance(datasets.DataNotFoundError):
+        report.longrepr = f"shared data missing: {call.excinfo.value}"
