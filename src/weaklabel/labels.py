@@ -488,7 +488,9 @@ def check_candidates(y, n_samples=None, classes=None, name="y"):
     Accepted forms: a :class:`weaklabel.CandidateSets`; a bool (or 0/1) mask of shape
     (n_samples, n_classes); a list of label lists; a plain 1-D array of labels
     (singleton sets); an (n_samples, 1) column of labels (raveled with a warning,
-    as scikit-learn does).
+    as scikit-learn does).  This is the one place a mask is validated: a
+    ``CandidateSets`` was checked when it was built (its mask is read-only), so it is
+    trusted here and every layer below trusts the mask it is handed.
 
     Parameters
     ----------
@@ -511,7 +513,8 @@ def check_candidates(y, n_samples=None, classes=None, name="y"):
     if classes is not None:
         classes = _classes_array(classes)
 
-    if isinstance(y, CandidateSets):
+    trusted = isinstance(y, CandidateSets)     # validated when it was built; its mask is read-only
+    if trusted:
         S, y_classes = y.mask, y.classes_
         if classes is not None and not np.array_equal(classes, y_classes):
             if np.isin(y_classes, classes).all():
@@ -562,7 +565,7 @@ def check_candidates(y, n_samples=None, classes=None, name="y"):
     S = np.ascontiguousarray(S, dtype=bool)
     if n_samples is not None and S.shape[0] != n_samples:
         raise ValueError(f"{name} has {S.shape[0]} rows but X has {n_samples} samples; they must match.")
-    empty = ~S.any(axis=1)
+    empty = np.zeros(0, dtype=bool) if trusted else ~S.any(axis=1)
     if empty.any():
         raise ValueError(
             f"{name} has empty candidate sets at rows {describe_rows(np.flatnonzero(empty))}; "

@@ -1,8 +1,8 @@
 """Numba kernels of MMS: exact most-violating labeling search and CCCP/Pegasos rounds.
 
 Notation (paper, Section 3): a bag has ``M`` instances and ``L`` candidate labeling
-vectors ``Z`` (shape (L, M), class indices); ``S[m, y] = w_y . x_m`` are the instance
-scores; a labeling ``z`` scores ``F(z) = sum_m S[m, z_m]``; the ambiguous loss of
+vectors ``Z`` (shape (L, M), class indices); ``scores[m, y] = w_y . x_m`` are the instance
+scores; a labeling ``z`` scores ``F(z) = sum_m scores[m, z_m]``; the ambiguous loss of
 ``zbar`` is ``l_A(zbar) = min_l Hamming(zbar, Z[l])``.
 """
 
@@ -15,7 +15,7 @@ NEG_INF = -np.inf
 
 
 @njit(cache=True)
-def _search(S, Z, canonical, zbar):
+def _search(scores, Z, canonical, zbar):
     """Exact ``max_{zbar not in Z} l_A(zbar, Z) + F(zbar)``; the maximiser goes to ``zbar``.
 
     Branch and bound over positions.  At position ``m`` only ``|U_m| + 1`` labels can
@@ -25,7 +25,7 @@ def _search(S, Z, canonical, zbar):
     first ``j`` positions with score ``s`` and distances ``h_l`` is bounded by the
     per-candidate decomposition
 
-        s + min_l ( h_l + sum_{m >= j} max_y (S[m, y] + [y != Z[l, m]]) ),
+        s + min_l ( h_l + sum_{m >= j} max_y (scores[m, y] + [y != Z[l, m]]) ),
 
     which is exact at a leaf and at the root equals ``min_l`` of the loss-augmented
     maximum against candidate ``l`` alone.  The first pass visits labels by decreasing
@@ -41,7 +41,7 @@ def _search(S, Z, canonical, zbar):
     Returns the maximum, or ``-inf`` (``zbar`` untouched) when every labeling of the
     bag is a candidate.
     """
-    M, C = S.shape
+    M, C = scores.shape
     L = Z.shape[0]
     stamp = np.full(C, -1, np.int64)
     nc = np.zeros(M, np.int64)
@@ -65,7 +65,7 @@ def _search(S, Z, canonical, zbar):
         v1 = NEG_INF
         v2 = NEG_INF
         for y in range(C):
-            v = S[m, y]
+            v = scores[m, y]
             if v > v1:
                 v2 = v1
                 t2 = t1
@@ -86,7 +86,7 @@ def _search(S, Z, canonical, zbar):
         for l in range(L):
             y = Z[l, m]
             other = v2 if y == t1 else v1
-            a = S[m, y]
+            a = scores[m, y]
             b = other + 1.0
             g[l, m] = a if a >= b else b
     G = np.zeros((L, M + 1), np.float64)
@@ -105,7 +105,7 @@ def _search(S, Z, canonical, zbar):
     for m in range(M):
         n = nc[m]
         for a in range(n):
-            chs[m, a] = S[m, ch[m, a]]
+            chs[m, a] = scores[m, ch[m, a]]
         for a in range(1, n):           # insertion sort, n <= L + 1
             y = ch[m, a]
             v = chs[m, a]
@@ -121,9 +121,9 @@ def _search(S, Z, canonical, zbar):
         s = 0.0
         for m in range(M):
             y = Z[l0, m]
-            a = S[m, y]
+            a = scores[m, y]
             by = top2[m] if top1[m] == y else top1[m]      # best label other than y
-            bo = S[m, by] if by >= 0 else NEG_INF
+            bo = scores[m, by] if by >= 0 else NEG_INF
             if by >= 0 and bo + 1.0 > a:
                 cur[m] = by
                 s += bo
@@ -167,7 +167,7 @@ def _search(S, Z, canonical, zbar):
                 continue
             y = ch[j, ci[j]]
             cur[j] = y
-            s = sp[j] + S[j, y]
+            s = sp[j] + scores[j, y]
             for l in range(L):
                 h[j + 1, l] = h[j, l] + (1 if Z[l, j] != y else 0)
             if j + 1 == M:
@@ -205,27 +205,27 @@ def _search(S, Z, canonical, zbar):
 
 
 @njit(cache=True)
-def _bag_scores(V, scale, dense, is_dense, data, indices, indptr, rows, lo, hi, S):
-    """``S[m] = scale * x_{rows[lo+m]} @ V`` for the rows of one bag."""
+def _bag_scores(V, scale, dense, is_dense, data, indices, indptr, rows, lo, hi, scores):
+    """``scores[m] = scale * x_{rows[lo+m]} @ V`` for the rows of one bag."""
     D, C = V.shape
     for m in range(hi - lo):
         r = rows[lo + m]
         for y in range(C):
-            S[m, y] = 0.0
+            scores[m, y] = 0.0
         if is_dense:
             for f in range(D):
                 xv = dense[r, f]
                 if xv != 0.0:
                     for y in range(C):
-                        S[m, y] += xv * V[f, y]
+                        scores[m, y] += xv * V[f, y]
         else:
             for p in range(indptr[r], indptr[r + 1]):
                 f = indices[p]
                 xv = data[p]
                 for y in range(C):
-                    S[m, y] += xv * V[f, y]
+                    scores[m, y] += xv * V[f, y]
         for y in range(C):
-            S[m, y] *= scale
+            scores[m, y] *= scale
 
 
 @njit(cache=True)
@@ -238,21 +238,21 @@ def _bag_pass(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, z_ptr
     for i in range(n_bags):
         if bag_ptr[i + 1] - bag_ptr[i] > mmax:
             mmax = bag_ptr[i + 1] - bag_ptr[i]
-    S = np.empty((mmax, C), np.float64)
+    scores = np.empty((mmax, C), np.float64)
     zbar = np.empty(mmax, np.int64)
     viol = np.empty(n_bags, np.float64)
     for i in range(n_bags):
         lo = bag_ptr[i]
         M = bag_ptr[i + 1] - lo
-        _bag_scores(W, 1.0, dense, is_dense, data, indices, indptr, rows, lo, bag_ptr[i + 1], S)
+        _bag_scores(W, 1.0, dense, is_dense, data, indices, indptr, rows, lo, bag_ptr[i + 1], scores)
         L = (z_ptr[i + 1] - z_ptr[i]) // M
         Zb = Z[z_ptr[i]:z_ptr[i + 1]].reshape((L, M))
         for l in range(L):
             acc = 0.0
             for m in range(M):
-                acc += S[m, Zb[l, m]]
+                acc += scores[m, Zb[l, m]]
             cand_scores[lab_ptr[i] + l] = acc
-        viol[i] = _search(S[:M], Zb, False, zbar)
+        viol[i] = _search(scores[:M], Zb, False, zbar)
     return viol
 
 
@@ -275,7 +275,7 @@ def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, 
         if bag_ptr[i + 1] - bag_ptr[i] > mmax:
             mmax = bag_ptr[i + 1] - bag_ptr[i]
     T, K = batches.shape
-    S = np.empty((mmax, C), np.float64)
+    scores = np.empty((mmax, C), np.float64)
     zb = np.empty((K, mmax), np.int64)
     active = np.empty(K, np.int64)
     V = W
@@ -292,10 +292,10 @@ def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, 
             i = batches[t - 1, q]
             lo = bag_ptr[i]
             M = bag_ptr[i + 1] - lo
-            _bag_scores(V, scale, dense, is_dense, data, indices, indptr, rows, lo, bag_ptr[i + 1], S)
+            _bag_scores(V, scale, dense, is_dense, data, indices, indptr, rows, lo, bag_ptr[i + 1], scores)
             L = (z_ptr[i + 1] - z_ptr[i]) // M
             Zb = Z[z_ptr[i]:z_ptr[i + 1]].reshape((L, M))
-            v = _search(S[:M], Zb, True, zb[na])
+            v = _search(scores[:M], Zb, True, zb[na])
             if v == NEG_INF:
                 continue
             sc = 0.0
@@ -304,7 +304,7 @@ def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, 
                 if a != 0.0:
                     acc = 0.0
                     for m in range(M):
-                        acc += S[m, Zb[l, m]]
+                        acc += scores[m, Zb[l, m]]
                     sc += a * acc
             if v - sc > 0.0:
                 active[na] = i

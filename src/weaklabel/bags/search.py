@@ -45,21 +45,21 @@ def most_violating_labeling(scores, labelings, canonical=True):
     >>> float(v), z.tolist()
     (2.0, [2, 2])
     """
-    S = np.ascontiguousarray(scores, dtype=np.float64)
+    scores = np.ascontiguousarray(scores, dtype=np.float64)
     Z = np.ascontiguousarray(labelings)
-    if S.ndim != 2 or S.shape[0] == 0 or S.shape[1] == 0:
-        raise ValueError(f"scores must be a non-empty 2-D array (M, C); got shape {S.shape}.")
-    if not np.all(np.isfinite(S)):
+    if scores.ndim != 2 or scores.shape[0] == 0 or scores.shape[1] == 0:
+        raise ValueError(f"scores must be a non-empty 2-D array (M, C); got shape {scores.shape}.")
+    if not np.all(np.isfinite(scores)):
         raise ValueError("scores hold NaN or infinite values.")
     if Z.ndim == 1:
         Z = Z[None, :]
-    if Z.ndim != 2 or Z.shape[0] == 0 or Z.shape[1] != S.shape[0]:
-        raise ValueError(f"labelings must be 2-D (L >= 1, M={S.shape[0]}); got shape {Z.shape}.")
+    if Z.ndim != 2 or Z.shape[0] == 0 or Z.shape[1] != scores.shape[0]:
+        raise ValueError(f"labelings must be 2-D (L >= 1, M={scores.shape[0]}); got shape {Z.shape}.")
     if Z.dtype.kind not in "iu":
         raise TypeError(f"labelings must hold class indices (integers); got dtype {Z.dtype}.")
-    if Z.min() < 0 or Z.max() >= S.shape[1]:
-        raise ValueError(f"labelings must hold class indices in 0..{S.shape[1] - 1}; got "
+    if Z.min() < 0 or Z.max() >= scores.shape[1]:
+        raise ValueError(f"labelings must hold class indices in 0..{scores.shape[1] - 1}; got "
                          f"{int(Z.min())}..{int(Z.max())}.")
-    zbar = np.full(S.shape[0], -1, dtype=np.int64)
-    v = _search(S, np.ascontiguousarray(Z, dtype=np.int32), bool(canonical), zbar)
+    zbar = np.full(scores.shape[0], -1, dtype=np.int64)
+    v = _search(scores, np.ascontiguousarray(Z, dtype=np.int32), bool(canonical), zbar)
     return float(v), zbar

@@ -149,7 +149,7 @@ def run_bandit(names=("usps", "sector"), repeats=3, out=print):
 def _bag_search_problem(rng, M, C, L, scale):
     """Scores and L candidate vectors of one bag: a random 'true' vector and L-1 copies with
     1..M elements changed, as the paper's generator makes them."""
-    S = rng.normal(scale=scale, size=(M, C)) if scale > 0 else np.zeros((M, C))
+    scores = rng.normal(scale=scale, size=(M, C)) if scale > 0 else np.zeros((M, C))
     true = rng.integers(0, C, size=M)
     pool = rng.choice(C, size=min(C, M + 3), replace=False)
     Z = [true]
@@ -160,7 +160,7 @@ def _bag_search_problem(rng, M, C, L, scale):
         z[pos] = rng.choice(pool, k)
         if not any(np.array_equal(z, q) for q in Z):
             Z.append(z)
-    return S, np.asarray(Z)
+    return scores, np.asarray(Z)
 
 
 def run_bag_search(M=10, C=200, Ls=(10, 50), scales=(0.0, 0.1, 1.0, 10.0), n_bags=2000, out=print, seed=0):
@@ -177,8 +177,8 @@ def run_bag_search(M=10, C=200, Ls=(10, 50), scales=(0.0, 0.1, 1.0, 10.0), n_bag
         for scale in scales:
             probs = [_bag_search_problem(rng, M, C, L, scale) for _ in range(n_bags)]
             space = np.mean([np.prod([np.unique(Z[:, m]).size + 1 for m in range(M)]) for _, Z in probs])
-            t_fast = _best_time(lambda: [most_violating_labeling(S, Z, canonical=False) for S, Z in probs], 2)
-            t_can = _best_time(lambda: [most_violating_labeling(S, Z) for S, Z in probs], 2)
+            t_fast = _best_time(lambda: [most_violating_labeling(scores, Z, canonical=False) for scores, Z in probs], 2)
+            t_can = _best_time(lambda: [most_violating_labeling(scores, Z) for scores, Z in probs], 2)
             row = {"L": L, "scale": scale, "us_fast": 1e6 * t_fast / n_bags, "us_canonical": 1e6 * t_can / n_bags,
                    "space": float(space)}
             rows.append(row)
@@ -262,7 +262,7 @@ def run_structured(out=print, repeats=200, n_train=500, tau=0.5):
     out(f"viterbi, 100 nodes x 30 states: {1e6 * t_ours:.0f} us; plain numpy {1e6 * t_np:.0f} us; "
         f"ratio {t_np / t_ours:.1f}x")
     d = datasets.load("sudoku")
-    X, S = d.X_train.astype(np.int64), d.y_train.astype(np.int64) - 1
+    X, solutions = d.X_train.astype(np.int64), d.y_train.astype(np.int64) - 1
     g = sudoku_graph()
     Uc = np.zeros((81, 9))
     Uc[X[0] > 0, X[0][X[0] > 0] - 1] = 1.0
@@ -271,7 +271,7 @@ def run_structured(out=print, repeats=200, n_train=500, tau=0.5):
                                       g.edges) for i in range(20)], 2) / 20
     out(f"lp_map on a Sudoku given as unary constraints (81 nodes, 810 edges): {1000 * t_lp:.1f} ms per puzzle")
     tr = np.arange(n_train)
-    A = missing_labels(S[tr], tau, always=X[tr] > 0, random_state=0)
+    A = missing_labels(solutions[tr], tau, always=X[tr] > 0, random_state=0)
     LPMILM3N(graph=sudoku_graph(), max_iter=1).fit(X[:20], A[:20], label_prob=sudoku_label_prob(X[:20], tau))
     t0 = time.perf_counter()
     est = LPMILM3N(graph=sudoku_graph(), random_state=0).fit(X[tr], A, label_prob=sudoku_label_prob(X[tr], tau))
@@ -281,7 +281,7 @@ def run_structured(out=print, repeats=200, n_train=500, tau=0.5):
     solved = 0
     for i in te:
         y = exact_map(est.unary_[X[i]], est.pairwise_, g.edges).labels
-        solved += np.array_equal(y, S[i])
+        solved += np.array_equal(y, solutions[i])
     t_dec = (time.perf_counter() - t0) / te.size
     out(f"LPMILM3N on {n_train} Sudokus (tau = {tau}): {t_fit:.1f} s to train ({est.max_iter} passes; target "
         f"under 60 s); {solved}/{te.size} unseen puzzles solved, {1000 * t_dec:.1f} ms per puzzle (target under 50)")

@@ -71,10 +71,10 @@ def exact_cell(config):
 
 
 def cell(config):
-    X, S = _data()
+    X, solutions = _data()
     rng = np.random.RandomState(config["repeat"])
     tr = rng.choice(7999, config["m"], replace=False)
-    A = missing_labels(S[tr], config["tau"], always=X[tr] > 0, random_state=config["repeat"])
+    A = missing_labels(solutions[tr], config["tau"], always=X[tr] > 0, random_state=config["repeat"])
     t0 = time.perf_counter()
     est = LPMILM3N(graph=sudoku_graph(), random_state=config["repeat"]).fit(
         X[tr], A, label_prob=sudoku_label_prob(X[tr], config["tau"]) if config["tau"] < 1 else None)
@@ -87,7 +87,7 @@ def cell(config):
         t0 = time.perf_counter()
         pred, info = _decode(est, X[idx], config["budget"])
         dt = time.perf_counter() - t0
-        out[name] = {"cell_error": float(np.mean(pred != S[idx])), "solved": float(np.mean(np.all(pred == S[idx], 1))),
+        out[name] = {"cell_error": float(np.mean(pred != solutions[idx])), "solved": float(np.mean(np.all(pred == solutions[idx], 1))),
                      "ms_per_puzzle": 1000 * dt / idx.size, **info}
     if config["other"]:
         Xo, Yo = sudoku_puzzles(config["other"], givens=(25, 77), random_state=12345)

@@ -78,7 +78,7 @@ def _features(X, pool, centres, seed):
 
 
 def cell(config):
-    X, S = _puzzles()
+    X, solutions = _puzzles()
     centres, train_pool, val_pool, test_pool = _split(config["n_centres"], config["n_train_digits"],
                                                       config["n_val_digits"])
     rng = np.random.RandomState(config["repeat"])
@@ -86,7 +86,7 @@ def cell(config):
     va = rng.choice(np.setdiff1d(np.arange(7999), tr), config["n_val"], replace=False)
     te = TEST[:config["n_test"]]
     F = _features(X[tr], train_pool, centres, 100 + config["repeat"])
-    A = missing_labels(S[tr], config["tau"], always=X[tr] > 0, random_state=config["repeat"])
+    A = missing_labels(solutions[tr], config["tau"], always=X[tr] > 0, random_state=config["repeat"])
     t0 = time.perf_counter()
     est = LPMILM3N(graph=sudoku_graph(), alpha=config["alpha"], max_iter=config["epochs"],
                    learning_rate=config["learning_rate"], random_state=config["repeat"])
@@ -95,7 +95,7 @@ def cell(config):
     del F
     # the pairwise weight, chosen on validation puzzles by the share right on their annotated cells
     Fv = _features(X[va], val_pool, centres, 200 + config["repeat"])
-    Av = missing_labels(S[va], config["tau"], always=X[va] > 0, random_state=1000 + config["repeat"])
+    Av = missing_labels(solutions[va], config["tau"], always=X[va] > 0, random_state=1000 + config["repeat"])
     lab = Av >= 0
     val = {}
     for sc in config["scales"]:
@@ -106,14 +106,14 @@ def cell(config):
     Ft = _features(X[te], test_pool, centres, 7)
     given = X[te] > 0
     unary = Ft @ est.unary_
-    out = {"fit_seconds": fit_s, "givens_read": float(np.mean(np.argmax(unary, axis=2)[given] == S[te][given])),
+    out = {"fit_seconds": fit_s, "givens_read": float(np.mean(np.argmax(unary, axis=2)[given] == solutions[te][given])),
            "val_solved": {str(k): v for k, v in val.items()}, "scale": float(best)}
     for name, sc in (("paper", 1.0), ("tuned", best)):
         t0 = time.perf_counter()
         pred, info = est.set_params(pairwise_scale=sc).decode(Ft)
         dt = time.perf_counter() - t0
-        out[name] = {"solved": float(np.mean(np.all(pred == S[te], axis=1))),
-                     "cell_error": float(np.mean(pred != S[te])), "ms_per_puzzle": 1000 * dt / te.size,
+        out[name] = {"solved": float(np.mean(np.all(pred == solutions[te], axis=1))),
+                     "cell_error": float(np.mean(pred != solutions[te])), "ms_per_puzzle": 1000 * dt / te.size,
                      "tight": int(info["tight"]), "branch_and_bound": int(info["branch_and_bound"])}
     return out
 

@@ -59,13 +59,13 @@ def _add_psi_p(Gu, Gp, sym, Xs, F, A, pu, edges, i, c):
 
 
 @njit(cache=True)
-def _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, S):
-    """<w, psi^p(x_i, a_i)> given the unary scores S of example i."""
+def _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, scores):
+    """<w, psi^p(x_i, a_i)> given the unary scores scores of example i."""
     n = A.shape[1]
     s = 0.0
     for v in range(n):
         if A[i, v] >= 0:
-            s += S[v, A[i, v]] / pu[i, v]
+            s += scores[v, A[i, v]] / pu[i, v]
     for e in range(edges.shape[0]):
         u = edges[e, 0]
         v = edges[e, 1]
@@ -75,41 +75,41 @@ def _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, S):
 
 
 @njit(cache=True)
-def _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, S, P, edges, yhat, Gu, Gp, c):
+def _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, scores, P, edges, yhat, Gu, Gp, c):
     """Loss-augmented inference for example ``i`` of a chain model (Viterbi).
 
     Adds ``c * (psi(x_i, yhat) - psi_ref)`` to ``(Gu, Gp)``, where ``yhat`` maximises
     ``l^p(a_i, y) + <w, psi(x_i, y)>`` and ``psi_ref`` is ``psi^p(x_i, a_i)`` (15) or, with
     ``ramp``, ``psi(x_i, yref_i)`` (the CCCP-linearised ramp loss).  Returns
     ``(Delta_i, l^p(a_i, yhat))``: the example's loss (14) and the partial loss of ``yhat``.
-    Buffers: ``S`` (n, K), ``P`` (n-1, K, K) filled with ``Wp``, ``edges`` the chain's,
+    Buffers: ``scores`` (n, K), ``P`` (n-1, K, K) filled with ``Wp``, ``edges`` the chain's,
     ``yhat`` (n,).
     """
     n = A.shape[1]
     K = Wp.shape[0]
-    _unary(Wu, sym, Xs, F, i, S)
+    _unary(Wu, sym, Xs, F, i, scores)
     base = 0.0
     if ramp:
         for v in range(n):
-            base += S[v, yref[i, v]]
+            base += scores[v, yref[i, v]]
         for t in range(n - 1):
             base += Wp[yref[i, t], yref[i, t + 1]]
     else:
-        base = _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, S)
+        base = _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, scores)
     for v in range(n):                      # loss augmentation on annotated nodes only
         if A[i, v] >= 0:
             for y in range(K):
                 if y != A[i, v]:
-                    S[v, y] += 1.0 / n
+                    scores[v, y] += 1.0 / n
     if n == 1:
         best = -np.inf
         for y in range(K):
-            if S[0, y] > best:
-                best = S[0, y]
+            if scores[0, y] > best:
+                best = scores[0, y]
                 yhat[0] = y
         top = best
     else:
-        top = _viterbi(S, P, yhat)
+        top = _viterbi(scores, P, yhat)
     loss = 0.0
     for v in range(n):
         if A[i, v] >= 0 and yhat[v] != A[i, v]:
@@ -131,7 +131,7 @@ def _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, S, P, edges, yhat, G
 def _chain_buffers(Wp, n):
     """Work buffers of :func:`_chain_oracle` for chains of ``n`` nodes."""
     K = Wp.shape[0]
-    S = np.empty((n, K))
+    scores = np.empty((n, K))
     P = np.empty((max(n - 1, 1), K, K))
     for t in range(max(n - 1, 1)):
         P[t] = Wp
@@ -139,7 +139,7 @@ def _chain_buffers(Wp, n):
     for t in range(n - 1):
         edges[t, 0] = t
         edges[t, 1] = t + 1
-    return S, P, edges, np.empty(n, np.int64)
+    return scores, P, edges, np.empty(n, np.int64)
 
 
 @njit(cache=True)
@@ -152,17 +152,17 @@ def _chain_risk(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, Gu, Gp):
     m, n = A.shape
     Gu[:] = 0.0
     Gp[:] = 0.0
-    S, P, edges, yhat = _chain_buffers(Wp, n)
+    scores, P, edges, yhat = _chain_buffers(Wp, n)
     risk = 0.0
     inv_m = 1.0 / m
     for i in range(m):
-        val, _ = _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, S, P, edges, yhat, Gu, Gp, inv_m)
+        val, _ = _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, scores, P, edges, yhat, Gu, Gp, inv_m)
         risk += inv_m * val
     return risk
 
 
 @njit(cache=True)
-def _lp_example_grad(Wu, Wp, sym, Xs, F, A, pu, edges, i, phi, alpha, Gu, Gp, Gphi, S, ybar):
+def _lp_example_grad(Wu, Wp, sym, Xs, F, A, pu, edges, i, phi, alpha, Gu, Gp, Gphi, scores, ybar):
     """Value of Q_i (24) at (w, phi_i) without the regulariser, and its subgradient:
     ``Gu, Gp`` accumulate d/dw (not zeroed), ``Gphi`` (n_edges, 2, K) is set.
 
@@ -173,26 +173,26 @@ def _lp_example_grad(Wu, Wp, sym, Xs, F, A, pu, edges, i, phi, alpha, Gu, Gp, Gp
     m, n = A.shape
     K = Wp.shape[0]
     E = edges.shape[0]
-    _unary(Wu, sym, Xs, F, i, S)
-    base = _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, S)
+    _unary(Wu, sym, Xs, F, i, scores)
+    base = _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, scores)
     for v in range(n):
         if A[i, v] >= 0:
             for y in range(K):
                 if y != A[i, v]:
-                    S[v, y] += 1.0 / n
+                    scores[v, y] += 1.0 / n
     for e in range(E):
         u = edges[e, 0]
         v = edges[e, 1]
         for y in range(K):
-            S[u, y] -= phi[e, 0, y]
-            S[v, y] -= phi[e, 1, y]
+            scores[u, y] -= phi[e, 0, y]
+            scores[v, y] -= phi[e, 1, y]
     val = 0.0
     for v in range(n):
         best = -np.inf
         arg = 0
         for y in range(K):
-            if S[v, y] > best:
-                best = S[v, y]
+            if scores[v, y] > best:
+                best = scores[v, y]
                 arg = y
         ybar[v] = arg
         val += best
@@ -251,7 +251,7 @@ def _lp_epoch(Wu, Wp, sym, Xs, F, A, pu, edges, phi, order, alpha, lr, mu, nu, t
     Gu = np.zeros_like(Wu)
     Gp = np.zeros_like(Wp)
     Gphi = np.empty((E, 2, K))
-    S = np.empty((n, K))
+    scores = np.empty((n, K))
     ybar = np.empty(n, np.int64)
     mu_u, mu_p = mu
     nu_u, nu_p = nu
@@ -266,7 +266,7 @@ def _lp_epoch(Wu, Wp, sym, Xs, F, A, pu, edges, phi, order, alpha, lr, mu, nu, t
         Gp[:] = 0.0
         for r in range(kb):
             i = order[q + r]
-            val = _lp_example_grad(Wu, Wp, sym, Xs, F, A, pu, edges, i, phi[i], alpha, Gu, Gp, Gphi, S, ybar)
+            val = _lp_example_grad(Wu, Wp, sym, Xs, F, A, pu, edges, i, phi[i], alpha, Gu, Gp, Gphi, scores, ybar)
             tot += val
             phi_t[i] += 1
             _adam_step(phi[i], Gphi, phi_m[i], phi_v[i], lr, b1, b2, phi_t[i], 1e-8)

@@ -175,7 +175,7 @@ class _M3NBase(BaseEstimator):
         Wp = self.pairwise_ if scale == 1.0 else scale * self.pairwise_
         n = X.shape[1]
         out = np.empty(X.shape[:2], dtype=np.int64)
-        S = np.empty((n, K))
+        scores = np.empty((n, K))
         info = {"tight": 0, "branch_and_bound": 0, "not_proved": 0, "lp_calls": 0, "nodes": 0,
                 "not_proved_rows": []}
         if method is None:
@@ -186,28 +186,28 @@ class _M3NBase(BaseEstimator):
                                  "'milp'.")
             P = np.ascontiguousarray(np.broadcast_to(Wp, (max(n - 1, 1), K, K)))
             for i in range(X.shape[0]):
-                unary_scores(self.unary_, X, sym, i, S)
+                unary_scores(self.unary_, X, sym, i, scores)
                 if n == 1:
-                    out[i, 0] = int(np.argmax(S[0]))
+                    out[i, 0] = int(np.argmax(scores[0]))
                 else:
-                    _viterbi(S, P, out[i])
+                    _viterbi(scores, P, out[i])
             info["tight"] = X.shape[0]
             return out, info
         budget = 2_000_000 if max_nodes is None else max_nodes
         for i in range(X.shape[0]):
-            unary_scores(self.unary_, X, sym, i, S)
+            unary_scores(self.unary_, X, sym, i, scores)
             if method == "exact":
-                r = exact_map(S, Wp, g.edges, max_nodes=budget)
+                r = exact_map(scores, Wp, g.edges, max_nodes=budget)
                 info["tight"] += r.info["tight_at_root"]
                 info["branch_and_bound"] += not r.info["tight_at_root"]
                 info["lp_calls"] += r.info["lp_calls"]
                 info["nodes"] += r.nodes
             elif method == "lp":
-                r = lp_map(S, Wp, g.edges)
+                r = lp_map(scores, Wp, g.edges)
                 info["tight"] += r.certified
                 info["lp_calls"] += 1
             else:
-                r = milp_map(S, Wp, g.edges)
+                r = milp_map(scores, Wp, g.edges)
                 info["tight"] += r.certified
                 info["lp_calls"] += 1
             if not r.certified:

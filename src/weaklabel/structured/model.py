@@ -66,12 +66,12 @@ def check_label_prob(label_prob, Y):
     return np.ascontiguousarray(p)
 
 
-def unary_scores(Wu, X, sym, i, S):
-    """Write example ``i``'s unary scores (n_nodes, K) into ``S``: ``Wu[x_v]`` for symbols,
+def unary_scores(Wu, X, sym, i, scores):
+    """Write example ``i``'s unary scores (n_nodes, K) into ``scores``: ``Wu[x_v]`` for symbols,
     ``phi(x_v) @ Wu`` for node features."""
     F = X if not sym else np.zeros((1, 1, 1))
     Xs = X if sym else np.zeros((1, 1), np.int64)
-    _unary(Wu, sym, Xs, F, i, S)
+    _unary(Wu, sym, Xs, F, i, scores)
 
 
 def loss_augmented_oracle(X, sym, Y, pu, g, yref, chain):
@@ -95,10 +95,10 @@ def loss_augmented_oracle(X, sym, Y, pu, g, yref, chain):
         buf = {}
 
         def oracle(i, Wu, Wp, Gu, Gp, c):
-            if "S" not in buf:
-                buf["S"], _, buf["edges"], buf["yhat"] = _chain_buffers(Wp, n)
+            if "scores" not in buf:
+                buf["scores"], _, buf["edges"], buf["yhat"] = _chain_buffers(Wp, n)
             P = np.broadcast_to(Wp, (max(n - 1, 1),) + Wp.shape)     # a view: follows Wp
-            return _chain_oracle(Wu, Wp, sym, Xs, F, Y, pu, ramp, yr, i, buf["S"], P, buf["edges"], buf["yhat"],
+            return _chain_oracle(Wu, Wp, sym, Xs, F, Y, pu, ramp, yr, i, buf["scores"], P, buf["edges"], buf["yhat"],
                                  Gu, Gp, c)
 
         def risk(parts):
@@ -112,16 +112,16 @@ def loss_augmented_oracle(X, sym, Y, pu, g, yref, chain):
 
     def oracle(i, Wu, Wp, Gu, Gp, c):
         K = Wp.shape[0]
-        S = np.empty((n, K))
-        _unary(Wu, sym, Xs, F, i, S)
+        scores = np.empty((n, K))
+        _unary(Wu, sym, Xs, F, i, scores)
         if ramp:
-            base = S[np.arange(n), yr[i]].sum() + Wp[yr[i][E[:, 0]], yr[i][E[:, 1]]].sum()
+            base = scores[np.arange(n), yr[i]].sum() + Wp[yr[i][E[:, 0]], yr[i][E[:, 1]]].sum()
         else:
-            base = _psi_p_score(Wu, Wp, sym, Xs, F, Y, pu, E, i, S)
+            base = _psi_p_score(Wu, Wp, sym, Xs, F, Y, pu, E, i, scores)
         lab = Y[i] >= 0
-        S[lab] += 1.0 / n
-        S[np.flatnonzero(lab), Y[i][lab]] -= 1.0 / n
-        r = exact_map(S, Wp, E)
+        scores[lab] += 1.0 / n
+        scores[np.flatnonzero(lab), Y[i][lab]] -= 1.0 / n
+        r = exact_map(scores, Wp, E)
         yhat, top = r.labels, r.value
         for v in range(n):
             _add_unary(Gu, sym, Xs, F, i, v, yhat[v], c)
