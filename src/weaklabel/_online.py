@@ -34,6 +34,7 @@ Parameter mixing (:mod:`weaklabel.distributed`) goes through the public pair
 from __future__ import annotations
 
 import copy
+from abc import ABCMeta, abstractmethod
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -48,7 +49,7 @@ __all__ = ["OnlineLinear"]
 _HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool}
 
 
-class OnlineLinear(LinearMulticlass):
+class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
     """Base of the online learners: one template ``partial_fit`` (see the module doc)."""
 
     #: fitted attributes cleared by a fresh start (n_features_in_ is reset by validate_data)
@@ -56,15 +57,18 @@ class OnlineLinear(LinearMulticlass):
     #: the progressive history recorded per round, besides the visited rows
     _history = ("predictions",)
 
-    # ---- hooks ----------------------------------------------------------------------
-    def _check_params(self):                                    # pragma: no cover - abstract
-        raise NotImplementedError
+    # ---- hooks (a family must define the three abstract ones) --------------------------
+    @abstractmethod
+    def _check_params(self):
+        """Validate the parameters (``self._validate_params()``) on a first call."""
 
-    def _encode_target(self, X, target, classes, first, reset):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _encode_target(self, X, target, classes, first, reset):
+        """``(encoded, classes_)``: the target in the form the epoch kernel reads."""
 
-    def _epoch(self, rows, order, encoded, hist):               # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _epoch(self, rows, order, encoded, hist):
+        """One pass in ``order``, writing the history slices; returns the number of updates."""
 
     def _init_state(self, n_cols):
         """State beyond the weights, made on a fresh start."""
