@@ -33,14 +33,13 @@ Parameter mixing (:mod:`weaklabel.distributed`) goes through the public pair
 
 from __future__ import annotations
 
-import copy
 from abc import ABCMeta, abstractmethod
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_X_finite, check_X_values
+from ._validation import check_X, transactional
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineLinear"]
@@ -80,20 +79,10 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         return bool(self.shuffle)
 
     # ---- the template -----------------------------------------------------------------
+    @transactional
     def _online_call(self, X, target, classes, reset):
-        """``fit`` (``reset=True``, ``max_iter`` epochs) or one ``partial_fit`` epoch."""
-        # fitted state (trailing or leading underscore) is deep-copied; parameters are kept as they are
-        snapshot = {k: copy.deepcopy(v) if (k.endswith("_") or k.startswith("_")) else v
-                    for k, v in self.__dict__.items()}
-        try:
-            self._online_call_unsafe(X, target, classes, reset)
-        except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(snapshot)
-            raise
-        return self
-
-    def _online_call_unsafe(self, X, target, classes, reset):
+        """``fit`` (``reset=True``, ``max_iter`` epochs) or one ``partial_fit`` epoch; a call
+        that raises leaves the estimator as it was (:func:`~weaklabel._validation.transactional`)."""
         first = reset or not hasattr(self, "classes_")
         if first:
             self._check_params()
@@ -130,15 +119,12 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         for h, buf in hist.items():
             setattr(self, h + "_", self.classes_[buf] if buf.dtype == np.intp else buf)
         self.prediction_rows_ = visited
+        return self
 
     def _online_X(self, X, first):
         """Validate ``X`` (resetting ``n_features_in_`` when ``first``), append the intercept
         column, and return C-contiguous dense rows or CSR with sorted indices."""
-        check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=first, dtype=[np.float64, np.float32],
-                          ensure_all_finite=False)
-        check_X_finite(X)
-        return kernel_ready(X, self.fit_intercept)
+        return kernel_ready(check_X(self, X, reset=first), self.fit_intercept)
 
     # ---- parameter mixing ---------------------------------------------------------------
     def mixing_state(self):

@@ -10,14 +10,20 @@ arrived.  None of them mutates its input.
 
 from __future__ import annotations
 
+import copy
+import functools
 import numbers
 
 import numpy as np
 import scipy.sparse as sp
 from numba import njit
 from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import validate_data
 
 __all__ = [
+    "check_X",
+    "canonical_sparse",
+    "transactional",
     "check_int_at_least",
     "check_X_values",
     "check_X_finite",
@@ -32,6 +38,8 @@ UNIT_OPEN = Interval(numbers.Real, 0, 1, closed="neither")           # (0, 1)
 
 # Values beyond this magnitude overflow float64 once squared inside the kernels.
 _MAX_ABS_X = 1e100
+# Nonzero values below this magnitude underflow once squared (a row's squared norm).
+_MIN_ABS_X = 1e-100
 
 
 def check_int_at_least(value, name, minimum):
@@ -68,16 +76,20 @@ def check_X_values(X, name="X"):
 
 @njit(cache=True, nogil=True)
 def _scan_values(values):
-    """(index of the first non-finite value or -1, max |value| over the finite ones)."""
+    """(index of the first non-finite value or -1, max |value| over the finite ones,
+    min |value| over the finite nonzero ones)."""
     m = 0.0
+    lo = np.inf
     for p in range(values.size):
         v = values[p]
         if not np.isfinite(v):
-            return p, m
+            return p, m, lo
         a = abs(v)
         if a > m:
             m = a
-    return -1, m
+        if a != 0.0 and a < lo:
+            lo = a
+    return -1, m, lo
 
 
 def check_X_finite(X, name="X"):
@@ -85,7 +97,7 @@ def check_X_finite(X, name="X"):
     large that the kernels' squared norms would overflow."""
     values = X.data if sp.issparse(X) else X
     flat = np.ravel(values)
-    bad, biggest = _scan_values(flat)
+    bad, biggest, smallest = _scan_values(flat)
     if bad >= 0:
         if sp.issparse(X):
             row = int(np.searchsorted(X.indptr, bad, side="right") - 1)
@@ -101,6 +113,12 @@ def check_X_finite(X, name="X"):
             f"{name} has values of magnitude up to {biggest:.3g}; the learners need "
             f"|{name}| <= {_MAX_ABS_X:g} to avoid overflow. Scale the features first "
             "(e.g. sklearn.preprocessing.MaxAbsScaler)."
+        )
+    if smallest < _MIN_ABS_X:
+        raise ValueError(
+            f"{name} has nonzero values of magnitude down to {smallest:.3g}; the learners need every nonzero "
+            f"|{name}| >= {_MIN_ABS_X:g}, or its squared norms underflow. Scale the features first "
+            "(e.g. sklearn.preprocessing.MaxAbsScaler) or set such values to 0."
         )
 
 
@@ -182,3 +200,43 @@ def check_confusion(C, n_classes=None, name="confusion", max_cond=1e12):
         raise ValueError(f"{name} is not invertible (condition number {cond:.3g} > {max_cond:g}); "
                          "UMA needs C^-1. Estimate it from more labelled examples.")
     return C
+
+
+def canonical_sparse(X):
+    """A sparse ``X`` in canonical form (duplicate entries summed, indices sorted), on a copy
+    when it is not already: every kernel then sees the matrix that ``X.toarray()`` shows,
+    and the caller's matrix is never modified.  Dense input is returned as it is."""
+    if sp.issparse(X) and not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
+
+
+def check_X(est, X, *, reset, name="X"):
+    """The one boundary step for training rows: object dtype rejected, scikit-learn's
+    ``validate_data`` (CSR or dense, float64/float32, ``n_features_in_`` set when
+    ``reset``), the canonical sparse form, and finite values within the kernels' range."""
+    check_X_values(X, name)
+    X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
+                      ensure_all_finite=False)
+    X = canonical_sparse(X)
+    check_X_finite(X, name)
+    return X
+
+
+def transactional(method):
+    """Decorator of ``fit`` / ``partial_fit``: a call that raises leaves the estimator exactly
+    as it was.  The fitted state (attributes with a leading or trailing underscore, the
+    generator included) is deep-copied first and put back on any exception; parameters
+    are kept as they are."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        snapshot = {k: copy.deepcopy(v) if (k.endswith("_") or k.startswith("_")) else v
+                    for k, v in self.__dict__.items()}
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(snapshot)
+            raise
+    return wrapper

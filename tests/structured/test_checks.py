@@ -44,3 +44,11 @@ def test_milm3n_warns_when_max_iter_stops_it_early():
     X, Y = _chain_problem()
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
         MILM3N(alpha=0.01, max_iter=1, tol=1e-9, random_state=0).fit(X, Y)
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e-160])
+def test_node_features_out_of_range_are_one_clear_error(scale):
+    X = np.random.RandomState(0).randn(4, 3, 2)
+    Y = (X[:, :, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match="X has .*values of magnitude"):
+        MILM3N(alpha=0.5, max_iter=5).fit(X * scale, Y)

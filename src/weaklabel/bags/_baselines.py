@@ -10,7 +10,7 @@ from sklearn.svm import LinearSVC
 
 from sklearn.utils._param_validation import StrOptions
 
-from .._validation import AT_LEAST_1, POSITIVE
+from .._validation import AT_LEAST_1, POSITIVE, transactional
 from .._persist import register
 from ..linear import LinearMulticlass
 from ._mms import validated_input
@@ -72,6 +72,7 @@ class CandidateLabelSVM(LinearMulticlass):
         self.tol = tol
         self.random_state = random_state
 
+    @transactional
     def fit(self, X, bags):
         """Train one SVM per class on the instances' candidate labels.
 

@@ -6,9 +6,9 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array, validate_data
+from sklearn.utils.validation import validate_data
 
-from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_X_finite, check_X_values
+from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_X, check_X_values, transactional
 from ..labels import BagCandidates, CandidateSets
 from .._persist import register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
@@ -45,15 +45,10 @@ def as_bags(y, n_rows, name="bags"):
 
 
 def validated_input(est, X, bags):
-    """``(X, bags as BagCandidates)`` checked; only then are ``est``'s ``n_features_in_``
-    (and feature names) set, so a rejected call leaves a fitted estimator unchanged."""
-    check_X_values(X)
-    X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
-    check_X_finite(X)
-    B = as_bags(bags, X.shape[0])
-    X = validate_data(est, X, accept_sparse="csr", reset=True, dtype=[np.float64, np.float32],
-                      ensure_all_finite=False)
-    return X, B
+    """``(X, bags as BagCandidates)`` checked (``n_features_in_`` is set; the callers' fit
+    is transactional, so a rejected call leaves a fitted estimator unchanged)."""
+    X = check_X(est, X, reset=True)
+    return X, as_bags(bags, X.shape[0])
 
 
 def _flat(y):
@@ -171,6 +166,7 @@ class MMS(LinearMulticlass):
         X, B = validated_input(self, X, bags)
         return kernel_ready(X, self.fit_intercept), B
 
+    @transactional
     def fit(self, X, bags):
         """Learn from bags: CCCP rounds of Pegasos, weights start at 0.
 

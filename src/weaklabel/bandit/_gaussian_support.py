@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from .._validation import AT_LEAST_1, POSITIVE, check_X_finite, check_X_values
+from .._validation import AT_LEAST_1, POSITIVE, check_X, transactional
 
 __all__ = ["GaussianSupport"]
 
@@ -61,6 +61,7 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         self.g = g
         self.center = center
 
+    @transactional
     def fit(self, X, y=None):
         """Keep the first ``n_support`` rows of ``X`` as the support set.
 
@@ -74,9 +75,7 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         self
         """
         self._validate_params()
-        check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
-        check_X_finite(X)
+        X = check_X(self, X, reset=True)
         B = X[: self.n_support]
         B = B.toarray() if sp.issparse(B) else np.array(B, dtype=np.float64)
         self.support_ = np.asarray(B, dtype=np.float64)
@@ -99,10 +98,7 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         K : ndarray of shape (n_samples, n_support_)
         """
         check_is_fitted(self, "support_")
-        check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32],
-                          ensure_all_finite=False)
-        check_X_finite(X)
+        X = check_X(self, X, reset=False)
         out = self._kernel(X)
         if self.center:
             out -= self.offset_

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from sklearn.utils._param_validation import StrOptions
 
-from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_X_finite, check_X_values
+from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_X, transactional
 from .._persist import register
 from ..linear import LinearMulticlass
 from ._uma import SELECTIONS, UMA
@@ -136,6 +136,7 @@ class LabelALittle(LinearMulticlass):
         self.tol = tol
         self.random_state = random_state
 
+    @transactional
     def fit(self, X, y_partial):
         """Run the five steps.
 
@@ -157,9 +158,7 @@ class LabelALittle(LinearMulticlass):
 
         self._validate_params()
         m = int(self.m)
-        check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32], ensure_all_finite=False)
-        check_X_finite(X)
+        X = check_X(self, X, reset=True)
         if y_partial is None:
             raise ValueError("LabelALittle requires y to be passed, but the target y is None; pass y_partial "
                              "(-1 = unlabelled).")

@@ -8,11 +8,19 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import column_or_1d, validate_data
+from sklearn.utils.validation import column_or_1d
 
 from sklearn.utils._param_validation import StrOptions
 
-from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X_finite, check_X_values
+from .._validation import (
+    AT_LEAST_1,
+    NON_NEGATIVE,
+    _classes_array,
+    _labels_to_index,
+    check_confusion,
+    check_X,
+    transactional,
+)
 from .._persist import register
 from ..linear import LinearMulticlass, with_intercept
 from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_sparse_apply, _uma_sparse_changes
@@ -129,6 +137,7 @@ class UMA(LinearMulticlass):
                              "C[p, q] = P(noisy = p | true = q); pass np.eye(n_classes) or 'identity' for "
                              "clean labels.")
 
+    @transactional
     def fit(self, X, y):
         """Learn W from ``X`` and the noisy labels ``y``.
 
@@ -144,32 +153,23 @@ class UMA(LinearMulticlass):
         self : UMA
             The fitted estimator.
         """
-        snapshot = dict(self.__dict__)
-        try:
-            self._check_params()
-            check_X_values(X)
-            X = validate_data(self, X, accept_sparse="csr", dtype=[np.float64, np.float32],
-                              ensure_all_finite=False)
-            check_X_finite(X)
-            if y is None:
-                raise ValueError("requires y to be passed, but the target y is None; pass the noisy labels.")
-            y = np.asarray(y)
-            if y.ndim == 2 and y.shape[1] == 1:
-                y = column_or_1d(y, warn=True)
-            if y.ndim != 1 or y.shape[0] != X.shape[0]:
-                raise ValueError(f"y must be 1-D noisy labels of length {X.shape[0]}; got shape {y.shape}.")
-            if y.dtype.kind == "f" and not np.all(y == np.round(y)):
-                raise ValueError("Unknown label type: continuous. y must hold class labels.")
-            classes = _classes_array(np.unique(y) if self.classes is None else self.classes)
-            if classes.size < 2:
-                raise ValueError(f"UMA needs at least 2 classes; got 1 class {classes.tolist()}.")
-            C = (np.eye(classes.size) if isinstance(self.confusion, str)
-                 else check_confusion(self.confusion, classes.size))
-            y_idx = _labels_to_index(y, classes, "y").astype(np.int64)
-        except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(snapshot)
-            raise
+        self._check_params()
+        X = check_X(self, X, reset=True)
+        if y is None:
+            raise ValueError("requires y to be passed, but the target y is None; pass the noisy labels.")
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
+        if y.ndim != 1 or y.shape[0] != X.shape[0]:
+            raise ValueError(f"y must be 1-D noisy labels of length {X.shape[0]}; got shape {y.shape}.")
+        if y.dtype.kind == "f" and not np.all(y == np.round(y)):
+            raise ValueError("Unknown label type: continuous. y must hold class labels.")
+        classes = _classes_array(np.unique(y) if self.classes is None else self.classes)
+        if classes.size < 2:
+            raise ValueError(f"UMA needs at least 2 classes; got 1 class {classes.tolist()}.")
+        C = (np.eye(classes.size) if isinstance(self.confusion, str)
+             else check_confusion(self.confusion, classes.size))
+        y_idx = _labels_to_index(y, classes, "y").astype(np.int64)
         if self.fit_intercept:
             X = with_intercept(X)
         W0, hist0 = None, None

@@ -24,7 +24,6 @@ every edge.  The target loss is the Hamming loss divided by ``n_nodes``.
 
 from __future__ import annotations
 
-import copy
 import warnings
 
 import numpy as np
@@ -36,7 +35,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._persist import register, save_model
 from sklearn.utils._param_validation import StrOptions
 
-from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least
+from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least, check_X_finite, transactional
 from .graphs import Graph, chain_graph
 from .inference import exact_map, lp_map, milp_map
 from .inference._kernels import _viterbi
@@ -51,10 +50,7 @@ _METHODS = (None, "viterbi", "exact", "lp", "milp")
 class _M3NBase(BaseEstimator):
     """Validation, the transactional fit, decoding and persistence shared by the three learners."""
 
-    #: fitted attributes (deep-copied before a fit and restored if it raises)
-    _fitted = ("unary_", "pairwise_", "symbolic_", "n_symbols_", "n_states_", "graph_", "objective_",
-               "lower_bound_", "n_iter_", "converged_", "ramp_objective_", "n_rounds_")
-
+    @transactional
     def fit(self, X, Y, label_prob=None):
         """Learn from partially annotated examples.
 
@@ -76,14 +72,7 @@ class _M3NBase(BaseEstimator):
         A fit that raises leaves the estimator exactly as it was (a fitted model keeps its
         weights, graph and history); ``X`` and ``Y`` are never modified.
         """
-        snapshot = {k: copy.deepcopy(self.__dict__[k]) for k in self._fitted if k in self.__dict__}
-        try:
-            return self._fit(X, Y, label_prob)
-        except BaseException:
-            for k in self._fitted:
-                self.__dict__.pop(k, None)
-            self.__dict__.update(snapshot)
-            raise
+        return self._fit(X, Y, label_prob)
 
     # ---- validation ---------------------------------------------------------------------
     def _graph_for(self, n_nodes):
@@ -124,8 +113,7 @@ class _M3NBase(BaseEstimator):
                                  "the model was fitted with.")
             X = np.ascontiguousarray(X, dtype=np.int64)
         else:
-            if not np.all(np.isfinite(X)):
-                raise ValueError("X holds NaN or infinite features.")
+            check_X_finite(X.reshape(-1, X.shape[-1]))         # finite, and within the kernels' range
             if not fitting and X.shape[2] != self.unary_.shape[0]:
                 raise ValueError(f"X has {X.shape[2]} features per node; the model was fitted with "
                                  f"{self.unary_.shape[0]}.")
