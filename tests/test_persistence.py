@@ -1,3 +1,4 @@
+import hashlib
 import pickle
 import zipfile
 
@@ -81,8 +82,10 @@ def test_other_format_version_and_unknown_kind(tmp_path):
     for change, match in [({"format_version": 99}, "format version 99"), ({"kind": "Nope"}, "unknown kind 'Nope'")]:
         meta = json.loads(members["meta.json"])
         meta.update(change)
+        blob = json.dumps(meta).encode()           # as another weaklabel would write it: a consistent checksum
         with zipfile.ZipFile(tmp_path / "x.npz", "w") as zf:
             for n, b in members.items():
-                zf.writestr(n, json.dumps(meta) if n == "meta.json" else b)
+                zf.writestr(n, blob if n == "meta.json" else hashlib.sha256(blob).hexdigest() if n == "meta.sha256"
+                            else b)
         with pytest.raises(ValueError, match=match):
             weaklabel.load(tmp_path / "x.npz")

@@ -188,8 +188,12 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
-        self._check_weight_shape()
-        self.t_, self.n_iter_, self.n_updates_ = int(meta["t"]), int(meta["n_iter"]), int(meta["n_updates"])
+        t, n_iter, n_updates = meta["t"], meta["n_iter"], meta["n_updates"]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (t, n_iter, n_updates)) \
+                or t < 1 or n_iter < 0 or n_updates < 0:
+            raise ValueError(f"round counters must be ints with t >= 1, n_iter >= 0 and n_updates >= 0; got "
+                             f"t={t!r}, n_iter={n_iter!r}, n_updates={n_updates!r}")
+        self.t_, self.n_iter_, self.n_updates_ = t, n_iter, n_updates
         self._rng = check_random_state(self.random_state)
 
     def __sklearn_tags__(self):

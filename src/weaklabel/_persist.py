@@ -22,6 +22,7 @@ import hashlib
 import io
 import json
 import os
+import stat
 import zipfile
 
 import numpy as np
@@ -30,7 +31,9 @@ from ._version import __version__
 
 __all__ = ["FORMAT_VERSION", "register", "save_model", "load_model", "registered_kinds"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2          # 2: the JSON header is checksummed too (meta.sha256)
+_MAX_META_BYTES = 1 << 20   # a header larger than 1 MiB is not one of ours
+_NPY_HEADER_SLACK = 1 << 16  # an .npy member may exceed its data by at most its header
 _REGISTRY = {}
 
 
@@ -83,57 +86,125 @@ def save_model(est, path):
         "arrays": {k: {"shape": list(v.shape), "dtype": str(v.dtype), "sha256": _digest(v)}
                    for k, v in arrays.items()},
     }
+    blob = json.dumps(meta, indent=1).encode()
     path = os.fspath(path)
     tmp = path + ".tmp"
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     with zipfile.ZipFile(buf, "a") as zf:
-        zf.writestr("meta.json", json.dumps(meta, indent=1))
+        zf.writestr("meta.json", blob)
+        zf.writestr("meta.sha256", hashlib.sha256(blob).hexdigest())
     with open(tmp, "wb") as fh:
         fh.write(buf.getvalue())
     os.replace(tmp, path)
     return path
 
 
-def load_model(path):
-    """Read a model file written by :func:`save_model`; see :func:`weaklabel.load`."""
-    path = os.fspath(path)
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"model file not found: {path}")
-    try:
-        with zipfile.ZipFile(path) as zf:
-            bad = zf.testzip()
-            if bad is not None:
-                raise ValueError(f"member {bad} is corrupt")
-            if "meta.json" not in zf.namelist():
-                raise ValueError("it has no meta.json")
-            meta = json.loads(zf.read("meta.json"))
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {k: npz[k] for k in npz.files if k != "meta.json"}
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, KeyError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path} is not a readable weaklabel model ({exc}); it may be truncated or altered.") from None
+class _Bad(ValueError):
+    """Raised inside the reader; turned into one message naming the file."""
+
+
+def _check_meta(meta):
+    if not isinstance(meta, dict):
+        raise _Bad(f"its meta.json holds a {type(meta).__name__}, not an object")
     if meta.get("format") != "weaklabel-model":
-        raise ValueError(f"{path} is not a weaklabel model file (format={meta.get('format')!r}).")
+        raise _Bad(f"it is not a weaklabel model file (format={meta.get('format')!r})")
     if meta.get("format_version") != FORMAT_VERSION:
-        raise ValueError(
-            f"{path} has model format version {meta.get('format_version')}; this weaklabel reads version "
-            f"{FORMAT_VERSION}. Re-save the model with a matching weaklabel."
-        )
-    kind = meta.get("kind")
+        raise _Bad(f"it has model format version {meta.get('format_version')!r}; this weaklabel reads version "
+                   f"{FORMAT_VERSION}. Re-save the model with a matching weaklabel")
+    for key, kind in (("kind", str), ("params", dict), ("state", dict), ("arrays", dict)):
+        if not isinstance(meta.get(key), kind):
+            raise _Bad(f"its metadata lacks {key!r} (a {kind.__name__})")
+    for name, spec in meta["arrays"].items():
+        ok = (isinstance(spec, dict) and isinstance(spec.get("shape"), list)
+              and all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 2**40 for d in spec["shape"])
+              and isinstance(spec.get("dtype"), str) and isinstance(spec.get("sha256"), str))
+        if not ok:
+            raise _Bad(f"its metadata for array {name!r} is malformed")
+        try:
+            dt = np.dtype(spec["dtype"])
+        except TypeError:
+            raise _Bad(f"array {name!r} declares an unknown dtype {spec['dtype']!r}") from None
+        if dt.hasobject:
+            raise _Bad(f"array {name!r} declares dtype object, which is never written")
+
+
+def _read(path):
+    """``(meta, arrays)`` of a model file, every check made before anything large is read."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"model file not found: {path}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _Bad("it is not a regular file")
+    with zipfile.ZipFile(path) as zf:
+        names = zf.namelist()
+        if "meta.json" not in names or "meta.sha256" not in names:
+            raise _Bad("it has no meta.json and meta.sha256")
+        info = zf.getinfo("meta.json")
+        if info.file_size > _MAX_META_BYTES:
+            raise _Bad(f"its meta.json inflates to {info.file_size} bytes")
+        blob = zf.read("meta.json")
+        if hashlib.sha256(blob).hexdigest() != zf.read("meta.sha256")[:64].decode("ascii", "replace"):
+            raise _Bad("its meta.json does not match its checksum; the file was altered")
+        meta = json.loads(blob)
+        _check_meta(meta)
+        spec = meta["arrays"]
+        members = {n[:-4]: n for n in names if n.endswith(".npy")}
+        if set(members) != set(spec):
+            raise _Bad(f"arrays {sorted(members)} do not match the metadata {sorted(spec)}; the file was altered")
+        arrays = {}
+        for k, member in members.items():
+            dt = np.dtype(spec[k]["dtype"])
+            expected = int(np.prod(spec[k]["shape"], dtype=np.int64)) * dt.itemsize
+            if zf.getinfo(member).file_size > expected + _NPY_HEADER_SLACK:
+                raise _Bad(f"array {k} inflates to {zf.getinfo(member).file_size} bytes; its metadata allows "
+                           f"{expected}")
+            with zf.open(member) as fh:
+                version = np.lib.format.read_magic(fh)
+                reader = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                          else np.lib.format.read_array_header_2_0)
+                shape, fortran, dtype = reader(fh)
+                if list(shape) != spec[k]["shape"] or str(dtype) != spec[k]["dtype"] or fortran:
+                    raise _Bad(f"array {k} has shape {shape} dtype {dtype}, metadata says {spec[k]['shape']} "
+                               f"{spec[k]['dtype']}")
+                data = fh.read(expected + 1)
+            if len(data) != expected:
+                raise _Bad(f"array {k} is truncated")
+            v = np.frombuffer(data, dtype=dtype).reshape(shape).copy() if expected else np.zeros(shape, dtype)
+            if _digest(v) != spec[k]["sha256"]:
+                raise _Bad(f"array {k} does not match its checksum; the file was altered")
+            arrays[k] = v
+    return meta, arrays
+
+
+def load_model(path):
+    """Read a model file written by :func:`save_model`; see :func:`weaklabel.load`.
+
+    Every way a file can be damaged or hostile gives one ``ValueError`` naming the file
+    (``FileNotFoundError`` when it does not exist): only regular files are opened, the
+    header and every array are checksummed, array headers are checked against the
+    metadata before any data is read (so a declared size cannot make it allocate), and the
+    restored model's parameters and state are checked as a fit would check them.
+    """
+    path = os.fspath(path)
+    try:
+        meta, arrays = _read(path)
+    except _Bad as exc:
+        raise ValueError(f"{path} is not a readable weaklabel model: {exc}.") from None
+    except FileNotFoundError:
+        raise
+    except Exception as exc:       # zipfile, zlib, numpy's header parser: whatever damage, one message
+        raise ValueError(f"{path} is not a readable weaklabel model ({type(exc).__name__}: {exc}); it may be "
+                         "truncated or altered.") from None
+    kind = meta["kind"]
     if kind not in _REGISTRY:
         raise ValueError(f"{path} holds a model of unknown kind {kind!r}; known: {registered_kinds()}.")
-    spec = meta.get("arrays", {})
-    if set(spec) != set(arrays):
-        raise ValueError(f"{path}: arrays {sorted(arrays)} do not match the metadata {sorted(spec)}; the file was altered.")
-    for k, v in arrays.items():
-        s = spec[k]
-        if list(v.shape) != s["shape"] or str(v.dtype) != s["dtype"]:
-            raise ValueError(f"{path}: array {k} has shape {v.shape} dtype {v.dtype}, metadata says {s['shape']} {s['dtype']}.")
-        if _digest(v) != s["sha256"]:
-            raise ValueError(f"{path}: array {k} does not match its checksum; the file was altered.")
-    est = _REGISTRY[kind](**meta["params"])
     try:
+        est = _REGISTRY[kind](**meta["params"])
+        if hasattr(est, "_validate_params"):
+            est._validate_params()
         est._set_state(arrays, meta["state"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"{path}: inconsistent model state ({exc}).") from None
+    except Exception as exc:
+        raise ValueError(f"{path}: inconsistent model ({type(exc).__name__}: {exc}).") from None
     return est

@@ -108,9 +108,24 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
         return {"n_features_in": int(self.n_features_in_)}
 
     def _set_state(self, arrays, meta):
-        self._W = np.ascontiguousarray(arrays["W"], dtype=np.float64)
-        self.classes_ = arrays["classes"]
-        self.n_features_in_ = int(meta["n_features_in"])
+        """Restore the weights from a model file, checking them as a fit would leave them:
+        ``n_features_in`` an int >= 1, distinct classes, finite float weights of shape
+        (n_features [+1 with an intercept], n_classes)."""
+        n = meta["n_features_in"]
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ValueError(f"n_features_in must be an int >= 1; got {n!r}")
+        classes, W = np.asarray(arrays["classes"]), np.asarray(arrays["W"])
+        if classes.ndim != 1 or classes.size < 1 or np.unique(classes).size != classes.size:
+            raise ValueError(f"classes must be distinct labels; got an array of shape {classes.shape}")
+        rows = n + int(bool(getattr(self, "fit_intercept", False)))
+        if W.dtype.kind != "f" or W.shape != (rows, classes.size):
+            raise ValueError(f"weights of shape {W.shape} ({W.dtype}) do not fit {classes.size} classes and {n} "
+                             "features")
+        if not np.isfinite(W).all():
+            raise ValueError("weights are not finite")
+        self._W = np.ascontiguousarray(W, dtype=np.float64)
+        self.classes_ = classes
+        self.n_features_in_ = n
 
     def _check_weight_shape(self):
         """Loaded weights must be (n_features [+1 with an intercept], n_classes)."""

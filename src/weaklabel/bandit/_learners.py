@@ -540,6 +540,8 @@ class Confidit(_BanditLearner):
         self._A_diag = np.ascontiguousarray(arrays["A_diag"], dtype=np.float64)
         self._A_inv = np.ascontiguousarray(arrays["A_inv"], dtype=np.float64)
         n_cols, k = self._W.shape
+        if not (np.isfinite(self._A_diag).all() and np.isfinite(self._A_inv).all()):
+            raise ValueError("Confidit matrices are not finite")
         if not ((self._A_diag.shape == (n_cols, k) and self._A_inv.size == 0)
                 or (self._A_inv.shape == (k, n_cols, n_cols) and self._A_diag.size == 0)):
             raise ValueError(f"Confidit matrices of shapes {self._A_diag.shape} / {self._A_inv.shape} do not fit "

@@ -1,0 +1,182 @@
+"""Damaged and hostile model files (issue 16): every outcome is one ValueError naming the
+file, or the very model that was saved; never another exception, a hang or a large
+allocation."""
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import weaklabel
+from weaklabel.noisy import UMA
+from weaklabel.partial import Perceptron
+
+rng = np.random.RandomState(0)
+X = rng.randn(40, 4)
+y = np.arange(40) % 3
+
+
+def _saved(tmp_path, est=None):
+    est = est if est is not None else Perceptron().fit(X, y)
+    path = tmp_path / "m.npz"
+    est.save(path)
+    return est, path
+
+
+def _members(path):
+    with zipfile.ZipFile(path) as zf:
+        return {n: zf.read(n) for n in zf.namelist()}
+
+
+_NULL = object()
+
+
+def _write(path, members, meta=None, arrays=None, fix_checksums=True):
+    """A hostile file: the given members, with ``meta`` / ``arrays`` replaced, and (as a
+    careful attacker would) checksums that match the replacements."""
+    members = dict(members)
+    if arrays:
+        m = json.loads(members["meta.json"]) if meta is None else meta
+        for k, v in arrays.items():
+            buf = io.BytesIO()
+            np.save(buf, v)
+            members[k + ".npy"] = buf.getvalue()
+            m["arrays"][k] = {"shape": list(v.shape), "dtype": str(v.dtype),
+                              "sha256": hashlib.sha256(np.ascontiguousarray(v).tobytes()).hexdigest()}
+        meta = m
+    if meta is _NULL:
+        members["meta.json"] = b"null"
+    elif meta is not None:
+        members["meta.json"] = json.dumps(meta).encode()
+    if fix_checksums:
+        members["meta.sha256"] = hashlib.sha256(members["meta.json"]).hexdigest().encode()
+    with zipfile.ZipFile(path, "w") as zf:
+        for n, b in members.items():
+            zf.writestr(n, b)
+    return path
+
+
+def _meta(path):
+    return json.loads(_members(path)["meta.json"])
+
+
+def _edited(meta, **state_or_params):
+    meta = json.loads(json.dumps(meta))
+    for k, v in state_or_params.items():
+        where = "params" if k in meta["params"] else "state"
+        meta[where][k] = v
+    return meta
+
+
+@pytest.mark.parametrize("what, edit, match", [
+    ("meta.json is a list", lambda m: [1, 2], "holds a list"),
+    ("meta.json is null", lambda m: _NULL, "holds a NoneType"),
+    ("no params", lambda m: {k: v for k, v in m.items() if k != "params"}, "lacks 'params'"),
+    ("eta = -5", lambda m: _edited(m, eta=-5.0), "'eta' parameter of Perceptron"),
+    ("t = -100", lambda m: _edited(m, t=-100), "t >= 1"),
+    ("n_features_in = 3", lambda m: _edited(m, n_features_in=3), "do not fit"),
+    ("unknown dtype", lambda m: {**m, "arrays": {**m["arrays"], "W": {**m["arrays"]["W"], "dtype": "nope"}}},
+     "unknown dtype|malformed|does not match"),
+])
+def test_edited_headers_are_rejected_even_with_matching_checksums(tmp_path, what, edit, match):
+    _, path = _saved(tmp_path)
+    members = _members(path)
+    bad = _write(tmp_path / "bad.npz", members, meta=edit(json.loads(members["meta.json"])))
+    with pytest.raises(ValueError, match=match):
+        weaklabel.load(bad)
+
+
+def test_an_edited_header_without_a_new_checksum_is_rejected(tmp_path):
+    _, path = _saved(tmp_path)
+    members = _members(path)
+    bad = _write(tmp_path / "bad.npz", members, meta=_edited(_meta(path), n_features_in=3), fix_checksums=False)
+    with pytest.raises(ValueError, match="meta.json does not match its checksum"):
+        weaklabel.load(bad)
+
+
+@pytest.mark.parametrize("what, arrays, match", [
+    ("W reshaped", {"W": np.zeros((2, 6))}, "do not fit"),
+    ("W one-dimensional", {"W": np.zeros(12)}, "do not fit"),
+    ("W of NaN", {"W": np.full((4, 3), np.nan)}, "not finite"),
+    ("classes of the wrong length", {"classes": np.arange(5)}, "do not fit"),
+    ("classes repeated", {"classes": np.array([0, 0, 1])}, "distinct"),
+])
+def test_hostile_arrays_with_matching_checksums_are_rejected(tmp_path, what, arrays, match):
+    _, path = _saved(tmp_path)
+    bad = _write(tmp_path / "bad.npz", _members(path), arrays=arrays)
+    with pytest.raises(ValueError, match=match):
+        weaklabel.load(bad)
+
+
+def test_uma_loader_checks_shapes(tmp_path):
+    _, path = _saved(tmp_path, UMA("identity", max_iter=20).fit(X, y))
+    bad = _write(tmp_path / "bad.npz", _members(path), meta=_edited(_meta(path), n_features_in=3))
+    with pytest.raises(ValueError, match="do not fit"):
+        weaklabel.load(bad)
+
+
+def test_a_member_that_inflates_beyond_its_declared_size_is_not_read(tmp_path):
+    _, path = _saved(tmp_path)
+    members = _members(path)
+    members["W.npy"] = members["W.npy"] + b"\0" * (1 << 20)      # compresses to almost nothing
+    bad = _write(tmp_path / "bad.npz", members)
+    with pytest.raises(ValueError, match="inflates to"):
+        weaklabel.load(bad)
+
+
+def test_a_header_declaring_a_huge_array_allocates_nothing(tmp_path):
+    _, path = _saved(tmp_path)
+    members = _members(path)
+    meta = _meta(path)
+    meta["arrays"]["W"]["shape"] = [3 * 10**12]
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (3 * 10**12,)})
+    members["W.npy"] = np.lib.format.magic(1, 0) + header.getvalue() + b"\0" * 96
+    bad = _write(tmp_path / "bad.npz", members, meta=meta)
+    with pytest.raises(ValueError):
+        weaklabel.load(bad)
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "/dev/zero", "/dev/urandom", "missing"])
+def test_only_regular_files_are_opened(tmp_path, kind):
+    if kind == "directory":
+        path = tmp_path
+    elif kind == "fifo":
+        path = tmp_path / "pipe.npz"
+        os.mkfifo(path)
+    elif kind == "missing":
+        with pytest.raises(FileNotFoundError, match="model file not found"):
+            weaklabel.load(tmp_path / "nope.npz")
+        return
+    else:
+        path = kind
+    with pytest.raises(ValueError, match="not a regular file"):
+        weaklabel.load(path)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_fuzz_byte_flips_and_truncations(tmp_path, data):
+    est, path = _saved(tmp_path)
+    raw = bytearray(path.read_bytes())
+    action = data.draw(st.sampled_from(["flip", "truncate", "flip many"]))
+    if action == "truncate":
+        raw = raw[: data.draw(st.integers(0, len(raw) - 1))]
+    else:
+        for _ in range(1 if action == "flip" else data.draw(st.integers(2, 20))):
+            i = data.draw(st.integers(0, len(raw) - 1))
+            raw[i] ^= data.draw(st.integers(1, 255))
+    bad = tmp_path / "fuzzed.npz"
+    bad.write_bytes(bytes(raw))
+    try:
+        got = weaklabel.load(bad)
+    except ValueError:
+        return                                               # the one allowed failure
+    np.testing.assert_array_equal(got.coef_, est.coef_)     # else: the very model that was saved
+    np.testing.assert_array_equal(got.predict(X), est.predict(X))
