@@ -145,3 +145,19 @@ def test_every_valid_form_of_the_same_matrix_gives_the_same_model(est):
             assert same, f"{name} was modified"
     for name, W in models.items():
         np.testing.assert_allclose(W, models["csr"], rtol=1e-9, atol=1e-12, err_msg=name)
+
+
+def test_mixed_label_types_are_one_clear_error():
+    X, _ = _data(n=6)
+    with pytest.raises(ValueError, match="mixes string and number labels"):
+        UMA("identity").fit(X, np.array([0, "a", 1, "b", 0, 1], dtype=object))
+
+
+def test_64_bit_sparse_indices_are_accepted_everywhere():
+    X, y = _data()
+    X64 = sp.csr_matrix(X)
+    X64.indices, X64.indptr = X64.indices.astype(np.int64), X64.indptr.astype(np.int64)
+    for est in ONLINE + BATCH:
+        a = pickle.loads(pickle.dumps(est)).fit(X64, _target(est, y))
+        b = pickle.loads(pickle.dumps(est)).fit(sp.csr_matrix(X), _target(est, y))
+        np.testing.assert_allclose(_model(a), _model(b), rtol=1e-9, atol=1e-12, err_msg=repr(est))

@@ -209,6 +209,10 @@ def canonical_sparse(X):
     if sp.issparse(X) and not X.has_canonical_format:
         X = X.copy()
         X.sum_duplicates()
+    if sp.issparse(X) and X.indices.dtype != np.int32 and X.nnz < 2**31 and X.shape[1] < 2**31:
+        X = X.copy()                   # 32-bit indices: what LIBLINEAR (CL-SVM) and the kernels expect
+        X.indices = X.indices.astype(np.int32)
+        X.indptr = X.indptr.astype(np.int32)
     return X
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -34,7 +35,11 @@ class _Group(click.Group):
         except BrokenPipeError:          # e.g. `weaklabel predict ... | head`
             sys.stderr.close()
             sys.exit(0)
-        except (ValueError, TypeError, FileNotFoundError, KeyError, OSError) as exc:
+        except MemoryError:
+            click.echo("weaklabel: error: not enough memory for this input (a feature index far beyond the data? "
+                       "see --n-features).", err=True)
+            sys.exit(2)
+        except (ValueError, TypeError, FileNotFoundError, KeyError, OSError, ArithmeticError, sqlite3.Error) as exc:
             msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             click.echo(f"weaklabel: error: {msg}", err=True)
             sys.exit(2)
@@ -88,6 +93,8 @@ def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, no_progress
     from .experiments.store import ResultStore
 
     exp = registry.get(name)
+    if scheduler is not None:
+        _check_scheduler(scheduler)
     out = Path(out) if out else Path("results") / (name + ("-quick" if quick else ""))
     summary = exp.run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=not no_progress,
                       datasets=list(datasets_) or None)
@@ -122,6 +129,20 @@ def _parse_params(items):
     return params
 
 
+def _check_scheduler(address):
+    """A Dask scheduler address the runner can reach: SCHEME://HOST:PORT with a TCP-like scheme
+    and a port in 1..65535 (checked before any connection is tried)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(address)
+        port = parts.port
+    except ValueError as exc:
+        raise ValueError(f"--scheduler {address!r} is not an address ({exc}); use tcp://HOST:PORT.") from None
+    if parts.scheme not in ("tcp", "tls", "ucx") or not parts.hostname or port is None or not 0 < port < 65536:
+        raise ValueError(f"--scheduler must look like tcp://HOST:PORT with a port in 1..65535; got {address!r}.")
+
+
 def _read_svm(path, n_features=None):
     from .labels import load_candidate_svmlight
 
@@ -142,13 +163,16 @@ def _learner_names():
               help='svmlight file; labels may be candidate sets: "2,5 1:0.3 7:1.0".')
 @click.option("--param", "params", multiple=True, help="Estimator parameter key=value (repeatable), e.g. alpha=0.01.")
 @click.option("--model", required=True, type=click.Path(dir_okay=False), help="Where to write the model (.npz).")
-def fit(method, train, params, model):
+@click.option("--n-features", type=click.IntRange(min=1), default=None,
+              help="The number of features, when the file's largest index is far beyond its data (otherwise such "
+                   "an index is refused, before any allocation).")
+def fit(method, train, params, model, n_features):
     """Train a learner on an svmlight file and save it."""
     from .presets import get
 
     preset = get(method)
     est = preset.make(**_parse_params(params))
-    X, S = _read_svm(train)
+    X, S = _read_svm(train, n_features=n_features)
     if (preset.exact_labels or preset.kind == "bandit") and (S.sizes > 1).any():
         raise ValueError(f"{method} needs exact labels, but {train} has candidate sets with several labels.")
     if preset.kind == "bandit":

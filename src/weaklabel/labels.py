@@ -424,6 +424,10 @@ class BagCandidates:
 
 # ---- multilabel svmlight: the on-disk format of candidate sets ---------------
 
+#: a file may name up to this many features (or 100 per stored value) without n_features
+_MAX_AUTO_FEATURES = 1 << 20
+
+
 def load_candidate_svmlight(f, n_features=None, classes=None, dtype=np.float64):
     """Read a multilabel svmlight file whose label field is a candidate set.
 
@@ -439,10 +443,18 @@ def load_candidate_svmlight(f, n_features=None, classes=None, dtype=np.float64):
 
     if isinstance(f, (str, os.PathLike)) and not os.path.exists(f):
         raise FileNotFoundError(f"candidate svmlight file not found: {os.fspath(f)}")
+    where = getattr(f, "name", f)
     try:
         X, lists = load_svmlight_file(f, n_features=n_features, dtype=dtype, multilabel=True, zero_based=False)
-    except ValueError as exc:
-        raise ValueError(f"could not parse {getattr(f, 'name', f)} as svmlight with candidate labels: {exc}") from None
+    except (ValueError, OverflowError, TypeError) as exc:
+        raise ValueError(f"could not parse {where} as svmlight with candidate labels: {exc}") from None
+    if X.nnz == 0:
+        raise ValueError(f"{where} has labels but no feature (no index:value pair); nothing to learn from.")
+    if n_features is None and X.shape[1] > max(_MAX_AUTO_FEATURES, 100 * X.nnz):
+        raise ValueError(
+            f"{where} names feature index {X.shape[1]}, far beyond its {X.nnz} stored values: a model of that "
+            f"width would need {X.shape[1] * 8 / 2**20:,.0f} MiB per class. If the index is real, pass "
+            "n_features (weaklabel fit --n-features N).")
     lists = [[_as_label(v) for v in row] for row in lists]
     empty = [i for i, r in enumerate(lists) if len(r) == 0]
     if empty:

@@ -79,3 +79,40 @@ def test_bench_bandit_suite_prints_ratios():
     for name in ("CSPA", "SPA", "Banditron", "BPA", "Confidit (diag)", "sklearn SGD pa1"):
         assert name in res.output
     assert "x sklearn" in res.output and "slowest vs scikit-learn" in res.output
+
+
+@pytest.mark.parametrize("content, match", [
+    ("1 20000000:1\n", "far beyond its 1 stored values"),
+    ("1 1000000000000:1\n", "could not parse"),
+    ("1\n2\n", "no feature"),
+])
+def test_hostile_svmlight_files_are_one_line_before_any_allocation(tmp_path, content, match):
+    train = tmp_path / "t.svm"
+    train.write_text(content)
+    res = CliRunner().invoke(main, ["fit", "--method", "avg-pegasos", "--train", str(train),
+                                    "--model", str(tmp_path / "m.npz")])
+    assert res.exit_code == 2 and match in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "m.npz").exists()
+
+
+def test_n_features_accepts_a_wide_file_on_purpose(tmp_path):
+    train = tmp_path / "t.svm"
+    train.write_text("0 1:1\n1 3000:1\n")
+    res = CliRunner().invoke(main, ["fit", "--method", "perceptron", "--train", str(train), "--n-features", "5000",
+                                    "--model", str(tmp_path / "m.npz")])
+    assert res.exit_code == 0, res.output
+
+
+def test_numeric_overflow_is_one_line(tmp_path):
+    train = tmp_path / "t.svm"
+    train.write_text("".join(f"{i % 2} 1:{1e10 * (i + 1)} 2:{-1e10 * i}\n" for i in range(20)))
+    res = CliRunner().invoke(main, ["fit", "--method", "perceptron", "--train", str(train), "--param", "eta=1e300",
+                                    "--model", str(tmp_path / "m.npz")])
+    assert res.exit_code == 2 and "overflowed" in res.output and "Traceback" not in res.output
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:70000", "inproc://x", "127.0.0.1:8786"])
+def test_bad_scheduler_addresses_are_rejected_before_connecting(tmp_path, address):
+    res = CliRunner().invoke(main, ["reproduce", "uma-toy", "--quick", "--scheduler", address, "--out",
+                                    str(tmp_path)])
+    assert res.exit_code == 2 and "--scheduler" in res.output

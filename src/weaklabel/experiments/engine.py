@@ -30,6 +30,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -237,7 +238,7 @@ class Experiment:
             if not plan_file.exists():
                 raise FileNotFoundError(f"{plan_file} is missing; it is written by `weaklabel reproduce {self.name}`.")
             plan = json.loads(plan_file.read_text())
-        with ResultStore(out / "results.sqlite") as store:
+        with ResultStore(out / "results.sqlite", read_only=not execute) as store:
             ctx = Context(self, plan, store, out, execute=execute, jobs=jobs, scheduler=scheduler,
                           progress=progress)
             rows = self.execute(ctx)
@@ -268,8 +269,13 @@ class Context:
         """Run the cells that are not stored yet (when executing) and return the stored
         ``(config, result)`` rows of exactly these cells, in the cells' order."""
         if self.execute:
+            before = len(self.store.unreadable)
             run_cells(cells, self.store, jobs=self.jobs, scheduler=self.scheduler, progress=self.progress,
                       desc=desc)
+            healed = len(self.store.unreadable) - before
+            if healed:
+                print(f"weaklabel: {healed} stored cell(s) of {self.store.path} could not be read; computed again.",
+                      file=sys.stderr)
         by_key = {}
         for stage in sorted({c.stage for c in cells}):
             for cfg, res in self.store.rows(self.experiment.name, stage):

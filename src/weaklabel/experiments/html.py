@@ -145,7 +145,7 @@ def write_html(store, out_html):
     if not store.is_file():
         raise FileNotFoundError(f"no results store at {store}; pass a results.sqlite or the folder holding one.")
     folder = store.parent
-    with ResultStore(store) as s:
+    with ResultStore(store, read_only=True) as s:
         exps = s.experiments()
         runs = s.runs()
     parts = [f"<h1>weaklabel results: {html.escape(folder.name)}</h1>"]

@@ -13,7 +13,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-__all__ = ["ResultStore", "config_key"]
+__all__ = ["ResultStore", "StoreError", "config_key"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -52,22 +52,62 @@ def _default(o):
     raise TypeError(f"{type(o).__name__} is not JSON serialisable")
 
 
+_COLUMNS = {"results": ["key", "experiment", "stage", "config", "result", "seconds", "created"],
+            "runs": ["created", "command", "versions"]}
+
+
+class StoreError(ValueError):
+    """A results store that cannot be read or written: one message naming the file."""
+
+
 class ResultStore:
     """An SQLite file of finished cells.
 
     Parameters
     ----------
     path : str or Path
-        The database file; its folder is created if needed.
+        The database file; its folder is created if needed (not when ``read_only``).
+    read_only : bool, default=False
+        Open without ever writing (reports): the file must exist, and a store in a
+        read-only place can be read.
+
+    A file that is not a results store (truncated, garbage, another schema, a folder)
+    raises :class:`StoreError` naming it and what to do.  A stored row whose result
+    cannot be read is left out of :meth:`rows` and :meth:`done_keys`, so the runner
+    computes that cell again and replaces the row; :attr:`unreadable` counts them.
     """
 
-    def __init__(self, path):
+    def __init__(self, path, read_only=False):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(os.fspath(self.path), timeout=60)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.executescript(_SCHEMA)
-        self._conn.commit()
+        self.read_only = read_only
+        self.unreadable = set()
+        try:
+            if read_only:
+                if not self.path.is_file():
+                    raise StoreError(f"no results store at {self.path}; run `weaklabel reproduce` first.")
+                uri = f"file:{os.fspath(self.path)}?mode=ro"
+                try:
+                    self._conn = sqlite3.connect(uri, uri=True, timeout=60)
+                    self._conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+                except sqlite3.OperationalError:          # a WAL store in a place we cannot write
+                    self._conn = sqlite3.connect(uri + "&immutable=1", uri=True, timeout=60)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._conn = sqlite3.connect(os.fspath(self.path), timeout=60)
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.executescript(_SCHEMA)
+                self._conn.commit()
+            self._check_schema()
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path} is not a readable results store ({exc}). Move it away to start afresh, "
+                             "or choose another --out.") from None
+
+    def _check_schema(self):
+        for table, cols in _COLUMNS.items():
+            have = [r[1] for r in self._conn.execute(f"PRAGMA table_info({table})")]
+            if have != cols:
+                raise StoreError(f"{self.path} is an SQLite file but not a weaklabel results store (table {table} "
+                                 f"has columns {have}). Move it away to start afresh, or choose another --out.")
 
     def close(self):
         self._conn.close()
@@ -79,14 +119,27 @@ class ResultStore:
         self.close()
 
     def done_keys(self, experiment=None):
-        q = "SELECT key FROM results" + (" WHERE experiment = ?" if experiment else "")
-        return {r[0] for r in self._conn.execute(q, (experiment,) if experiment else ())}
+        """Keys of the stored cells whose result can be read (the others are to be rerun)."""
+        q = "SELECT key, config, result FROM results" + (" WHERE experiment = ?" if experiment else "")
+        return {k for k, c, r in self._conn.execute(q, (experiment,) if experiment else ())
+                if self._parse(k, c, r) is not None}
+
+    def _parse(self, key, config, result):
+        try:
+            cfg, res = json.loads(config), json.loads(result)
+        except (TypeError, ValueError):
+            cfg = res = None
+        if not isinstance(cfg, dict) or not isinstance(res, dict):
+            self.unreadable.add(key)
+            return None
+        return cfg, res
 
     def put(self, key, experiment, stage, config, result, seconds):
-        """Insert one finished cell (ignored if the key is already there)."""
+        """Store one finished cell (the runner only runs cells not stored readably, so this
+        adds a row or replaces an unreadable one; never a duplicate)."""
         with self._conn:
             self._conn.execute(
-                "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",     # replaces an unreadable row
                 (key, experiment, stage, json.dumps(config, sort_keys=True, default=_default),
                  json.dumps(result, default=_default), float(seconds), time.time()),
             )
@@ -98,7 +151,12 @@ class ResultStore:
         if stage is not None:
             q += " AND stage = ?"
             args.append(stage)
-        return [(json.loads(c), json.loads(r)) for c, r in self._conn.execute(q + " ORDER BY key", args)]
+        out = []
+        for k, c, r in self._conn.execute(q.replace("SELECT config", "SELECT key, config") + " ORDER BY key", args):
+            parsed = self._parse(k, c, r)
+            if parsed is not None:
+                out.append(parsed)
+        return out
 
     def log_run(self, command, versions):
         """Record the command line and package versions of a run that wrote to this store."""
