@@ -82,3 +82,15 @@ def test_reports_open_the_store_read_only(tmp_path, toy):
     assert path.read_bytes() == before
     with pytest.raises(StoreError, match="no results store"):
         ResultStore(tmp_path / "nope.sqlite", read_only=True)
+
+
+def test_a_row_lacking_a_field_is_computed_again(tmp_path, toy, capsys):
+    first = toy.run(tmp_path, progress=False).table("values").rows
+    with sqlite3.connect(tmp_path / "results.sqlite") as con:
+        key = con.execute("SELECT key FROM results ORDER BY key LIMIT 1").fetchone()[0]
+        con.execute("UPDATE results SET result = '{\"other\": 1}' WHERE key = ?", (key,))
+    with pytest.raises(ValueError, match="lacks the field 'value'"):
+        toy.run(tmp_path, progress=False, execute=False)          # a report names it; it does not write
+    again = toy.run(tmp_path, progress=False)
+    assert sorted(again.table("values").rows) == sorted(first)
+    assert "lacked the field 'value'" in capsys.readouterr().err

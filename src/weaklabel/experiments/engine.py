@@ -241,8 +241,19 @@ class Experiment:
         with ResultStore(out / "results.sqlite", read_only=not execute) as store:
             ctx = Context(self, plan, store, out, execute=execute, jobs=jobs, scheduler=scheduler,
                           progress=progress)
-            rows = self.execute(ctx)
-            summary = self.summarize(ctx, rows)
+            try:
+                summary = self.summarize(ctx, self.execute(ctx))
+            except KeyError as exc:
+                # a stored result without a field its summary reads: compute those cells again, once
+                field = exc.args[0] if exc.args else None
+                if not ctx.rows_lacking(field):
+                    raise                                    # not the store's doing
+                if not execute:
+                    raise ValueError(f"a stored result in {store.path} lacks the field {field!r}; rerun "
+                                     f"`weaklabel reproduce {self.name}` with the same --out to compute it "
+                                     "again.") from None
+                ctx.drop_rows_lacking(field)
+                summary = self.summarize(ctx, self.execute(ctx))
         if write:
             write_summary(summary, out)
         return summary
@@ -257,6 +268,7 @@ class Context:
         self.store = store
         self.out = Path(out)
         self.execute = execute
+        self._seen = {}                               # stage -> [(key, result)] of the rows handed out
         self.jobs = jobs
         self.scheduler = scheduler
         self.progress = progress
@@ -280,7 +292,28 @@ class Context:
         for stage in sorted({c.stage for c in cells}):
             for cfg, res in self.store.rows(self.experiment.name, stage):
                 by_key[config_key(cfg)] = (cfg, res)
-        return [by_key[c.key] for c in cells if c.key in by_key]
+        out = [by_key[c.key] for c in cells if c.key in by_key]
+        for c in cells:
+            if c.key in by_key:
+                self._seen.setdefault(c.stage, []).append((c.key, by_key[c.key][1]))
+        return out
+
+    def rows_lacking(self, field):
+        """Keys of the rows handed out so far that lack ``field`` while other rows of their
+        stage have it: a damaged or outdated stored result."""
+        return [k for rows in self._seen.values() if any(field in r for _, r in rows)
+                for k, r in rows if field not in r]
+
+    def drop_rows_lacking(self, field):
+        """Delete :meth:`rows_lacking` from the store, so that the next run computes them
+        again.  Returns how many were dropped (and says so)."""
+        bad = self.rows_lacking(field)
+        if bad:
+            self.store.delete(bad)
+            print(f"weaklabel: {len(bad)} stored cell(s) of {self.store.path} lacked the field {field!r}; "
+                  "computed again.", file=sys.stderr)
+        self._seen = {}
+        return len(bad)
 
 
 # ---- renderers ----------------------------------------------------------------------------------

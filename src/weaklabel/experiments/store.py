@@ -144,6 +144,11 @@ class ResultStore:
                  json.dumps(result, default=_default), float(seconds), time.time()),
             )
 
+    def delete(self, keys):
+        """Remove these cells' rows (one transaction), so the next run computes them again."""
+        with self._conn:
+            self._conn.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
+
     def rows(self, experiment, stage=None):
         """List of (config, result) dicts for an experiment (and stage)."""
         q = "SELECT config, result FROM results WHERE experiment = ?"
