@@ -164,9 +164,32 @@ def doc_with_common(common):
 
 
 def with_intercept(X):
-    """``X`` with a constant column of ones appended (dense or CSR)."""
-    ones = np.ones((X.shape[0], 1), dtype=X.dtype)
-    return sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+    """``X`` with a constant column of ones appended (dense or CSR).
+
+    For CSR the new matrix is built directly (each row's entries, then the constant), in
+    about the memory of the result: scipy's ``hstack`` goes through COO and peaks at
+    several times the input.  Sorted indices stay sorted (the constant is the last column).
+    """
+    n, d = X.shape
+    if not sp.issparse(X):
+        ones = np.ones((n, 1), dtype=X.dtype)
+        return np.hstack([X, ones])
+    X = X.tocsr()
+    idx_dtype = np.int64 if X.nnz + n >= 2**31 or d + 1 >= 2**31 else X.indices.dtype
+    indptr = X.indptr.astype(idx_dtype) + np.arange(n + 1, dtype=idx_dtype)
+    last = indptr[1:] - 1                                   # each row's new final slot
+    keep = np.ones(X.nnz + n, dtype=bool)
+    keep[last] = False
+    indices = np.empty(X.nnz + n, dtype=idx_dtype)
+    data = np.empty(X.nnz + n, dtype=X.dtype)
+    indices[keep] = X.indices
+    data[keep] = X.data
+    del keep
+    indices[last] = d
+    data[last] = 1
+    out = sp.csr_matrix((data, indices, indptr), shape=(n, d + 1))
+    out.has_sorted_indices = X.has_sorted_indices
+    return out
 
 
 def kernel_ready(X, fit_intercept):
