@@ -116,3 +116,11 @@ def test_bad_scheduler_addresses_are_rejected_before_connecting(tmp_path, addres
     res = CliRunner().invoke(main, ["reproduce", "uma-toy", "--quick", "--scheduler", address, "--out",
                                     str(tmp_path)])
     assert res.exit_code == 2 and "--scheduler" in res.output
+
+
+def test_a_qid_field_is_read(tmp_path):
+    train = tmp_path / "t.svm"
+    train.write_text("0 qid:3 1:1 2:0\n1 qid:3 1:0 2:1\n0,1 qid:4 1:1 2:1\n")
+    res = CliRunner().invoke(main, ["fit", "--method", "avg-perceptron", "--train", str(train),
+                                    "--model", str(tmp_path / "m.npz")])
+    assert res.exit_code == 0 and "3 samples x 2 features" in res.output, res.output

@@ -49,8 +49,10 @@ def test_a_damaged_store_is_one_error_naming_the_file(tmp_path, toy, damage):
             con.execute("CREATE TABLE results (a, b)")
     with pytest.raises(StoreError, match=str(path)):
         ResultStore(path)
-    r = CliRunner().invoke(main, ["report", str(path.parent), "--html", str(tmp_path / "x.html")])
-    assert r.exit_code == 2 and "weaklabel: error:" in r.output and "Traceback" not in r.output
+    for args in (["report", str(path.parent), "--html", str(tmp_path / "x.html")],
+                 ["reproduce", "store-toy", "--no-progress", "--out", str(path.parent)]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2 and "weaklabel: error:" in r.output and "Traceback" not in r.output, args
 
 
 def test_an_unreadable_row_is_computed_again_and_the_run_says_so(tmp_path, toy, capsys):
