@@ -22,6 +22,12 @@ PUBLIC = [
     "weaklabel.structured.inference.viterbi", "weaklabel.structured.inference.lp_map",
     "weaklabel.structured.MILM3N", "weaklabel.structured.LPMILM3N", "weaklabel.structured.inference.exact_map", "weaklabel.structured.inference.milp_map",
     "weaklabel.structured.rbf_node_features", "weaklabel.simulate.visual_sudoku", "weaklabel.simulate.hmc_bayes_predict",
+    # the redesign's public pieces
+    "weaklabel.load", "weaklabel.structured.inference.MAPResult", "weaklabel.structured.MILM3N.decode",
+    "weaklabel.structured.checks.yield_structured_checks", "weaklabel.presets.make",
+    "weaklabel.experiments.engine.Experiment", "weaklabel.experiments.engine.Table",
+    "weaklabel.experiments.engine.Experiment.run", "weaklabel.bandit.CSPA.mixing_state",
+    "weaklabel.bandit.CSPA.set_mixing_state",
 ]
 # Checks we do not hold ourselves to: summary/extended-summary wording, See Also and
 # Returns of fit/self, parameters documented on the class rather than __init__.

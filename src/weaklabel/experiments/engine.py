@@ -70,6 +70,7 @@ class Table:
     title : str
         Heading in the Markdown report.
     columns : list of str
+        Column headings.
     rows : list of list
         One list per row, one value per column (float, int, str or None).
     formats : dict, optional
@@ -188,6 +189,7 @@ class Experiment:
     name : str
         The name the CLI and the registry use (``weaklabel reproduce NAME``).
     title : str
+        One line saying what it reproduces.
     plan : callable ``(quick, repeats, datasets) -> dict``
         The sweep settings (JSON-able); saved as ``OUT/plan.json`` so that a report can
         be re-rendered later exactly as it was run.
@@ -196,6 +198,7 @@ class Experiment:
         returns what ``summarize`` needs.  Called with ``ctx.execute`` False to only read
         the store.
     summarize : callable ``(ctx, rows) -> Summary``
+        Turns what ``execute`` returned into the tables and figures.
     datasets : tuple of str, optional
         The datasets ``--dataset`` may choose from; empty means the flag does not apply.
     repeats_help : str, optional

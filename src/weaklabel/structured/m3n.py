@@ -214,6 +214,7 @@ class _M3NBase(BaseEstimator):
         Parameters
         ----------
         X : int array (n_examples, n_nodes) or float array (n_examples, n_nodes, n_features)
+            The examples: symbols, or node features.
         pairwise_scale : float or None, default=None
             Multiplies the learned pairwise scores; ``None`` is the estimator's own
             ``pairwise_scale`` (1 for the estimators without one).
