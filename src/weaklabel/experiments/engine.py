@@ -407,6 +407,8 @@ def write_figure_png(fig, path):
     plt = require("matplotlib.pyplot", "plotting a reproduction")
     panels = fig.panels()
     ncols = min(len(panels), fig.ncols)
+    if len(panels) == 4 and ncols == 3:                       # 2 x 2 rather than 3 + 1
+        ncols = 2
     nrows = -(-len(panels) // ncols)
     panel_w = 4.4
     if fig.kind == "bar":                       # room for every bar of the widest panel
