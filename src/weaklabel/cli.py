@@ -94,6 +94,8 @@ def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, no_progress
 
     exp = registry.get(name)
     if scheduler is not None:
+        if jobs != 1:
+            raise ValueError("--jobs starts a local cluster and --scheduler uses a running one; pass one of them.")
         _check_scheduler(scheduler)
     out = Path(out) if out else Path("results") / (name + ("-quick" if quick else ""))
     summary = exp.run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=not no_progress,

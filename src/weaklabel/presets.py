@@ -35,6 +35,11 @@ class Preset:
     description: str = ""
 
     def make(self, **params):
+        valid = sorted(set(self.cls().get_params(deep=False)) - set(self.params))
+        unknown = sorted(set(params) - set(valid) - set(self.params))
+        if unknown:
+            raise ValueError(f"{self.name} has no parameter {', '.join(map(repr, unknown))}; its parameters are "
+                             f"{', '.join(valid)}.")
         clash = sorted(set(params) & set(self.params))
         if clash:
             raise ValueError(f"preset {self.name!r} fixes {clash}; pass the other parameters only "

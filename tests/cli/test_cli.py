@@ -124,3 +124,23 @@ def test_a_qid_field_is_read(tmp_path):
     res = CliRunner().invoke(main, ["fit", "--method", "avg-perceptron", "--train", str(train),
                                     "--model", str(tmp_path / "m.npz")])
     assert res.exit_code == 0 and "3 samples x 2 features" in res.output, res.output
+
+
+def test_jobs_and_scheduler_are_exclusive(tmp_path):
+    res = CliRunner().invoke(main, ["reproduce", "uma-toy", "--quick", "--jobs", "2", "--scheduler",
+                                    "tcp://127.0.0.1:8786", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "pass one of them" in res.output
+
+
+def test_a_misspelt_param_lists_the_valid_ones(tmp_path):
+    train = _svm(tmp_path / "t.svm")
+    res = CliRunner().invoke(main, ["fit", "--method", "avg-pegasos", "--train", str(train), "--param", "alhpa=0.1",
+                                    "--model", str(tmp_path / "m.npz")])
+    assert res.exit_code == 2 and "avg-pegasos has no parameter 'alhpa'" in res.output and "alpha" in res.output
+
+
+def test_the_html_page_renders_emphasis():
+    from weaklabel.experiments.html import markdown_to_html
+
+    page = markdown_to_html("Ratio of correct *proposed* labels, **bold**, a*b*c stays", ".")
+    assert "<em>proposed</em>" in page and "<strong>bold</strong>" in page and "a*b*c" in page

@@ -59,7 +59,9 @@ def test_a_registered_experiment_runs_from_python_and_the_cli(toy, tmp_path):
     assert csv[0] == "n,value,value std"
     assert float(csv[1].split(",")[1]) == pytest.approx(np.mean(values))
     assert (out / "values.png").stat().st_size > 5_000
-    assert json.loads((out / "plan.json").read_text()) == {"repeats": 3, "scale": 2.0}
+    assert json.loads((out / "plan.json").read_text()) == {"experiment": "toy", "plan": {"repeats": 3, "scale": 2.0}}
+    res = CliRunner().invoke(main, ["report", "uma-toy", "--out", str(out)])      # another experiment's folder
+    assert res.exit_code == 2 and "holds a run of 'toy', not of 'uma-toy'" in res.output
     res = CliRunner().invoke(main, ["report", "toy", "--out", str(out)])
     assert res.exit_code == 0, res.output
     res = CliRunner().invoke(main, ["reproduce", "toy", "--quick", "--dataset", "x", "--out", str(out)])

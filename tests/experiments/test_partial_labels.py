@@ -93,7 +93,7 @@ def test_quick_reproduction_returns_numbers_and_writes_report(tmp_path):
     assert "| ecoli | 2 | 300 |" in text and "| ecoli | 6 | 300 |" in text
     assert (tmp_path / "ecoli.png").stat().st_size > 10_000
     assert (tmp_path / "final_errors.csv").read_text().count("\n") == 1 + 3 * 6
-    assert json.loads((tmp_path / "plan.json").read_text())["repeats"] == 2
+    assert json.loads((tmp_path / "plan.json").read_text())["plan"]["repeats"] == 2
     with ResultStore(tmp_path / "results.sqlite") as store:
         n = store.count()
     # rerun: nothing new is computed, the same numbers; re-rendering from the store alone gives them too

@@ -236,11 +236,18 @@ class Experiment:
         plan_file = out / "plan.json"
         if execute:
             plan = self.make_plan(quick, repeats, datasets)
-            plan_file.write_text(json.dumps(plan, indent=1))
+            plan_file.write_text(json.dumps({"experiment": self.name, "plan": plan}, indent=1))
         else:
             if not plan_file.exists():
                 raise FileNotFoundError(f"{plan_file} is missing; it is written by `weaklabel reproduce {self.name}`.")
-            plan = json.loads(plan_file.read_text())
+            saved = json.loads(plan_file.read_text())
+            if isinstance(saved, dict) and set(saved) == {"experiment", "plan"}:
+                if saved["experiment"] != self.name:
+                    raise ValueError(f"{out} holds a run of {saved['experiment']!r}, not of {self.name!r}; use "
+                                     f"`weaklabel report {saved['experiment']} --out {out}`.")
+                plan = saved["plan"]
+            else:
+                plan = saved                                   # written before plan.json named its experiment
         with ResultStore(out / "results.sqlite", read_only=not execute) as store:
             ctx = Context(self, plan, store, out, execute=execute, jobs=jobs, scheduler=scheduler,
                           progress=progress)

@@ -38,6 +38,7 @@ def versions():
 def _inline(text):
     text = html.escape(text, quote=False)
     text = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", text)
+    text = re.sub(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", r"<em>\1</em>", text)
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
     return text
 
@@ -111,7 +112,8 @@ body { font-family: sans-serif; max-width: 1400px; margin: 2em auto; padding: 0 
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; text-align: left; }
 th { background: #eee; }
-img { max-width: 100%; }
+img { max-width: 100%; height: auto; }
+figure { margin: 1em 0; }
 code, pre { background: #f4f4f4; padding: 0 0.2em; }
 pre { padding: 0.5em; overflow-x: auto; }
 .missing { color: #a00; }
