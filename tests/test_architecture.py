@@ -82,3 +82,13 @@ def test_cli_without_its_extra_says_which_to_install():
     assert proc.returncode == 2
     assert 'pip install "weaklabel[cli]"' in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_command_line_loads_no_learner_until_it_needs_one():
+    """`weaklabel --help` stays fast: the CLI and the package face import neither
+    scikit-learn nor numba; the containers load on first use."""
+    code = ("import sys, weaklabel, weaklabel.cli; heavy = [m for m in ('sklearn', 'numba') if m in sys.modules]; "
+            "print(heavy); from weaklabel import CandidateSets; print(CandidateSets.__module__, weaklabel.labels.__name__)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:2] == ["[]", "weaklabel.labels weaklabel.labels"]

@@ -4,8 +4,17 @@ Candidate label sets, bandit feedback, bags with candidate labelings, structured
 outputs with missing labels and noisy labels; see the README for what is built.
 """
 
+import importlib
+
 from ._version import __version__
-from .labels import BagCandidates, BanditFeedback, CandidateSets, dump_candidate_svmlight, load_candidate_svmlight
+
+# The containers are imported on first use (PEP 562), so `import weaklabel` and the
+# command's --help stay fast: scikit-learn and numba load only when a learner or a
+# container is used.
+_LAZY = {"CandidateSets": "labels", "BanditFeedback": "labels", "BagCandidates": "labels",
+         "load_candidate_svmlight": "labels", "dump_candidate_svmlight": "labels"}
+_SUBMODULES = {"labels", "linear", "metrics", "presets", "distributed", "partial", "bandit", "bags", "noisy",
+               "structured", "simulate", "datasets", "experiments"}
 
 __all__ = [
     "__version__",
@@ -41,3 +50,15 @@ def load(path):
     from . import _persist, bags, bandit, noisy, partial, structured  # noqa: F401  (fills the registry)
 
     return _persist.load_model(path)
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | _SUBMODULES)

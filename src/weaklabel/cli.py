@@ -151,14 +151,25 @@ def _read_svm(path, n_features=None):
     return load_candidate_svmlight(path, n_features=n_features)
 
 
-def _learner_names():
-    from .presets import names
+class _PresetChoice(click.Choice):
+    """The learner presets, read when the command runs (importing them loads the learners)."""
 
-    return names()
+    def __init__(self):
+        super().__init__([])
+
+    @property
+    def choices(self):
+        from .presets import names
+
+        return tuple(names())
+
+    @choices.setter
+    def choices(self, value):
+        pass
 
 
 @main.command()
-@click.option("--method", required=True, type=click.Choice(_learner_names()),
+@click.option("--method", required=True, type=_PresetChoice(),
               help="A learner preset (weaklabel.presets): candidate-set learners take the file's label sets; "
                    "bandit learners take exact labels as the oracle of their own proposals.")
 @click.option("--train", "train", required=True, type=click.Path(dir_okay=False),
