@@ -41,11 +41,26 @@ def test_cspa_beats_banditron_and_tracks_the_paper_on_vehicle():
 def test_kernel_support_set_comes_from_the_stream():
     Xk, y, K = cspa.stream("satimage", "train", "none", 0, 10**9, 0.1)
     assert Xk.shape == (4435, 700)
-    # the first 700 stream rows are the support set: each has itself at distance 0
-    np.testing.assert_allclose(Xk[np.arange(700), np.arange(700)], 1.0)
+    # the first 700 stream rows are the support set: each has itself at distance 0, so
+    # its own feature is its row's largest
+    assert np.all(np.argmax(Xk[:700], axis=1) == np.arange(700))
     assert np.unique(y[:700]).size == K                 # not satimage's one-class file head
+    # the paper's protocol (issue 17): every kernel feature vector has unit length
+    np.testing.assert_allclose(np.linalg.norm(Xk, axis=1), 1.0)
     Xc, _, _ = cspa.stream("satimage", "train", "none", 0, 10**9, 0.1, True)
-    np.testing.assert_allclose(Xc[:700].mean(axis=0), 0.0, atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(Xc, axis=1), 1.0)
+
+
+def test_pendigits_is_fed_raw_and_20news_is_registered():
+    # issue 17: LIBSVM distributes pendigits only raw (0..100); the rows are unit norm, not min-max scaled
+    assert cspa.LINEAR_DATA["pendigits"][1] == "none"
+    X, _, _ = cspa.stream_data("pendigits", "train", "none")
+    from weaklabel import datasets
+
+    raw = datasets.load("pendigits").X_train
+    np.testing.assert_allclose(X, raw / np.linalg.norm(raw, axis=1, keepdims=True))
+    assert "20news" in cspa.LINEAR_DATA and "20news" not in cspa.NOT_HERE[cspa.LINEAR]
+    assert "mnist" in cspa.KERNEL_DATA and "mnist-test" not in cspa.KERNEL_DATA
 
 
 def test_noise_keeps_unit_norm_and_changes_rows():

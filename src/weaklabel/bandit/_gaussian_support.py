@@ -12,9 +12,22 @@ from .._validation import AT_LEAST_1, POSITIVE, check_X, transactional
 
 __all__ = ["GaussianSupport"]
 
+#: kernel values below exp(-200) ~ 1e-87 are set to 0: they carry nothing and their
+#: squares underflow (the learners reject such entries)
+_LOG_FLOOR = -200.0
+
+
+def _flushed_exp(a):
+    """exp(a) in place, with entries below exp(_LOG_FLOOR) set to exactly 0."""
+    small = a < _LOG_FLOOR
+    np.exp(a, out=a)
+    a[small] = 0.0
+    return a
+
 
 class GaussianSupport(TransformerMixin, BaseEstimator):
-    """Map ``x`` to ``[exp(-||x - b_j||^2 / g)]_j`` over the first ``n_support`` training rows.
+    """Map ``x`` to ``[exp(-||x - b_j||^2 / g)]_j`` over the first ``n_support`` training rows,
+    scaled to unit length.
 
     The CSPA paper's Section 5.2.2 model ``f(x) = argmax_i sum_j w_ij k(x, b_j)``: a linear
     learner on these features is the kernel learner restricted to the support set
@@ -34,6 +47,12 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         from every output (known before the stream starts, so still online).  Not in the
         paper; it makes the features far better conditioned for the PA-type learners
         (see the ``cspa-kernel`` report).
+    normalize : bool, default=True
+        Scale every output row to unit Euclidean norm (after centring), as the paper
+        normalises every feature vector it feeds the learners; CSPA's analysis assumes
+        ``||x_t|| = R``.  Without it, rows far from the support set have tiny norms and
+        the passive-aggressive steps are badly scaled (CSPA on 10k MNIST: 64.8 % without,
+        90.6 % with).  A row whose features are all zero stays zero.
 
     Attributes
     ----------
@@ -50,16 +69,20 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
     >>> import numpy as np
     >>> from weaklabel.bandit import GaussianSupport
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]])
-    >>> GaussianSupport(n_support=2, g=1.0).fit(X).transform(X).round(3).tolist()
+    >>> GaussianSupport(n_support=2, g=1.0, normalize=False).fit(X).transform(X).round(3).tolist()
     [[1.0, 0.368], [0.368, 1.0], [0.018, 0.007]]
+    >>> GaussianSupport(n_support=2, g=1.0).fit(X).transform(X).round(3).tolist()
+    [[0.939, 0.345], [0.345, 0.939], [0.939, 0.345]]
     """
 
-    _parameter_constraints = {"n_support": [AT_LEAST_1], "g": [POSITIVE], "center": ["boolean"]}
+    _parameter_constraints = {"n_support": [AT_LEAST_1], "g": [POSITIVE], "center": ["boolean"],
+                              "normalize": ["boolean"]}
 
-    def __init__(self, n_support=700, g=1.0, center=False):
+    def __init__(self, n_support=700, g=1.0, center=False, normalize=True):
         self.n_support = n_support
         self.g = g
         self.center = center
+        self.normalize = normalize
 
     @transactional
     def fit(self, X, y=None):
@@ -87,7 +110,8 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Kernel features ``exp(-||x - b_j||^2 / g)`` (minus ``offset_``).
+        """Kernel features ``exp(-||x - b_j||^2 / g)`` (minus ``offset_``; unit norm rows
+        if ``normalize``).
 
         Parameters
         ----------
@@ -99,12 +123,23 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "support_")
         X = check_X(self, X, reset=False)
-        out = self._kernel(X)
+        logk = self._log_kernel(X)
+        if self.normalize and not self.center:
+            # unit norm in log space: exp(a - max a) / ||exp(a - max a)|| keeps the direction
+            # of rows far from every support point, whose raw features all underflow
+            logk -= logk.max(axis=1, keepdims=True)
+        out = _flushed_exp(logk)
         if self.center:
             out -= self.offset_
+        if self.normalize:
+            norms = np.sqrt(np.einsum("ij,ij->i", out, out))
+            out /= np.where(norms > 0, norms, 1.0)[:, None]
         return out
 
     def _kernel(self, X):
+        return _flushed_exp(self._log_kernel(X))
+
+    def _log_kernel(self, X):
         if sp.issparse(X):
             x_sq = np.asarray(X.multiply(X).sum(axis=1)).ravel()
             cross = np.asarray(X @ self.support_.T)
@@ -115,7 +150,7 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         d2 = x_sq[:, None] + self._support_sq[None, :] - 2.0 * cross
         np.maximum(d2, 0.0, out=d2)
         d2 *= -1.0 / float(self.g)
-        return np.exp(d2, out=d2)
+        return d2
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -84,6 +84,17 @@ _register("digits", (), "digits", "scikit-learn's bundled 8x8 digits (no data fo
 _register("usps", ("images/usps.h5",), "usps_h5", "USPS digits, classic 7291/2007 split, pixels in [0, 1]", "7291+2007 x 256, 10 classes")
 _register("mnist-test", ("images/t10k-images-idx3-ubyte.gz", "images/t10k-labels-idx1-ubyte.gz"), "mnist_idx",
           "MNIST: only the 10k test images are available here; pixels / 255", "10000 x 784, 10 classes")
+_register("mnist", ("images/train-images-idx3-ubyte.gz", "images/train-labels-idx1-ubyte.gz",
+                    "images/t10k-images-idx3-ubyte.gz", "images/t10k-labels-idx1-ubyte.gz"), "mnist_idx",
+          "MNIST: the 60k training and 10k test images; pixels / 255", "60000+10000 x 784, 10 classes")
+_register("20news", ("text/20news-bydate.tar.xz",), "newsgroups",
+          "20 Newsgroups, bydate split of the raw posts (headers kept, as scikit-learn's fetch_20newsgroups); "
+          "TF-IDF over words seen in >= 2 training posts, fitted on the training part, unit-norm rows. Not "
+          "LIBSVM's news20 (15935/3993 posts, 62061 features), which is not staged", "11314+7532 x 56436, 20 classes",
+          min_df=2)
+_register("reuters", ("text/r8-train-all-terms.txt.xz", "text/r8-test-all-terms.txt.xz"), "r8",
+          "Reuters-21578 R8 (ModApte, single-label, 8 classes; Cardoso-Cachopo's all-terms text): TF-IDF fitted "
+          "on the training part, unit-norm rows", "5485+2189 x 10684, 8 classes", min_df=2)
 _register("satimage", ("libsvm/satimage.scale.xz", "libsvm/satimage.scale.t.xz"), "svmlight",
           "Statlog satimage (LIBSVM, scaled)", "4435+2000 x 36, 6 classes", n_features=36)
 _register("letter", ("libsvm/letter.scale.xz", "libsvm/letter.scale.t.xz"), "svmlight",
@@ -340,17 +351,66 @@ def _read_usps_h5(paths):
 
 
 def _read_mnist_idx(paths):
-    with gzip.open(paths[0]) as f:
-        magic, n, rows, cols = struct.unpack(">IIII", f.read(16))
-        if magic != 2051:
-            raise ValueError(f"{paths[0]} is not an IDX image file (magic {magic}).")
-        X = np.frombuffer(f.read(), dtype=np.uint8).reshape(n, rows * cols)
-    with gzip.open(paths[1]) as f:
-        magic, n2 = struct.unpack(">II", f.read(8))
-        if magic != 2049 or n2 != n:
-            raise ValueError(f"{paths[1]} is not the IDX label file matching {paths[0]}.")
-        y = np.frombuffer(f.read(), dtype=np.uint8).astype(np.int64)
-    return {"X_train": X.astype(np.float64) / 255.0, "y_train": y}
+    """IDX images and labels: (train images, train labels[, test images, test labels])."""
+    out = {}
+    for part, (images, labels) in zip(("train", "test"), zip(paths[0::2], paths[1::2])):
+        with gzip.open(images) as f:
+            magic, n, rows, cols = struct.unpack(">IIII", f.read(16))
+            if magic != 2051:
+                raise ValueError(f"{images} is not an IDX image file (magic {magic}).")
+            X = np.frombuffer(f.read(), dtype=np.uint8).reshape(n, rows * cols)
+        with gzip.open(labels) as f:
+            magic, n2 = struct.unpack(">II", f.read(8))
+            if magic != 2049 or n2 != n:
+                raise ValueError(f"{labels} is not the IDX label file matching {images}.")
+            y = np.frombuffer(f.read(), dtype=np.uint8).astype(np.int64)
+        out[f"X_{part}"], out[f"y_{part}"] = X.astype(np.float64) / 255.0, y
+    return out
+
+
+def _tfidf(train_docs, test_docs, min_df):
+    """TF-IDF fitted on the training documents (unit-norm rows), applied to both parts."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vec = TfidfVectorizer(min_df=min_df, dtype=np.float64)
+    return vec.fit_transform(train_docs).tocsr(), vec.transform(test_docs).tocsr()
+
+
+def _read_newsgroups(paths, min_df):
+    """The bydate tarball: ``20news-bydate-{train,test}/<group>/<id>``, latin-1 text."""
+    import tarfile
+
+    docs = {"train": [], "test": []}
+    labels = {"train": [], "test": []}
+    with tarfile.open(paths[0], mode="r:xz") as tar:
+        for member in tar:
+            if not member.isfile():
+                continue
+            parts = member.name.split("/")
+            split = next((q for q in parts if q.startswith("20news-bydate-")), None)
+            if split is None or len(parts) < 3:
+                continue
+            part = split.rsplit("-", 1)[-1]
+            docs[part].append(tar.extractfile(member).read().decode("latin-1"))
+            labels[part].append(parts[-2])
+    groups = sorted(set(labels["train"]))
+    X_train, X_test = _tfidf(docs["train"], docs["test"], min_df)
+    return {"X_train": X_train, "y_train": np.searchsorted(groups, labels["train"]).astype(np.int64),
+            "X_test": X_test, "y_test": np.searchsorted(groups, labels["test"]).astype(np.int64)}
+
+
+def _read_r8(paths, min_df):
+    """Cardoso-Cachopo's format: one ``label<TAB>text`` line per document."""
+    docs, labels = {}, {}
+    for part, p in zip(("train", "test"), paths):
+        with _open_text(p) as fh:
+            rows = [line.rstrip("\n").split("\t", 1) for line in fh if line.strip()]
+        labels[part] = [r[0] for r in rows]
+        docs[part] = [r[1] if len(r) > 1 else "" for r in rows]
+    names = sorted(set(labels["train"]))
+    X_train, X_test = _tfidf(docs["train"], docs["test"], min_df)
+    return {"X_train": X_train, "y_train": np.searchsorted(names, labels["train"]).astype(np.int64),
+            "X_test": X_test, "y_test": np.searchsorted(names, labels["test"]).astype(np.int64)}
 
 
 def _read_svmlight(paths, n_features, sparse=False):
@@ -434,5 +494,5 @@ def _read_sudoku(paths):
 _READERS = {
     "digits": _read_digits, "usps_h5": _read_usps_h5, "mnist_idx": _read_mnist_idx, "svmlight": _read_svmlight,
     "delimited": _read_delimited, "vowel_csv": _read_vowel_csv, "ecoli": _read_ecoli, "keel": _read_keel,
-    "pll_mat": _read_pll_mat, "sudoku": _read_sudoku,
+    "pll_mat": _read_pll_mat, "sudoku": _read_sudoku, "newsgroups": _read_newsgroups, "r8": _read_r8,
 }
