@@ -2,20 +2,23 @@
 
 The given digits of the Sudoku puzzles (``../shared/data/sudoku/sudoku10000.csv.xz``) are
 replaced by MNIST images, the blank cells by all-black images
-(:func:`weaklabel.simulate.visual_sudoku`).  Only the 10,000 MNIST *test* images are
-available here; a fixed permutation splits them, without overlap, into the RBF centres
-(first ``n_centres`` of the first 2,000, the paper's 2,000), the digits drawn for
-training puzzles (the next ``n_train_digits``, 3,500 by default), the digits drawn for
-validation puzzles (the next ``n_val_digits``, 500) and the digits drawn for test
-puzzles (the last 4,000).  Node features are RBF
-kernels ``exp(-2 ||x - mu||^2)`` of unit-norm images to the centres, measured relative to
-the blank image (:func:`weaklabel.structured.rbf_node_features`).  A run draws ``m``
+(:func:`weaklabel.simulate.visual_sudoku`).  The training, validation and centre digits
+come from the 60,000 MNIST *training* images, split by a fixed permutation without
+overlap: the RBF centres (the first ``n_centres`` of the first 2,000, the paper's 2,000),
+the digits drawn for validation puzzles (the next ``n_val_digits``, 5,000) and the digits
+drawn for training puzzles (the next ``n_train_digits``, 53,000).  The test puzzles are
+rendered with the 10,000 MNIST *test* images, so no digit image is used both in training
+and in test.  Node features are RBF kernels ``exp(-2 ||x - mu||^2)`` of unit-norm images
+to the centres, measured relative to the blank image and whitened by the centres' Gram
+matrix, as in the authors' code (a Nystroem map;
+:func:`weaklabel.structured.rbf_node_features`).  A run draws ``m``
 training puzzles from puzzles 0..7998, hides each empty cell's label with probability
 ``tau`` (given cells always labelled), trains :class:`~weaklabel.structured.LPMILM3N` with
 the annotation process's marginals, and decodes the 100 unseen puzzles 8999..9098
 (rendered once, with the test digits) by ``decode`` (LP, then branch and bound).
 
-Two classifiers come out of each fit: the paper's (``pairwise_scale = 1``) and one whose
+Two classifiers come out of each fit: the paper's (``pairwise_scale = 1``), the headline,
+and, as an extra column, one whose
 pairwise scores are multiplied by the ``pairwise_scale`` among ``scales`` that predicts
 the most validation puzzles right on their annotated cells.  The validation puzzles are
 other puzzles of the training pool, annotated by the same process and rendered with the
@@ -46,11 +49,12 @@ TEST = np.arange(8999, 9099)
 
 @functools.lru_cache(maxsize=1)
 def _mnist():
-    d = _datasets.load("mnist-test")
+    d = _datasets.load("mnist")
     images = np.asarray(d.X_train).reshape(-1, 28, 28)
     digits = np.asarray(d.y_train).astype(np.int64)
     perm = np.random.RandomState(0).permutation(digits.size)
-    return images, digits, perm
+    test = (np.asarray(d.X_test).reshape(-1, 28, 28), np.asarray(d.y_test).astype(np.int64))
+    return images, digits, perm, test
 
 
 @functools.lru_cache(maxsize=1)
@@ -59,17 +63,17 @@ def _puzzles():
     return d.X_train.astype(np.int64), d.y_train.astype(np.int64) - 1
 
 
-def _split(n_centres, n_train=3500, n_val=500):
-    """Centres from the first 2,000 of the permutation, then ``n_train`` training digits and
-    ``n_val`` validation digits, the last 4,000 test digits: no image is in two parts."""
-    images, digits, perm = _mnist()
-    if n_train + n_val > 4000:
-        raise ValueError(f"n_train_digits + n_val_digits must be at most 4000; got {n_train} + {n_val}.")
+def _split(n_centres, n_train=53000, n_val=5000):
+    """Of the 60k training images: centres from the first 2,000 of the permutation, then
+    ``n_val`` validation digits and ``n_train`` training digits; the test digits are the 10k
+    test images.  No image is in two parts."""
+    images, digits, perm, test = _mnist()
+    if n_train + n_val > 58000:
+        raise ValueError(f"n_train_digits + n_val_digits must be at most 58000; got {n_train} + {n_val}.")
     centres = images[perm[:n_centres]]
-    train = perm[2000:2000 + n_train]
-    val = perm[2000 + n_train:2000 + n_train + n_val]
-    test = perm[6000:]
-    return centres, (images[train], digits[train]), (images[val], digits[val]), (images[test], digits[test])
+    val = perm[2000:2000 + n_val]
+    train = perm[2000 + n_val:2000 + n_val + n_train]
+    return centres, (images[train], digits[train]), (images[val], digits[val]), test
 
 
 def _features(X, pool, centres, seed):
@@ -119,7 +123,7 @@ def cell(config):
 
 
 def plan(quick=False, repeats=None, datasets=None):
-    learner = {"alpha": 1e-3, "epochs": 30, "learning_rate": 0.01, "n_train_digits": 3500, "n_val_digits": 500,
+    learner = {"alpha": 1e-3, "epochs": 30, "learning_rate": 0.01, "n_train_digits": 53000, "n_val_digits": 5000,
                "scales": [1.0, 2.0, 4.0, 8.0, 16.0]}
     if quick:
         return {"m": [60], "tau": [0.0], "repeats": repeats or 1, "n_centres": 200, "n_test": 3, "n_val": 3,
@@ -187,9 +191,10 @@ def summarize(ctx, rows):
                       [Series(label, *v) for label, v in bars.items()], ylabel="solved puzzles %", kind="bar")] \
         if bars else []
     intro = (f"LP-MIL-M3N (alpha = {p['alpha']:g}, {p['epochs']} epochs, learning rate {p['learning_rate']:g}); "
-             f"{p['repeats']} repeats; RBF features to {p['n_centres']:,} MNIST-test centres; "
-             f"{p['n_train_digits']:,} training, {p['n_val_digits']:,} validation and 4,000 test digits, "
-             f"disjoint from the centres and from each other; {p['n_test']} unseen test puzzles. tau = share of empty "
+             f"{p['repeats']} repeats; whitened RBF features to {p['n_centres']:,} centres from the MNIST training "
+             f"images; {p['n_train_digits']:,} training and {p['n_val_digits']:,} validation digits from the training "
+             f"images, disjoint from the centres and from each other, and the 10,000 MNIST test images for the "
+             f"{p['n_test']} unseen test puzzles. tau = share of empty "
              "cells left unlabelled (given cells always labelled). Solved = every cell right. 'scale 1' is the "
              f"paper's classifier; 'scale chosen' multiplies the pairwise scores by the value among {p['scales']} "
              f"that gets most of {p['n_val']} validation puzzles right on their annotated cells. Paper: 1,500 "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["rbf_node_features"]
+__all__ = ["rbf_node_features", "nystroem_whitening"]
 
 
 def _unit_rows(A):
@@ -13,8 +13,9 @@ def _unit_rows(A):
     return A / np.where(nrm > 0, nrm, 1.0)
 
 
-def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, chunk=20000):
-    """RBF features ``k(x, mu_i) = exp(-gamma ||x - mu_i||^2)`` of node images to centre images.
+def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, whiten=True, rcond=1e-10, chunk=20000):
+    """RBF features ``k(x, mu_i) = exp(-gamma ||x - mu_i||^2)`` of node images to centre
+    images, whitened by the centres' Gram matrix (a Nystroem map).
 
     Images and centres are first scaled to unit Euclidean norm (an all-black image stays
     zero), which gives the paper's width ``gamma = 2`` its meaning: distances lie in
@@ -22,6 +23,14 @@ def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, chunk=
     all-black image, ``exp(-gamma)`` for every centre, are subtracted, so a blank cell
     scores 0 for every label and the unary weights need not also encode a blank-cell
     bias (the scores of all other cells shift by a per-label constant).
+
+    With ``whiten`` (the default, as in the authors' code), the kernel vector is mapped by
+    ``A = S^{-1/2} U^T`` from the eigendecomposition ``K = U S U^T`` of the centres' Gram
+    matrix ``K_ij = k(mu_i, mu_j)``: the Nystroem features, whose inner products
+    approximate the kernel itself instead of ``sum_i k(x, mu_i) k(x', mu_i)``.  Directions
+    whose eigenvalue is below ``rcond`` times the largest are dropped, so there may be
+    fewer features than centres.  The paper's classifier (no pairwise scale) solves 82-88 %
+    of the visual Sudoku test puzzles on whitened features, 37-50 % on the raw ones.
 
     Parameters
     ----------
@@ -33,21 +42,30 @@ def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, chunk=
         Kernel width, the paper's 2.
     relative_to_blank : bool, default=True
         Subtract the features of the all-black image.
+    whiten : bool, default=True
+        Map the kernel vectors by ``S^{-1/2} U^T`` (Nystroem whitening).
+    rcond : float, default=1e-10
+        With ``whiten``, eigenvalues below ``rcond * max eigenvalue`` are dropped.
     chunk : int, default=20000
         Images per block (bounds the memory of the distance computation).
 
     Returns
     -------
-    ndarray (..., n_centres) of float64, the ``X`` of
-    :class:`~weaklabel.structured.LPMILM3N` for real node features.
+    ndarray (..., n_features) of float64, the ``X`` of
+    :class:`~weaklabel.structured.LPMILM3N` for real node features; ``n_features`` is
+    ``n_centres``, or the number of eigenvalues kept when whitening.
 
     Examples
     --------
     >>> import numpy as np
     >>> C = np.eye(3).reshape(3, 3, 1)
-    >>> F = rbf_node_features(np.array([[[[2.], [0.], [0.]], [[0.], [0.], [0.]]]]), C)
+    >>> images = np.array([[[[2.], [0.], [0.]], [[0.], [0.], [0.]]]])
+    >>> F = rbf_node_features(images, C, whiten=False)
     >>> F.shape, np.round(F[0, 0], 3).tolist(), F[0, 1].tolist()
     ((1, 2, 3), [0.865, -0.117, -0.117], [0.0, 0.0, 0.0])
+    >>> W = rbf_node_features(images, C)
+    >>> W.shape, bool(np.allclose(W[0, 1], 0))
+    ((1, 2, 3), True)
     """
     images = np.asarray(images)
     centres = np.asarray(centres)
@@ -59,6 +77,8 @@ def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, chunk=
         raise ValueError(f"images must end with the centres' image shape {shape}; got shape {images.shape}.")
     if not gamma > 0:
         raise ValueError(f"gamma must be > 0; got {gamma!r}.")
+    if not 0 <= rcond < 1:
+        raise ValueError(f"rcond must be in [0, 1); got {rcond!r}.")
     lead = images.shape[:images.ndim - k]
     flat = images.reshape((-1,) + shape)
     C = _unit_rows(centres)
@@ -70,4 +90,19 @@ def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, chunk=
         out[a:a + chunk] = np.exp(-gamma * np.maximum(d2, 0.0))
     if relative_to_blank:
         out -= np.exp(-gamma * cc)[None, :]
-    return out.reshape(lead + (C.shape[0],))
+    if whiten:
+        out = out @ nystroem_whitening(C, gamma, rcond).T
+    return out.reshape(lead + (out.shape[1],))
+
+
+def nystroem_whitening(centres, gamma, rcond=1e-10):
+    """``A = S^{-1/2} U^T`` of the Gram matrix ``K = U S U^T`` of the RBF kernel
+    ``exp(-gamma ||a - b||^2)`` over the (already unit-norm, flattened) ``centres``:
+    ``A k(x, C)`` are the Nystroem features.  Eigenvalues below ``rcond`` times the
+    largest are dropped (their rows of ``A`` are left out)."""
+    C = np.asarray(centres, dtype=np.float64)
+    cc = np.sum(C * C, axis=1)
+    K = np.exp(-gamma * np.maximum(cc[:, None] + cc[None, :] - 2.0 * (C @ C.T), 0.0))
+    S, U = np.linalg.eigh(K)
+    keep = S > rcond * S[-1]
+    return (U[:, keep] / np.sqrt(S[keep])).T
