@@ -47,9 +47,12 @@ def joint(X, rows, z, C):
     return P
 
 
-def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batches):
+def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batches, max_passes=None):
     """MMS on dense ``X`` (intercept column already appended).  Returns W (D, C) and the
-    objectives.  ``draw_batches(rng, N, T, K)`` is the sampler the estimator uses."""
+    objectives.  ``draw_batches(rng, N, T, K)`` is the sampler the estimator uses.  Each
+    round runs Pegasos ``max_iter`` passes at a time, its step counter running on, until
+    the objective is below the round's start or ``max_passes`` passes are run."""
+    max_passes = max_iter if max_passes is None else max_passes
     bags = bags_of(B)
     N, C, D = len(bags), B.n_classes, X.shape[1]
     radius = np.sqrt(2 * max(len(r) for r, _ in bags) / lam)
@@ -84,24 +87,31 @@ def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batc
         tie = ties(W)
         if prev_ties is not None and all(np.array_equal(a, b) for a, b in zip(tie, prev_ties)):
             break
-        A = draw_batches(rng, N, T, batch_size)
-        for t in range(1, T + 1):
-            K = A.shape[1]
-            grad = np.zeros((D, C))
-            for k in A[t - 1]:
-                rows, Z = bags[k]
-                S = scores(W, rows)
-                v, zhat = brute_force(S, Z)
-                if zhat is None:
-                    continue
-                Cz = Z[tie[k]]
-                meanphi = sum(joint(X, rows, z, C) for z in Cz) / len(Cz)
-                if v - np.sum(W * meanphi) > 0:
-                    grad += meanphi - joint(X, rows, zhat, C)
-            W = (1 - 1 / t) * W + grad / (lam * K * t)
-            nrm = np.linalg.norm(W)
-            if nrm > radius:
-                W = W * (radius / nrm)
+        start, t0, passes = objs[-1], 0, 0
+        while True:
+            A = draw_batches(rng, N, T, batch_size)
+            for s_ in range(T):
+                t = t0 + s_ + 1
+                K = A.shape[1]
+                grad = np.zeros((D, C))
+                for k in A[s_]:
+                    rows, Z = bags[k]
+                    S = scores(W, rows)
+                    v, zhat = brute_force(S, Z)
+                    if zhat is None:
+                        continue
+                    Cz = Z[tie[k]]
+                    meanphi = sum(joint(X, rows, z, C) for z in Cz) / len(Cz)
+                    if v - np.sum(W * meanphi) > 0:
+                        grad += meanphi - joint(X, rows, zhat, C)
+                W = (1 - 1 / t) * W + grad / (lam * K * t)
+                nrm = np.linalg.norm(W)
+                if nrm > radius:
+                    W = W * (radius / nrm)
+            t0 += T
+            passes += max_iter
+            if objective(W) < start or passes + max_iter > max_passes:
+                break
         objs.append(objective(W))
         if objs[-1] < best[0]:
             best = (objs[-1], W.copy())

@@ -34,11 +34,14 @@ def tiny_problem(seed, n_bags=6, M=(1, 3), C=3, L=(1, 4), d=3):
 
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("batch_size", [1, 3])
-def test_mms_matches_reference(seed, batch_size):
+@pytest.mark.parametrize("max_passes", [3, 12])
+def test_mms_matches_reference(seed, batch_size, max_passes):
     X, B = tiny_problem(seed)
-    est = MMS(n_rounds=3, max_iter=3, batch_size=batch_size, random_state=seed, tol=0.0).fit(X, B)
+    est = MMS(n_rounds=3, max_iter=3, max_passes=max_passes, batch_size=batch_size, random_state=seed,
+              tol=0.0).fit(X, B)
     Xi = np.hstack([X, np.ones((X.shape[0], 1))])
-    W, objs = reference_mms(Xi, B, 1.0 / B.n_bags, 3, 3, batch_size, 0.0, check_random_state(seed), draw_batches)
+    W, objs = reference_mms(Xi, B, 1.0 / B.n_bags, 3, 3, batch_size, 0.0, check_random_state(seed), draw_batches,
+                            max_passes=max_passes)
     np.testing.assert_allclose(est.coef_, W[:-1].T, rtol=1e-8, atol=1e-9)
     np.testing.assert_allclose(est.intercept_, W[-1], rtol=1e-8, atol=1e-9)
     np.testing.assert_allclose(est.objective_, objs, rtol=1e-8, atol=1e-9)
@@ -159,3 +162,19 @@ def test_string_labels_and_bad_input():
     with pytest.raises(ValueError):
         est.fit(X[:3], B)
     np.testing.assert_array_equal(est.coef_, W)
+
+
+def test_cccp_rounds_decrease_the_objective():
+    # issue 17: with a fixed 10 Pegasos passes a round, CCCP's objective rose (4.0 -> 6.43
+    # here, 4.997 -> 6.833 on usps); Pegasos now runs on until the round's objective is
+    # below its start (at most max_passes), which CCCP's descent argument needs
+    X, y, B, Xt, yt = digits_bags(4, seed=0)
+    fixed = MMS(max_iter=10, max_passes=10, random_state=0).fit(X, B)
+    assert np.any(np.diff(fixed.objective_) > 0) and np.all(fixed.n_passes_ == 10)
+    est = MMS(max_iter=10, random_state=0).fit(X, B)
+    assert np.all(np.diff(est.objective_) < 0)
+    assert est.n_passes_.max() > 10 and np.all(est.n_passes_ <= 50) and np.all(est.n_passes_ % 10 == 0)
+    assert est.best_round_ == est.n_rounds_
+    assert est.n_iter_ == est.n_passes_.sum() * B.n_bags      # batch_size 1: one step per bag a pass
+    with pytest.raises(ValueError, match="max_passes must be at least max_iter"):
+        MMS(max_iter=10, max_passes=5).fit(X, B)

@@ -258,15 +258,17 @@ def _bag_pass(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, z_ptr
 
 @njit(cache=True)
 def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, z_ptr, lab_ptr, tie_w,
-                   batches, batch_len, lam, radius):
+                   batches, batch_len, lam, radius, t0):
     """Algorithm 2 on the relaxed problem (8), in place on ``W`` (feature-major (D, C)).
 
     ``tie_w`` holds alpha_{i,l} = 1/|C_i| for the labelings tied at the round's start
-    (0 otherwise).  Step ``t`` uses the bags ``batches[t-1, :batch_len[t-1]]``: it finds
+    (0 otherwise).  Step ``t = t0 + s + 1`` uses the bags ``batches[s, :batch_len[s]]``: it finds
     each one's most violating labeling at ``w_t``, keeps those with positive relaxed loss
     (7), sets ``w <- (1 - 1/t) w + 1/(lam K t) sum_k (mean_C Phi - Phi(zbar_k))`` and
     projects onto the ball of radius ``radius``.  ``w = scale * V`` keeps the shrinking
-    O(1).  Returns the number of bags with positive loss, summed over the steps.
+    O(1).  The step counter starts at ``t0 + 1``: ``t0 = 0`` starts from ``w = 0``, a
+    positive ``t0`` continues an earlier call on the same problem from ``W``.  Returns the
+    number of bags with positive loss, summed over the steps.
     """
     D, C = W.shape
     n_bags = bag_ptr.size - 1
@@ -285,11 +287,12 @@ def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, 
         for y in range(C):
             nsq += V[f, y] * V[f, y]
     n_pos = 0
-    for t in range(1, T + 1):
-        kb = batch_len[t - 1]
+    for s in range(T):
+        t = t0 + s + 1
+        kb = batch_len[s]
         na = 0
         for q in range(kb):
-            i = batches[t - 1, q]
+            i = batches[s, q]
             lo = bag_ptr[i]
             M = bag_ptr[i + 1] - lo
             _bag_scores(V, scale, dense, is_dense, data, indices, indptr, rows, lo, bag_ptr[i + 1], scores)
@@ -361,7 +364,7 @@ def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, 
         norm = scale * np.sqrt(nsq)
         if norm > radius:
             scale *= radius / norm
-        if scale < 1e-9 or t == T:
+        if scale < 1e-9 or s == T - 1:
             nsq = 0.0
             for f in range(D):
                 for y in range(C):

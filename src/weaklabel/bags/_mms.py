@@ -104,7 +104,15 @@ class MMS(LinearMulticlass):
         only approximately, so a round can end uphill: the fitted weights are those of
         the round with the lowest objective (``best_round_``).
     max_iter : int, default=10
-        Pegasos passes per round: ``T = max_iter * ceil(N / batch_size)`` steps.
+        Pegasos passes per round: ``T = max_iter * ceil(N / batch_size)`` steps.  When
+        the objective (5) after them is not below the one the round started from,
+        Pegasos goes on (its step counter running on) ``max_iter`` passes at a time
+        until it is, up to ``max_passes``: CCCP's convex problem is then solved far
+        enough to decrease the objective, as CCCP's descent argument needs.
+    max_passes : int, default=50
+        Most Pegasos passes in one round.  With ``max_passes = max_iter`` every round
+        runs exactly ``max_iter`` passes (the earlier behaviour; on usps the objective
+        then rises after round 1 and oscillates).
     batch_size : int, default=1
         Bags per Pegasos step (``K`` of Algorithm 2), drawn without replacement.
     tol : float, default=1e-3
@@ -124,6 +132,8 @@ class MMS(LinearMulticlass):
         CCCP rounds run.
     n_iter_ : int
         Pegasos steps run, over all rounds.
+    n_passes_ : ndarray of shape (n_rounds_,)
+        Pegasos passes run in each round.
     objective_ : ndarray of shape (n_rounds_ + 1,)
         Objective (5) at ``w = 0`` and after each round.
     best_round_ : int
@@ -144,22 +154,25 @@ class MMS(LinearMulticlass):
     [0, 1, 0, 1]
     """
 
-    def __init__(self, alpha=None, n_rounds=5, max_iter=10, batch_size=1, tol=1e-3, fit_intercept=True,
-                 random_state=None):
+    def __init__(self, alpha=None, n_rounds=5, max_iter=10, max_passes=50, batch_size=1, tol=1e-3,
+                 fit_intercept=True, random_state=None):
         self.alpha = alpha
         self.n_rounds = n_rounds
         self.max_iter = max_iter
+        self.max_passes = max_passes
         self.batch_size = batch_size
         self.tol = tol
         self.fit_intercept = fit_intercept
         self.random_state = random_state
 
     _parameter_constraints = {"alpha": [POSITIVE, None], "n_rounds": [AT_LEAST_1], "max_iter": [AT_LEAST_1],
-                              "batch_size": [AT_LEAST_1], "tol": [NON_NEGATIVE], "fit_intercept": ["boolean"],
+                              "max_passes": [AT_LEAST_1], "batch_size": [AT_LEAST_1], "tol": [NON_NEGATIVE], "fit_intercept": ["boolean"],
                               "random_state": ["random_state"]}
 
     def _check_params(self):
         self._validate_params()
+        if self.max_passes < self.max_iter:
+            raise ValueError(f"max_passes must be at least max_iter ({self.max_iter}); got {self.max_passes}.")
 
     def _prepare(self, X, bags):
         self._check_params()
@@ -204,6 +217,7 @@ class MMS(LinearMulticlass):
         objectives = [_objective(W, lam, viol, cand, lab_ptr)]
         tie_prev = None
         n_tied = []
+        n_passes = []
         n_iter = 0
         rounds = 0
         best = (np.inf, None, 0)
@@ -212,13 +226,22 @@ class MMS(LinearMulticlass):
             if tie_prev is not None and np.array_equal(tie_w > 0, tie_prev > 0):
                 break
             n_tied.append(float(np.mean(np.add.reduceat(tie_w > 0, lab_ptr[:-1]))))
-            batches = draw_batches(rng, N, steps, self.batch_size)
-            lens = np.full(steps, batches.shape[1], dtype=np.int64)
-            _pegasos_round(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, tie_w, batches, lens, lam, radius)
-            n_iter += steps
+            start = objectives[-1]
+            t0, passes = 0, 0
+            while True:
+                batches = draw_batches(rng, N, steps, self.batch_size)
+                lens = np.full(steps, batches.shape[1], dtype=np.int64)
+                _pegasos_round(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, tie_w, batches, lens, lam, radius, t0)
+                t0 += steps
+                passes += self.max_iter
+                viol = _bag_pass(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, cand)
+                now = _objective(W, lam, viol, cand, lab_ptr)
+                if now < start or passes + self.max_iter > self.max_passes:
+                    break
+            n_iter += t0
+            n_passes.append(passes)
             rounds += 1
-            viol = _bag_pass(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, cand)
-            objectives.append(_objective(W, lam, viol, cand, lab_ptr))
+            objectives.append(now)
             if objectives[-1] < best[0]:
                 best = (objectives[-1], W.copy(), rounds)
             tie_prev = tie_w
@@ -231,6 +254,7 @@ class MMS(LinearMulticlass):
         self.alpha_ = lam
         self.n_rounds_ = rounds
         self.n_iter_ = n_iter
+        self.n_passes_ = np.asarray(n_passes, dtype=np.int64)
         self.objective_ = np.asarray(objectives)
         self.n_tied_ = np.asarray(n_tied)
         return self
@@ -262,7 +286,8 @@ class MMS(LinearMulticlass):
     def _state_meta(self):
         return {"n_features_in": int(self.n_features_in_), "n_rounds": int(self.n_rounds_),
                 "n_iter": int(self.n_iter_), "alpha": float(self.alpha_), "best_round": int(self.best_round_),
-                "objective": [float(v) for v in self.objective_], "n_tied": [float(v) for v in self.n_tied_]}
+                "objective": [float(v) for v in self.objective_], "n_tied": [float(v) for v in self.n_tied_],
+                "n_passes": [int(v) for v in self.n_passes_]}
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
@@ -272,6 +297,8 @@ class MMS(LinearMulticlass):
         self.best_round_ = int(meta["best_round"])
         self.objective_ = np.asarray(meta["objective"], dtype=float)
         self.n_tied_ = np.asarray(meta["n_tied"], dtype=float)
+        # files written before max_passes existed ran max_iter passes every round
+        self.n_passes_ = np.asarray(meta.get("n_passes", [self.max_iter] * self.n_rounds_), dtype=np.int64)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
