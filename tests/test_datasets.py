@@ -33,6 +33,23 @@ def test_usps_and_mnist():
     m = datasets.load("mnist-test")
     assert m.X_train.shape == (10000, 784) and 0 <= m.X_train.min() and m.X_train.max() <= 1
     assert np.bincount(m.y_train).tolist()[:3] == [980, 1135, 1032]
+    full = datasets.load("mnist")                        # the 60k training set, the test set as its test part
+    assert full.X_train.shape == (60000, 784) and full.X_test.shape == (10000, 784)
+    assert np.bincount(full.y_train).tolist() == [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]
+    np.testing.assert_array_equal(full.X_test, m.X_train)
+
+
+@pytest.mark.parametrize("name,n_train,n_test,n_features,counts", [
+    ("20news", 11314, 7532, 56436, [480, 584, 591]),          # alt.atheism, comp.graphics, comp.os.ms-windows.misc
+    ("reuters", 5485, 2189, 10684, [1596, 253, 2840]),        # acq, crude, earn (classes sorted by name)
+])
+def test_text_sets_are_tfidf_with_unit_rows(name, n_train, n_test, n_features, counts):
+    d = datasets.load(name)
+    assert d.X_train.shape == (n_train, n_features) and d.X_test.shape == (n_test, n_features)
+    assert np.bincount(d.y_train).tolist()[:3] == counts
+    norms = np.sqrt(np.asarray(d.X_train.multiply(d.X_train).sum(axis=1)).ravel())
+    np.testing.assert_allclose(norms[norms > 0], 1.0)
+    assert (norms > 0).mean() > 0.99 and d.X_train.min() >= 0
 
 
 def test_missing_file_names_file_and_variable(tmp_path, monkeypatch):

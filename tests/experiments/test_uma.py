@@ -50,3 +50,18 @@ def test_real_cell_uma_helps_under_class_conditional_noise():
     assert r["noise_rate"] > 0.1
     assert r["uma"] < r["f_y"] - 0.03
     assert r["uma"] < 0.15
+
+
+def test_reuters_row_and_f_conf_on_s_conf_alone(monkeypatch):
+    """issue 17: Reuters (R8) in the real-data table; f_conf trains on S_conf alone, as in the paper."""
+    sizes = []
+    real = uma._perceptron
+    monkeypatch.setattr(uma, "_perceptron", lambda X, y, c, s: sizes.append(X.shape[0]) or real(X, y, c, s))
+    cfg = {"dataset": "reuters", "run": 0, "noise": "b", "max_iter": 300, "conf_fraction": 0.05,
+           "methods": ["uma", "f_y", "f_conf", "f_full"]}
+    r = uma.real_cell(cfg)
+    n = 5485
+    assert sizes == [n, round(0.05 * n), n]                  # f_y, f_conf (S_conf only), f_full
+    assert r["f_full"] < 0.1                                  # R8 is nearly linearly separable
+    assert r["noise_rate"] > 0.05 and r["uma"] < r["f_y"]
+    assert uma.PAPER["reuters"]["uma"] == 0.21 and "sector9" not in uma.PAPER

@@ -34,9 +34,7 @@ DATASETS = {
     "ecoli": ((2, 4, 6), "none", "UCI ecoli (336 rows, 8 classes)"),
     "satimage": ((2, 4), "none", "Statlog satimage, LIBSVM-scaled training part (4435 rows)"),
     "usps": ((2, 4, 6, 8), "none", "USPS training part (7291 rows), pixels in [0, 1]"),
-    "mnist-test": ((2, 4, 6, 8), "none",
-                   "MNIST: only the 10k test images are available here, so the stream is those 10,000 images "
-                   "(the paper used MNIST's training images)"),
+    "mnist": ((2, 4, 6, 8), "none", "MNIST training images (60,000 rows, the paper's stream), pixels / 255"),
 }
 
 LEARNERS = ("perceptron", "avg-perceptron", "max-perceptron", "pegasos", "avg-pegasos", "max-pegasos")
