@@ -83,7 +83,7 @@ def _register(name, files, reader, description, shape, **options):
 _register("digits", (), "digits", "scikit-learn's bundled 8x8 digits (no data folder needed), pixels / 16", "1797 x 64, 10 classes")
 _register("usps", ("images/usps.h5",), "usps_h5", "USPS digits, classic 7291/2007 split, pixels in [0, 1]", "7291+2007 x 256, 10 classes")
 _register("mnist-test", ("images/t10k-images-idx3-ubyte.gz", "images/t10k-labels-idx1-ubyte.gz"), "mnist_idx",
-          "MNIST: only the 10k test images are available here; pixels / 255", "10000 x 784, 10 classes")
+          "MNIST: the 10k test images alone (see mnist for all 70k); pixels / 255", "10000 x 784, 10 classes")
 _register("mnist", ("images/train-images-idx3-ubyte.gz", "images/train-labels-idx1-ubyte.gz",
                     "images/t10k-images-idx3-ubyte.gz", "images/t10k-labels-idx1-ubyte.gz"), "mnist_idx",
           "MNIST: the 60k training and 10k test images; pixels / 255", "60000+10000 x 784, 10 classes")
