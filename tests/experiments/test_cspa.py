@@ -120,3 +120,11 @@ def test_unknown_dataset_is_a_clear_error(tmp_path):
     r = CliRunner().invoke(main, ["reproduce", "cspa-kernel", "--quick", "--dataset", "sector", "--out",
                                   str(tmp_path)])
     assert r.exit_code == 2 and "are not part of cspa-kernel; choose from" in r.output
+
+
+def test_vw_feature_strings_skip_zeros_and_keep_nine_digits():
+    X = np.array([[0.5, 1 / 3, 2.0], [0.0, 0.25, 1e-12], [0.0, 0.0, 0.0]])
+    assert vw_features(X) == ["f0:0.5 f1:0.333333333 f2:2", "f1:0.25 f2:1e-12", ""]
+    import scipy.sparse as sp
+
+    assert vw_features(sp.csr_matrix(X)) == vw_features(X)

@@ -34,9 +34,15 @@ def vw_features(X):
             out.append(" ".join(f"f{j}:{v:.9g}" for j, v in zip(X.indices[lo:hi], X.data[lo:hi])))
     else:
         X = np.asarray(X)
+        full = None        # one %-format for rows without zeros: the same text, formatted in C
         for row in X:
             nz = np.flatnonzero(row)
-            out.append(" ".join(f"f{j}:{row[j]:.9g}" for j in nz))
+            if nz.size == row.size:
+                if full is None:
+                    full = " ".join(f"f{j}:%.9g" for j in range(row.size))
+                out.append(full % tuple(row.tolist()))
+            else:
+                out.append(" ".join(f"f{j}:{row[j]:.9g}" for j in nz))
     return out
 
 
