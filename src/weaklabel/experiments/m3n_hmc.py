@@ -40,22 +40,27 @@ LABELS = {"milm3n": "MIL-M3N", "cccp": "CCCP (ramp loss)"}
 CHAINS = {"chain-0.7": (0.7, 0.7), "chain-0.5": (0.5, 0.5)}
 
 
-def _chain(p):
-    stay, match = CHAINS[p.get("chain", "chain-0.5")]
+def _chain_name(p):
+    """The plan's chain; plans stored before the choice existed ran the literal reading."""
+    return p.get("chain", "chain-0.5")
+
+
+def _chain(name):
+    stay, match = CHAINS[name]
     return {"stay": stay, "match": match}
 
 
 @functools.lru_cache(maxsize=4)
-def _eval_sets(repeat, n_val, n_test, chain="chain-0.5"):
-    kw = _chain({"chain": chain})
+def _eval_sets(repeat, n_val, n_test, chain):
+    kw = _chain(chain)
     Xv, Yv = hidden_markov_chain(n_val, random_state=10_000 + repeat, **kw)
     Xt, Yt = hidden_markov_chain(n_test, random_state=20_000 + repeat, **kw)
     return Xv, Yv, Xt, Yt
 
 
 @functools.lru_cache(maxsize=4)
-def _pool(repeat, size, rate, chain="chain-0.5"):
-    X, Y = hidden_markov_chain(size, random_state=repeat, **_chain({"chain": chain}))
+def _pool(repeat, size, rate, chain):
+    X, Y = hidden_markov_chain(size, random_state=repeat, **_chain(chain))
     A = missing_labels(Y, rate, random_state=1_000 + repeat)
     return X, A
 
@@ -69,7 +74,7 @@ def _learner(method, lam, p, repeat):
 
 def _fit_method(method, config):
     p = config["plan"]
-    chain = p.get("chain", "chain-0.5")
+    chain = _chain_name(p)
     X, A = _pool(config["repeat"], p["pool"], config["rate"], chain)
     X, A = X[:config["m"]], A[:config["m"]]
     Xv, Yv, Xt, Yt = _eval_sets(config["repeat"], p["n_val"], p["n_test"], chain)
@@ -101,8 +106,8 @@ def cccp_cell(config):
 
 def bayes_cell(config):
     p = config["plan"]
-    _, _, Xt, Yt = _eval_sets(config["repeat"], p["n_val"], p["n_test"], p.get("chain", "chain-0.5"))
-    kw = _chain(p)
+    _, _, Xt, Yt = _eval_sets(config["repeat"], p["n_val"], p["n_test"], _chain_name(p))
+    kw = _chain(_chain_name(p))
     return {"hamming": float(np.mean(hmc_bayes_predict(Xt, "marginal", **kw) != Yt)),
             "zero_one": float(np.mean(hmc_bayes_predict(Xt, "map", **kw) != Yt)),
             "read_symbol": float(np.mean(Xt != Yt))}
@@ -129,7 +134,7 @@ def _setup(p):
     pool of ``max(m)`` sequences, so the curves over m are nested."""
     keys = ("lambdas", "n_val", "n_test", "max_iter", "cccp_rounds", "quick")
     out = {**{k: p[k] for k in keys}, "pool": max(p["m"])}
-    if p.get("chain", "chain-0.5") != "chain-0.5":     # cells stored before the chain became a choice
+    if _chain_name(p) != "chain-0.5":     # keeps the keys of cells stored before the chain became a choice
         out["chain"] = p["chain"]
     return out
 
@@ -228,8 +233,8 @@ def summarize(ctx, result):
 
 
 def _chain_text(p):
-    stay, match = CHAINS[p.get("chain", "chain-0.5")]
-    if p.get("chain", "chain-0.5") == "chain-0.7":
+    stay, match = CHAINS[_chain_name(p)]
+    if _chain_name(p) == "chain-0.7":
         return ("The chain of the authors' released generator (create_hmc_dataset.py): 0.7 to stay and 0.7 to emit "
                 "the state, 0.3/29 to each other state and symbol.")
     return (f"The literal reading of the paper's text: {stay:g} to stay and {match:g} to emit the state, the rest "
