@@ -123,9 +123,23 @@ class CandidateSets:
     def __len__(self):
         return self.mask.shape[0]
 
+    @property
+    def shape(self):
+        """``(n_samples, n_classes)``, the shape of ``mask``."""
+        return self.mask.shape
+
+    def __array__(self, dtype=None, copy=None):
+        # the mask: scikit-learn's ``type_of_target`` then sees a label indicator and its
+        # default ``cv`` is ``KFold``; ``_safe_indexing`` slices rows through ``__getitem__``
+        if copy is False and dtype is not None and np.dtype(dtype) != self.mask.dtype:
+            raise ValueError("CandidateSets cannot give its mask as another dtype without a copy.")
+        out = self.mask if dtype is None else self.mask.astype(dtype, copy=False)
+        return out.copy() if copy else out
+
     def __getitem__(self, item):
         if isinstance(item, (int, np.integer)):
             return self.classes_[self.mask[item]]
+        item = _rows_key(item)
         sub = self.mask[item]
         if sub.ndim != 2:
             raise IndexError("CandidateSets index must select rows (a slice, an index array or a bool mask).")
@@ -198,6 +212,26 @@ class BanditFeedback:
 
     def __len__(self):
         return self.proposed.size
+
+    @property
+    def shape(self):
+        """``(n_samples,)``."""
+        return self.proposed.shape
+
+    def __array__(self, dtype=None, copy=None):
+        # the proposals: scikit-learn's default cv for a classifier then stratifies on them
+        out = self.proposed if dtype is None else self.proposed.astype(dtype)
+        return out.copy() if copy else out
+
+    def __getitem__(self, item):
+        """``fb[i]``: ``(proposed[i], correct[i])``; ``fb[rows]``: the log of those rows."""
+        if isinstance(item, (int, np.integer)):
+            return self.proposed[item], bool(self.correct[item])
+        item = _rows_key(item)
+        proposed = self.proposed[item]
+        if proposed.ndim != 1:
+            raise IndexError("BanditFeedback index must select rows (a slice, an index array or a bool mask).")
+        return BanditFeedback(proposed, self.correct[item])
 
     def __repr__(self):
         rate = self.correct.mean() if len(self) else 0.0
@@ -364,7 +398,76 @@ class BagCandidates:
         return np.diff(self.z_ptr) // self.bag_sizes
 
     def __len__(self):
-        return self.n_bags
+        """Rows of ``X`` described (not bags: ``B`` lines up with ``X`` as ``y`` does)."""
+        return self.n_rows
+
+    @property
+    def shape(self):
+        """``(n_rows, n_classes)``, the shape of ``np.asarray(B)`` (the per-row candidate mask)."""
+        return (self.n_rows, self.n_classes)
+
+    def __array__(self, dtype=None, copy=None):
+        # the per-row candidate mask: scikit-learn sees a label indicator (default cv = KFold)
+        mask = self.instance_candidates().mask
+        return mask if dtype is None else mask.astype(dtype)
+
+    def __getitem__(self, item):
+        """``B[r]``: the labels row ``r`` may take; ``B[rows]`` (slice, index array or bool
+        mask over rows): the bags restricted to those rows, see :meth:`take_rows`."""
+        if isinstance(item, (int, np.integer)):
+            r = int(item)
+            if not -self.n_rows <= r < self.n_rows:
+                raise IndexError(f"row {item} is out of range for {self.n_rows} rows.")
+            r %= self.n_rows
+            b = int(self.bag_of[r])
+            col = int(np.searchsorted(self.bag_rows(b), r))
+            return self.classes_[np.unique(self.Z[self.z_ptr[b]:self.z_ptr[b + 1]].reshape(-1, self.bag_sizes[b])[:, col])]
+        item = _rows_key(item)
+        rows = np.arange(self.n_rows)[item]
+        if rows.ndim != 1:
+            raise IndexError("BagCandidates index must select rows (a slice, an index array or a bool mask).")
+        return self.take_rows(rows)
+
+    def take_rows(self, rows):
+        """The bags restricted to the rows ``rows`` of ``X``, lined up with ``X[rows]``.
+
+        A bag whose rows are all taken keeps its labeling vectors; a bag cut by ``rows``
+        keeps the vectors' entries of the rows taken (repeats dropped): the correct
+        labeling of the whole bag gives the correct labeling of the part, so the part
+        is still a bag with candidate labelings.  This is what scikit-learn's splitters
+        do through ``B[train]``; pass ``groups=B.bag_of`` to a group splitter (e.g.
+        :class:`~sklearn.model_selection.GroupKFold`) to keep whole bags together.
+
+        Parameters
+        ----------
+        rows : array-like of int
+            Row indices of ``X``, in the order of the new rows (repeats allowed).
+
+        Returns
+        -------
+        BagCandidates
+            Bags renumbered in increasing order of their old ids.
+        """
+        rows = np.asarray(rows)
+        if rows.dtype.kind not in "iu" and rows.size:
+            raise IndexError(f"rows must be integer row indices; got dtype {rows.dtype}.")
+        rows = rows.astype(np.int64).ravel()
+        if rows.size == 0:
+            raise ValueError("rows is empty; a BagCandidates needs at least one row.")
+        if rows.min() < -self.n_rows or rows.max() >= self.n_rows:
+            raise IndexError(f"rows must index 0..{self.n_rows - 1}; got values out of range.")
+        rows = rows % self.n_rows
+        rank = np.empty(self.n_rows, dtype=np.int64)      # position of each row within its bag
+        rank[self.rows] = np.arange(self.n_rows) - np.repeat(self.bag_ptr[:-1], self.bag_sizes)
+        old, new_of = np.unique(self.bag_of[rows], return_inverse=True)
+        order = np.argsort(new_of, kind="stable")
+        ptr = np.searchsorted(new_of[order], np.arange(old.size + 1))
+        sizes = self.bag_sizes
+        labelings = []
+        for i, b in enumerate(old):
+            block = self.Z[self.z_ptr[b]:self.z_ptr[b + 1]].reshape(-1, sizes[b])
+            labelings.append(self.classes_[block[:, rank[rows[order[ptr[i]:ptr[i + 1]]]]]])
+        return BagCandidates(new_of, labelings, classes=self.classes_)
 
     def labelings(self, i):
         """Bag ``i``'s candidate labeling vectors, as labels, shape (n_labelings_i, bag_size_i)."""
@@ -420,6 +523,19 @@ class BagCandidates:
     def __repr__(self):
         return (f"BagCandidates(n_bags={self.n_bags}, n_rows={self.n_rows}, n_classes={self.n_classes}, "
                 f"mean_bag_size={self.bag_sizes.mean():.2f}, mean_labelings={self.n_labelings.mean():.2f})")
+
+
+def _rows_key(item):
+    """A row key as scikit-learn's ``_safe_indexing`` passes it (``(key, Ellipsis)``) or as a
+    user writes it, reduced to what indexes the first axis."""
+    if isinstance(item, tuple):
+        if len(item) == 2 and item[1] is Ellipsis:
+            item = item[0]
+        else:
+            raise IndexError("index rows only, e.g. S[idx] or S[2:5]; columns are classes, see .mask.")
+    if isinstance(item, list):
+        item = np.asarray(item)
+    return item
 
 
 # ---- multilabel svmlight: the on-disk format of candidate sets ---------------

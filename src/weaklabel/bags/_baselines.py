@@ -13,13 +13,13 @@ from sklearn.utils._param_validation import StrOptions
 from .._validation import AT_LEAST_1, POSITIVE, transactional
 from .._persist import register
 from ..linear import LinearMulticlass
-from ._mms import validated_input
+from ._mms import BagScoring, validated_input
 
 __all__ = ["CandidateLabelSVM"]
 
 
 @register
-class CandidateLabelSVM(LinearMulticlass):
+class CandidateLabelSVM(BagScoring, LinearMulticlass):
     """Candidate Labeling SVM (CL-SVM): every label any candidate gives an instance is a positive.
 
     The baseline of Luo & Orabona (2010), Section 4: the bags are dropped, each instance

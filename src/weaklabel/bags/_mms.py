@@ -14,7 +14,7 @@ from .._persist import register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
 from ._kernels import _bag_pass, _pegasos_round
 
-__all__ = ["MMS", "as_bags", "draw_batches"]
+__all__ = ["MMS", "BagScoring", "as_bags", "draw_batches"]
 
 _TIE = 1e-9
 
@@ -51,6 +51,38 @@ def validated_input(est, X, bags):
     return X, as_bags(bags, X.shape[0])
 
 
+class BagScoring:
+    """``score(X, bags)`` for learners trained on bags."""
+
+    def score(self, X, y, sample_weight=None):
+        """Share of bags whose predicted labeling is one of their candidates (1 - bag 0-1 loss).
+
+        With exact labels (1-D ``y``) every row is a bag of one and this is the accuracy;
+        model selection (``GridSearchCV``, ``cross_val_score``) therefore works on bags
+        as they are (a split that cuts a bag keeps the rows' part of each candidate).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_rows, n_features)
+        y : BagCandidates, or any form ``fit`` accepts
+        sample_weight : array-like of shape (n_bags,), default=None
+            Weight of each bag.
+
+        Returns
+        -------
+        score : float
+        """
+        pred = self.predict(X)
+        B = as_bags(y, pred.shape[0], name="y")
+        hit = B.contains(pred).astype(np.float64)
+        if sample_weight is None:
+            return float(hit.mean())
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if w.shape != hit.shape:
+            raise ValueError(f"sample_weight must have one weight per bag, shape {hit.shape}; got {w.shape}.")
+        return float(np.average(hit, weights=w))
+
+
 def _flat(y):
     return all(not isinstance(v, (list, tuple, set, frozenset, np.ndarray)) for v in y)
 
@@ -67,7 +99,7 @@ def draw_batches(rng, n_bags, n_steps, batch_size):
 
 
 @register
-class MMS(LinearMulticlass):
+class MMS(BagScoring, LinearMulticlass):
     """Maximum Margin Set learning (MMS) from bags with candidate labeling vectors.
 
     Luo & Orabona, "Learning from Candidate Labeling Sets", NIPS 2010.  Each training

@@ -35,20 +35,52 @@ class _BanditLearner(OnlineLinear):
 
         Each round the learner proposes a label for the row and learns only whether
         ``y`` agrees (SPA, the full-feedback baseline, learns from ``y`` itself).
-        Weights start at 0; ``max_iter`` passes are made.
+        Weights start at 0; ``max_iter`` passes are made.  Given a logged
+        :class:`weaklabel.BanditFeedback` instead, the weights start at 0 and the log is
+        learnt as :meth:`partial_fit_feedback` does, ``max_iter`` passes in its order;
+        the classes are those proposed in the log.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training samples, visited in this order unless ``shuffle=True``.
-        y : array-like of shape (n_samples,)
-            True labels, used only to answer "was the proposal right?".
+        y : array-like of shape (n_samples,), or BanditFeedback
+            True labels, used only to answer "was the proposal right?"; or a log.
 
         Returns
         -------
         self
         """
+        from ..labels import BanditFeedback
+
+        if isinstance(y, BanditFeedback):
+            return self._online_call(X, _LoggedTarget(y.proposed, y.correct), None, reset=True)
         return self._online_call(X, _OracleTarget(y), None, reset=True)
+
+    def score(self, X, y, sample_weight=None):
+        """Accuracy on labels ``y``; on a log, the share of rows whose prediction agrees
+        with the feedback (the proposal where it was right, any other label where it was
+        wrong), so model selection works on logged feedback alone.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), or BanditFeedback
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        score : float
+        """
+        from ..labels import BanditFeedback
+
+        if not isinstance(y, BanditFeedback):
+            return super().score(X, y, sample_weight=sample_weight)
+        pred = self.predict(X)
+        if len(y) != pred.shape[0]:
+            raise ValueError(f"y holds {len(y)} logged rounds but X has {pred.shape[0]} rows; they must match.")
+        agree = (pred == y.proposed) == y.correct
+        return float(np.average(agree, weights=sample_weight))
 
     def partial_fit(self, X, y, classes=None):
         """One pass over ``(X, y)`` with ``y`` as the oracle, continuing from the current state.

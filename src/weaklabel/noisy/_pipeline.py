@@ -203,6 +203,31 @@ class LabelALittle(LinearMulticlass):
         self._W = final._W
         return self
 
+    def score(self, X, y_partial, sample_weight=None):
+        """Accuracy on the labelled rows of ``y_partial`` (-1 = unlabelled, not scored), so
+        model selection works on the partly labelled data ``fit`` takes.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y_partial : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        score : float
+            NaN when no row is labelled.
+        """
+        y_partial = np.asarray(y_partial)
+        pred = self.predict(X)
+        if y_partial.shape != pred.shape:
+            raise ValueError(f"y_partial must have shape {pred.shape}; got {y_partial.shape}.")
+        lab = y_partial != -1
+        if not lab.any():
+            return float("nan")
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)[lab]
+        return float(np.average(pred[lab] == y_partial[lab], weights=w))
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
