@@ -19,9 +19,10 @@ from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSuppor
 from weaklabel.noisy import UMA, LabelALittle
 from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 
-ONLINE = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(alpha=0.01), MaxPegasos(alpha=0.01), Perceptron(),
-          Pegasos(alpha=0.01), CSPA(beta=0.5), SPA(), Banditron(random_state=0), BPA(random_state=0),
-          Confidit(), Confidit(diagonal=True)]
+ONLINE = [AvgPerceptron(random_state=0), MaxPerceptron(random_state=0), AvgPegasos(alpha=0.01, random_state=0),
+          MaxPegasos(alpha=0.01, random_state=0), Perceptron(random_state=0), Pegasos(alpha=0.01, random_state=0),
+          CSPA(beta=0.5, random_state=0), SPA(random_state=0), Banditron(random_state=0), BPA(random_state=0),
+          Confidit(random_state=0), Confidit(diagonal=True, random_state=0)]
 BATCH = [UMA("identity", max_iter=30), UMA(np.eye(3), max_iter=30, warm_start=True),
          LabelALittle(m=3, max_iter=30, random_state=0), MMS(max_iter=2, random_state=0),
          CandidateLabelSVM(random_state=0), GaussianSupport(n_support=10)]

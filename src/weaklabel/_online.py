@@ -25,7 +25,8 @@ A family supplies:
 - ``_epoch(rows, order, encoded, hist) -> n_updates`` where ``rows`` is what
   :func:`weaklabel.linear.kernel_rows` returns and ``hist`` maps each name of
   ``_history`` to this epoch's slice of its buffer;
-- ``_shuffles(encoded)``: whether ``shuffle=True`` applies to this call (default yes).
+- ``_shuffles(encoded)``: whether ``shuffle=True`` applies to this ``fit`` (default yes;
+  ``partial_fit`` never shuffles: it learns a stream in its order).
 
 Parameter mixing (:mod:`weaklabel.distributed`) goes through the public pair
 :meth:`OnlineLinear.mixing_state` / :meth:`OnlineLinear.set_mixing_state`.
@@ -101,7 +102,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         rows = kernel_rows(Xk)
         hist = {h: np.empty(n * n_epochs, dtype=_HISTORY_DTYPES[h]) for h in self._history}
         visited = np.empty(n * n_epochs, dtype=np.intp)
-        shuffle = self._shuffles(encoded)
+        shuffle = reset and self._shuffles(encoded)        # partial_fit keeps the stream's order
         updates = 0
         for e in range(n_epochs):
             order = self._rng.permutation(n) if shuffle else np.arange(n)

@@ -11,6 +11,8 @@ Examples
 BPA(correct_margin=0.0, gamma=0.1)
 >>> "avg-pegasos" in names("partial")
 True
+>>> make("avg-pegasos", paper=True).get_params()["max_iter"]     # the papers' one pass
+1
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from .bandit import BPA, CSPA, SPA, Banditron, Confidit
 from .partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 
-__all__ = ["Preset", "PRESETS", "make", "names", "get"]
+__all__ = ["Preset", "PRESETS", "PAPER_SETTINGS", "make", "names", "get"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,11 @@ class Preset:
     exact_labels: bool = False
     description: str = ""
 
-    def make(self, **params):
+    def make(self, *, paper=False, **params):
+        """A new estimator with the preset's parameters and ``params``; ``paper=True`` puts the
+        papers' settings (:data:`PAPER_SETTINGS`) under ``params`` for the online kinds."""
+        if paper and self.kind in PAPER_SETTINGS:
+            params = {**{k: v for k, v in PAPER_SETTINGS[self.kind].items() if k not in self.params}, **params}
         valid = sorted(set(self.cls().get_params(deep=False)) - set(self.params))
         unknown = sorted(set(params) - set(valid) - set(self.params))
         if unknown:
@@ -45,6 +51,11 @@ class Preset:
             raise ValueError(f"preset {self.name!r} fixes {clash}; pass the other parameters only "
                              f"(fixed: {self.params}).")
         return self.cls(**self.params, **params)
+
+
+#: The papers' protocol for the online learners: one pass over the stream in its order.  The
+#: estimators' defaults (20 shuffled passes) are for users; the reproductions ask for these.
+PAPER_SETTINGS = {"partial": {"max_iter": 1, "shuffle": False}, "bandit": {"max_iter": 1, "shuffle": False}}
 
 
 PRESETS = {p.name: p for p in (
@@ -79,6 +90,8 @@ def get(name):
     return PRESETS[name]
 
 
-def make(name, **params):
-    """A new estimator of preset ``name`` with ``params`` on top of the preset's own."""
-    return get(name).make(**params)
+def make(name, *, paper=False, **params):
+    """A new estimator of preset ``name`` with ``params`` on top of the preset's own;
+    ``paper=True`` starts from the papers' protocol (:data:`PAPER_SETTINGS`) instead of the
+    estimator's defaults."""
+    return get(name).make(paper=paper, **params)

@@ -29,7 +29,7 @@ def _blobs(n=900, K=3, seed=0):
 @pytest.mark.parametrize("cls", ALL)
 def test_learns_separable_blobs(cls):
     Xb, yb = _blobs()
-    est = cls(random_state=0).fit(Xb, yb)
+    est = cls(random_state=0, max_iter=1, shuffle=False).fit(Xb, yb)
     # the last third of the stream is mostly right, and the final model is accurate
     assert est.correct_[600:].mean() > (0.6 if cls in (Banditron, BPA) else 0.85)
     assert est.score(Xb, yb) > 0.9
@@ -39,7 +39,7 @@ def test_learns_separable_blobs(cls):
 def test_zero_row_is_a_round_without_a_step(cls):
     Xz = X.copy()
     Xz[5] = 0.0
-    a = cls(random_state=0).partial_fit(Xz[:5], y[:5], classes=[0, 1, 2])
+    a = cls(random_state=0, max_iter=1, shuffle=False).partial_fit(Xz[:5], y[:5], classes=[0, 1, 2])
     W = a.coef_.copy()
     t = a.t_
     a.partial_fit(Xz[5:6], y[5:6])
@@ -51,7 +51,7 @@ def test_zero_row_is_a_round_without_a_step(cls):
 def test_two_classes_and_string_labels(cls):
     Xb, yb = _blobs(K=2)
     labels = np.array(["no", "yes"])[yb]
-    est = cls(random_state=0).fit(Xb, labels)
+    est = cls(random_state=0, max_iter=1, shuffle=False).fit(Xb, labels)
     assert set(est.predict(Xb)) <= {"no", "yes"}
     assert est.decision_function(Xb).shape == (len(yb),)
     assert est.score(Xb, labels) > 0.85
@@ -62,49 +62,49 @@ def test_two_classes_and_string_labels(cls):
 def test_dense_and_sparse_agree(cls):
     Xs = X.copy()
     Xs[np.abs(Xs) < 0.7] = 0
-    a = cls(random_state=3).fit(Xs, y)
-    b = cls(random_state=3).fit(sp.csr_matrix(Xs), y)
+    a = cls(random_state=3, max_iter=1, shuffle=False).fit(Xs, y)
+    b = cls(random_state=3, max_iter=1, shuffle=False).fit(sp.csr_matrix(Xs), y)
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-12, atol=1e-12)
     assert_array_equal(a.proposals_, b.proposals_)
 
 
 @pytest.mark.parametrize("cls", [Banditron, BPA])
 def test_seed_reproduces_an_exploring_run(cls):
-    a = cls(gamma=0.3, random_state=7).fit(X, y)
-    b = cls(gamma=0.3, random_state=7).fit(X, y)
-    c = cls(gamma=0.3, random_state=8).fit(X, y)
+    a = cls(gamma=0.3, random_state=7, max_iter=1, shuffle=False).fit(X, y)
+    b = cls(gamma=0.3, random_state=7, max_iter=1, shuffle=False).fit(X, y)
+    c = cls(gamma=0.3, random_state=8, max_iter=1, shuffle=False).fit(X, y)
     assert_array_equal(a.proposals_, b.proposals_)
     assert_array_equal(a.coef_, b.coef_)
     assert not np.array_equal(a.proposals_, c.proposals_)
     # propose samples from the exploration distribution: mostly the argmax, sometimes not
-    p = cls(gamma=0.3, random_state=1).fit(X, y)
+    p = cls(gamma=0.3, random_state=1, max_iter=1, shuffle=False).fit(X, y)
     props = np.array([p.propose(X) for _ in range(50)])
     agree = (props == p.predict(X)[None]).mean()
     assert 0.7 + 0.3 / 3 - 0.06 < agree < 0.7 + 0.3 / 3 + 0.06
 
 
 def test_greedy_and_ucb_proposals():
-    est = CSPA().fit(X, y)
+    est = CSPA(max_iter=1, shuffle=False).fit(X, y)
     assert_array_equal(est.propose(X), est.predict(X))
-    conf = Confidit(eta=1e4).fit(X, y)      # a wide bound explores the least-seen class
+    conf = Confidit(eta=1e4, max_iter=1, shuffle=False).fit(X, y)      # a wide bound explores the least-seen class
     assert not np.array_equal(conf.propose(X), conf.predict(X))
-    conf0 = Confidit(eta=1e-12).fit(X, y)
+    conf0 = Confidit(eta=1e-12, max_iter=1, shuffle=False).fit(X, y)
     np.testing.assert_array_equal(conf0.propose(X), np.argmax(np.clip(conf0.decision_function(X), -1, 1), 1))
 
 
 def test_confidit_propose_matches_the_next_round():
     """propose() gives the label the kernel would play at the next round."""
     for diagonal in (True, False):
-        est = Confidit(eta=3.0, diagonal=diagonal).fit(X[:40], y[:40])
+        est = Confidit(eta=3.0, diagonal=diagonal, max_iter=1, shuffle=False).fit(X[:40], y[:40])
         expected = est.propose(X[40:41])
         est.partial_fit(X[40:41], y[40:41])
         assert est.proposals_[0] == expected[0]
 
 
 def test_confidit_diagonal_default_follows_the_feature_count():
-    assert Confidit().fit(X, y)._A_inv.shape == (3, 4, 4)
+    assert Confidit(max_iter=1, shuffle=False).fit(X, y)._A_inv.shape == (3, 4, 4)
     wide = sp.random(30, 1200, density=0.01, format="csr", random_state=0)
-    est = Confidit().fit(wide, np.arange(30) % 3)
+    est = Confidit(max_iter=1, shuffle=False).fit(wide, np.arange(30) % 3)
     assert est.A_diag_.shape == (1200, 3) and est._A_inv.size == 0
 
 
@@ -120,7 +120,7 @@ def test_bad_parameters_are_clear_errors(cls, param, bad):
 
 
 def test_rejected_calls_change_nothing():
-    est = CSPA().fit(X, y)
+    est = CSPA(max_iter=1, shuffle=False).fit(X, y)
     before = pickle.dumps(est)
     W = est.coef_.copy()
     with pytest.raises(ValueError, match=r"proposed holds label\(s\) \[7\]"):
@@ -137,7 +137,7 @@ def test_rejected_calls_change_nothing():
         est.partial_fit(X[:3], y[:3], classes=[0, 1, 2, 3])
     assert_array_equal(est.coef_, W)
     assert pickle.dumps(est) == before
-    fresh = CSPA()
+    fresh = CSPA(max_iter=1, shuffle=False)
     with pytest.raises(ValueError, match="classes must be passed"):
         fresh.partial_fit_feedback(X[:3], [0, 1, 1], [True, False, True])
     assert not hasattr(fresh, "classes_")
@@ -145,17 +145,17 @@ def test_rejected_calls_change_nothing():
 
 def test_logged_feedback_accepts_a_bandit_feedback_object():
     fb = BanditFeedback(proposed=y, correct=np.ones(len(y), bool))
-    a = CSPA().partial_fit_feedback(X, fb, None, classes=[0, 1, 2])
-    b = CSPA().partial_fit_feedback(X, y, np.ones(len(y), bool), classes=[0, 1, 2])
+    a = CSPA(max_iter=1, shuffle=False).partial_fit_feedback(X, fb, None, classes=[0, 1, 2])
+    b = CSPA(max_iter=1, shuffle=False).partial_fit_feedback(X, y, np.ones(len(y), bool), classes=[0, 1, 2])
     assert_array_equal(a.coef_, b.coef_)
     # all-right logged feedback on the true labels is SPA on those labels
-    c = SPA().partial_fit(X, y, classes=[0, 1, 2])
+    c = SPA(max_iter=1, shuffle=False).partial_fit(X, y, classes=[0, 1, 2])
     assert_array_equal(a.coef_, c.coef_)
 
 
 @pytest.mark.parametrize("cls", ALL)
 def test_round_trip_and_continue(cls, tmp_path):
-    est = cls(random_state=0, fit_intercept=True).fit(X, y)
+    est = cls(random_state=0, fit_intercept=True, max_iter=1, shuffle=False).fit(X, y)
     est.save(tmp_path / "m.npz")
     back = weaklabel.load(tmp_path / "m.npz")
     assert type(back) is cls and back.get_params() == est.get_params()
@@ -198,8 +198,8 @@ def test_gaussian_support_matches_the_kernel_and_runs_in_a_pipeline():
     rad = np.where(rng.rand(1500) < 0.5, 1.0, 3.0)
     Xr = np.c_[rad * np.cos(ang), rad * np.sin(ang)] + 0.1 * rng.randn(1500, 2)
     yr = (rad > 2).astype(int)
-    lin = CSPA(beta=0.5, fit_intercept=False).fit(Xr, yr)
-    ker = make_pipeline(GaussianSupport(n_support=200, g=1.0), CSPA(beta=0.5)).fit(Xr, yr)
+    lin = CSPA(beta=0.5, fit_intercept=False, max_iter=1, shuffle=False).fit(Xr, yr)
+    ker = make_pipeline(GaussianSupport(n_support=200, g=1.0), CSPA(beta=0.5, max_iter=1, shuffle=False)).fit(Xr, yr)
     assert ker[-1].correct_.mean() > 0.9 > lin.correct_.mean() + 0.2
 
 
@@ -209,7 +209,7 @@ def test_uniform_logging_policy_feeds_offline_learning():
     Xb, yb = _blobs(n=3000)
     fb = bandit_feedback(yb, random_state=123)   # not _blobs' own seed: that would replay y
     assert abs(fb.correct.mean() - 1 / 3) < 0.05
-    est = BPA(gamma=0.3).partial_fit_feedback(Xb, fb, None, classes=[0, 1, 2])
+    est = BPA(gamma=0.3, max_iter=1, shuffle=False).partial_fit_feedback(Xb, fb, None, classes=[0, 1, 2])
     assert est.score(Xb, yb) > 0.9
     with pytest.raises(ValueError, match=r"proposed holds label\(s\) \[5\]"):
         bandit_feedback([0, 1], proposed=[0, 5])

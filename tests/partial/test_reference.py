@@ -192,7 +192,7 @@ def _fit(est, X, S, sparse):
 @settings(max_examples=60, deadline=None)
 def test_perceptrons_match_reference(cls, sparse, problem, eta):
     X, S = problem
-    est = _fit(cls(eta=eta), X, S, sparse)
+    est = _fit(cls(eta=eta, max_iter=1, shuffle=False), X, S, sparse)
     _check_against(est, *_reference_perceptron_rule(X, S, RULES[cls], eta, np.arange(len(X))))
 
 
@@ -201,7 +201,7 @@ def test_perceptrons_match_reference(cls, sparse, problem, eta):
 @settings(max_examples=60, deadline=None)
 def test_mistake_perceptron_matches_reference(sparse, problem, eta):
     X, S = problem
-    est = Perceptron(eta=eta).fit(sp.csr_matrix(X) if sparse else X, S)
+    est = Perceptron(eta=eta, max_iter=1, shuffle=False).fit(sp.csr_matrix(X) if sparse else X, S)
     _check_against(est, *_reference_perceptron_rule(X, S, "mistake", eta, np.arange(len(X))))
 
 
@@ -211,7 +211,7 @@ def test_mistake_perceptron_matches_reference(sparse, problem, eta):
 @settings(max_examples=60, deadline=None)
 def test_pegasos_match_reference(cls, rule, sparse, problem, alpha):
     X, S = problem
-    est = _fit(cls(alpha=alpha), X, S, sparse)
+    est = _fit(cls(alpha=alpha, max_iter=1, shuffle=False), X, S, sparse)
     assert est.t_ == len(X) + 1
     _check_against(est, *_reference_pegasos(X, S, rule, alpha, np.arange(len(X))))
 
@@ -230,8 +230,8 @@ def test_pegasos_multi_epoch_shuffled_matches_reference(problem, alpha, seed):
 def test_partial_fit_continues_like_one_stream(problem):
     X, S = problem
     n = len(X)
-    whole = MaxPegasos(alpha=0.05).fit(X, S)
-    half = MaxPegasos(alpha=0.05)
+    whole = MaxPegasos(alpha=0.05, max_iter=1, shuffle=False).fit(X, S)
+    half = MaxPegasos(alpha=0.05, max_iter=1, shuffle=False)
     cut = n // 2
     if cut:
         half.partial_fit(X[:cut], S[:cut])
@@ -246,13 +246,13 @@ def test_partial_fit_continues_like_one_stream(problem):
 @settings(max_examples=40, deadline=None)
 def test_singletons_make_avg_and_max_identical(problem, eta):
     X, S = problem
-    a = AvgPerceptron(eta=eta).fit(X, S)
-    m = MaxPerceptron(eta=eta).fit(X, S)
+    a = AvgPerceptron(eta=eta, max_iter=1, shuffle=False).fit(X, S)
+    m = MaxPerceptron(eta=eta, max_iter=1, shuffle=False).fit(X, S)
     assert_allclose(a.coef_, m.coef_, atol=1e-12)
     assert_array_equal(a.predictions_, m.predictions_)
-    pa = AvgPegasos(alpha=0.1).fit(X, S)
-    pm = MaxPegasos(alpha=0.1).fit(X, S)
-    pe = Pegasos(alpha=0.1).fit(X, S)
+    pa = AvgPegasos(alpha=0.1, max_iter=1, shuffle=False).fit(X, S)
+    pm = MaxPegasos(alpha=0.1, max_iter=1, shuffle=False).fit(X, S)
+    pe = Pegasos(alpha=0.1, max_iter=1, shuffle=False).fit(X, S)
     assert_allclose(pa.coef_, pm.coef_, atol=1e-12)
     assert_allclose(pa.coef_, pe.coef_, atol=1e-12)
 
@@ -262,7 +262,7 @@ def test_float32_close_to_float64():
     X = rng.standard_normal((80, 6))
     S = rng.random((80, 4)) < 0.4
     S[np.arange(80), rng.integers(0, 4, 80)] = True
-    for cls, kw in [(AvgPerceptron, {}), (MaxPegasos, {"alpha": 0.1})]:
+    for cls, kw in [(AvgPerceptron, {"max_iter": 1, "shuffle": False}), (MaxPegasos, {"alpha": 0.1, "max_iter": 1, "shuffle": False})]:
         a = cls(**kw).fit(X, S)
         b = cls(**kw).fit(X.astype(np.float32), S)
         assert_allclose(a.coef_, b.coef_, rtol=1e-4, atol=1e-4)
@@ -280,7 +280,7 @@ def test_separated_stream_makes_no_update(cls):
     S[np.arange(60), y] = True
     if cls is not Perceptron:
         S[:, 3] = rng.random(60) < 0.5       # an ambiguous extra candidate
-    est = cls()
+    est = cls(max_iter=1, shuffle=False)
     for _ in range(100):
         before = est.__dict__.get("n_updates_", -1)
         est.partial_fit(X, S)
@@ -298,19 +298,19 @@ def test_separated_stream_makes_no_update(cls):
 def test_full_candidate_set_gives_no_loss_but_pegasos_still_shrinks():
     X = np.array([[1.0, 2.0], [0.5, -1.0], [1.0, 1.0]])
     S = np.array([[True, False, False], [True, True, True], [True, True, True]])
-    p = AvgPerceptron().fit(X, S)
+    p = AvgPerceptron(max_iter=1, shuffle=False).fit(X, S)
     assert p.n_updates_ == 1                               # only the first round
-    g = AvgPegasos(alpha=0.5).fit(X, S)
+    g = AvgPegasos(alpha=0.5, max_iter=1, shuffle=False).fit(X, S)
     W, _, _ = _reference_pegasos(X, S, "avg", 0.5, np.arange(3))
     assert_allclose(g.coef_, W, atol=1e-12)
     assert g.n_updates_ == 1
-    assert np.linalg.norm(g.coef_) < np.linalg.norm(AvgPegasos(alpha=0.5).fit(X[:1], S[:1]).coef_)
+    assert np.linalg.norm(g.coef_) < np.linalg.norm(AvgPegasos(alpha=0.5, max_iter=1, shuffle=False).fit(X[:1], S[:1]).coef_)
 
 
 def test_zero_rows_never_give_nan():
     X = np.zeros((5, 3))
     for cls in (AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos):
-        est = cls().fit(X, [[0, 1], [1], [2], [0], [1, 2]])
+        est = cls(max_iter=1, shuffle=False).fit(X, [[0, 1], [1], [2], [0], [1, 2]])
         assert np.isfinite(est.coef_).all()
         assert_array_equal(est.coef_, 0.0)
         assert np.isfinite(est.decision_function(X)).all()

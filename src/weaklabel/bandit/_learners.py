@@ -251,11 +251,14 @@ class _Encoded:
 
 
 _COMMON_DOC = """
-    max_iter : int, default=1
-        Passes over the data in ``fit`` (the paper's protocol is one pass);
-        ``partial_fit`` and ``partial_fit_feedback`` make one.
-    shuffle : bool, default=False
-        Visit the rows in a new random order at every pass of ``fit``/``partial_fit``.
+    max_iter : int, default=20
+        Passes over the data in ``fit``; ``partial_fit`` and ``partial_fit_feedback``
+        make one.  The paper's protocol is one pass in the data's order
+        (``max_iter=1, shuffle=False``, the reproductions' setting;
+        ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the rows in a new random order at every pass of ``fit`` with labels;
+        ``partial_fit`` and a logged ``BanditFeedback`` keep the order they are given.
     random_state : int, RandomState instance or None, default=None
         Seed of the estimator's generator (shuffling and, for exploring learners, the
         proposals): a fixed seed reproduces a run exactly.
@@ -319,7 +322,7 @@ _doc = doc_with_common(_COMMON_DOC)
 class CSPA(_BanditLearner):
     _rule = RULE_CSPA
 
-    def __init__(self, *, beta=1.0, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+    def __init__(self, *, beta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
         self.beta = beta
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -357,7 +360,7 @@ class CSPA(_BanditLearner):
 class SPA(_BanditLearner):
     _rule = RULE_SPA
 
-    def __init__(self, *, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+    def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
@@ -410,7 +413,7 @@ class _Exploring(_BanditLearner):
 class Banditron(_Exploring):
     _rule = RULE_BANDITRON
 
-    def __init__(self, *, gamma=0.05, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+    def __init__(self, *, gamma=0.05, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
         self.gamma = gamma
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -450,7 +453,7 @@ class Banditron(_Exploring):
 class BPA(_Exploring):
     _rule = RULE_BPA
 
-    def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=1, shuffle=False, random_state=None,
+    def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=False):
         self.gamma = gamma
         self.correct_margin = correct_margin
@@ -502,7 +505,7 @@ class BPA(_Exploring):
 """)
 class Confidit(_BanditLearner):
 
-    def __init__(self, *, eta=1.0, alpha=1.0, diagonal=None, max_iter=1, shuffle=False, random_state=None,
+    def __init__(self, *, eta=1.0, alpha=1.0, diagonal=None, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=False):
         self.eta = eta
         self.alpha = alpha

@@ -13,8 +13,9 @@ EXACT_LABEL = ("perceptron", "pegasos")
 
 
 def make_learner(method, params, **extra):
-    """The estimator of learner preset ``method`` (:mod:`weaklabel.presets`) with ``params``."""
-    return presets.make(method, **params, **extra)
+    """The estimator of learner preset ``method`` (:mod:`weaklabel.presets`) with ``params``,
+    on the papers' protocol (one pass in order) unless ``params``/``extra`` say otherwise."""
+    return presets.make(method, paper=True, **params, **extra)
 
 
 def grid_points(grid):

@@ -150,7 +150,7 @@ def _learner(method, params, n_classes, seed):
     preset = presets.get("cspa" if method == "cspa-centred" else method)
     if preset.cls in (Banditron, BPA):
         p["random_state"] = seed
-    return preset.make(**p)
+    return preset.make(paper=True, **p)
 
 
 def blocks(correct, size=BLOCK):
@@ -196,7 +196,7 @@ def artificial_cell(config):
     rs = np.random.RandomState(config["seed"])
     X, y = artificial(config["n_per_class"], config["sigma"], rs)
     order = rs.permutation(y.size)
-    est = CSPA(beta=config["beta"]).partial_fit(unit_norm(X[order]), y[order], classes=np.arange(4))
+    est = CSPA(beta=config["beta"], max_iter=1, shuffle=False).partial_fit(unit_norm(X[order]), y[order], classes=np.arange(4))
     return {"ratio": float(est.correct_.mean())}
 
 

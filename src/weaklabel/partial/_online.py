@@ -170,11 +170,13 @@ def _carries_classes(y):
 
 
 _COMMON_DOC = """
-    max_iter : int, default=1
-        Passes over the data in ``fit`` (``partial_fit`` makes one).
-    shuffle : bool, default=False
-        Visit the samples in a new random order at every pass; ``False`` keeps the
-        data order, as an online stream.
+    max_iter : int, default=20
+        Passes over the data in ``fit`` (``partial_fit`` makes one).  The paper's
+        protocol is one pass in the data's order (``max_iter=1, shuffle=False``, the
+        reproductions' setting; ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the samples in a new random order at every pass of ``fit``;
+        ``partial_fit`` always keeps the order it is given, as an online stream.
     random_state : int, RandomState instance or None, default=None
         Seed of the shuffling.
     fit_intercept : bool, default=False
@@ -206,7 +208,7 @@ _doc = doc_with_common(_COMMON_DOC)
 class _PerceptronParams(_OnlineCandidateLearner):
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
 
-    def __init__(self, *, eta=1.0, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+    def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
         self.eta = eta
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -218,7 +220,7 @@ class _PegasosParams(_OnlineCandidateLearner):
     _pegasos = True
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE]}
 
-    def __init__(self, *, alpha=1e-4, max_iter=1, shuffle=False, random_state=None, fit_intercept=False):
+    def __init__(self, *, alpha=1e-3, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
         self.alpha = alpha
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -293,8 +295,10 @@ class MaxPerceptron(_PerceptronParams):
 
     Parameters
     ----------
-    alpha : float, default=1e-4
-        The paper's lambda (> 0): L2 regularisation strength.
+    alpha : float, default=1e-3
+        The paper's lambda (> 0): L2 regularisation strength.  The step is
+        ``1/(alpha t)``, so a small ``alpha`` needs many rounds: at ``1e-4`` (the papers'
+        grids start there) 20 passes over 1,400 digits are not enough.
 {common}
 
     Examples
@@ -317,7 +321,7 @@ class AvgPegasos(_PegasosParams):
 
     Parameters
     ----------
-    alpha : float, default=1e-4
+    alpha : float, default=1e-3
         The paper's lambda (> 0).
 {common}
 
@@ -367,7 +371,7 @@ class Perceptron(_PerceptronParams):
 
     Parameters
     ----------
-    alpha : float, default=1e-4
+    alpha : float, default=1e-3
         The paper's lambda (> 0).
 {common}
 
