@@ -59,7 +59,7 @@ def test_banditron_defaults_within_5_points(split):
     assert min(accs) >= split[-1] - 0.05
 
 
-@pytest.mark.parametrize("name", presets.names())
+@pytest.mark.parametrize("name", presets.names("partial") + presets.names("bandit"))
 def test_paper_preset_is_one_pass_in_order(name):
     est = presets.make(name, paper=True)
     assert est.get_params()["max_iter"] == 1 and est.get_params()["shuffle"] is False

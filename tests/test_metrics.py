@@ -20,3 +20,42 @@ def test_progressive_curve_is_running_mean():
     with pytest.raises(ValueError, match="must match"):
         progressive_error_curve(y, p[:3])
     assert accuracy(y, p) == 0.5
+
+
+# ---- progressive validation (issue 18) ----------------------------------------------------
+
+def test_progressive_validation_is_one_predict_then_learn_pass():
+    from sklearn.base import clone
+    from sklearn.datasets import load_digits
+
+    from weaklabel.bandit import CSPA
+    from weaklabel.metrics import ambiguous_zero_one_loss, progressive_validation
+    from weaklabel.partial import AvgPerceptron
+    from weaklabel.simulate import bandit_feedback, make_candidate_sets
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:500] / 16, y[:500]
+    S = make_candidate_sets(y, 2, random_state=0)
+    one = AvgPerceptron().partial_fit(X, S, classes=np.arange(10))     # the same stream in one call
+    lines = []
+    res = progressive_validation(AvgPerceptron(), X, S, print_every=120, out=lines.append)
+    assert res.losses.shape == (500,)
+    assert res.loss == pytest.approx(ambiguous_zero_one_loss(S, one.predictions_))
+    assert [ln[0] for ln in res.lines] == [120, 240, 360, 480, 500] and len(lines) == 5
+    assert res.lines[-1][1] == pytest.approx(res.loss)
+    again = progressive_validation(AvgPerceptron(), X, S)              # print_every does not change it
+    np.testing.assert_array_equal(again.losses, res.losses)
+    assert again.lines == [(500, res.loss, res.loss)]
+    # a bandit learner with exact labels: the 0-1 error of its greedy predictions
+    bandit = progressive_validation(CSPA(), X, y, print_every=100, out=lambda s: None)
+    ref = CSPA().partial_fit(X, y, classes=np.arange(10))
+    np.testing.assert_array_equal(bandit.losses, ref.predictions_ != y)
+    # a log: disagreement with the feedback
+    fb = bandit_feedback(y, random_state=0)
+    logged = progressive_validation(CSPA(), X, fb, print_every=250, out=lambda s: None)
+    ref = CSPA().partial_fit_feedback(X, fb, None, classes=np.unique(fb.proposed))
+    np.testing.assert_array_equal(logged.losses, (ref.predictions_ == fb.proposed) != fb.correct)
+    with pytest.raises(ValueError, match="print_every"):
+        progressive_validation(clone(AvgPerceptron()), X, S, print_every=0)
+    with pytest.raises(ValueError, match="rows"):
+        progressive_validation(AvgPerceptron(), X, S[:10])

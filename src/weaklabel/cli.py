@@ -168,33 +168,152 @@ class _PresetChoice(click.Choice):
         pass
 
 
+def _method_help():
+    return ("A learner preset (weaklabel.presets; `weaklabel fit --list` shows each with its input). Inputs by kind: "
+            "candidate-set learners read svmlight label sets; bandit learners exact labels as their oracle; "
+            "uma / label-a-little (noisy) labels; mms / cl-svm candidate sets or --bags; the M3N learners an .npz "
+            "of X and Y with --graph.")
+
+
 @main.command()
-@click.option("--method", required=True, type=_PresetChoice(),
-              help="A learner preset (weaklabel.presets): candidate-set learners take the file's label sets; "
-                   "bandit learners take exact labels as the oracle of their own proposals.")
-@click.option("--train", "train", required=True, type=click.Path(dir_okay=False),
-              help='svmlight file; labels may be candidate sets: "2,5 1:0.3 7:1.0".')
+@click.option("--method", type=_PresetChoice(), default=None, help=_method_help())
+@click.option("--train", "train", type=click.Path(dir_okay=False), default=None,
+              help='svmlight file (labels may be candidate sets: "2,5 1:0.3 7:1.0"), or .npz for the M3N learners.')
 @click.option("--param", "params", multiple=True, help="Estimator parameter key=value (repeatable), e.g. alpha=0.01.")
-@click.option("--model", required=True, type=click.Path(dir_okay=False), help="Where to write the model (.npz).")
+@click.option("--model", type=click.Path(dir_okay=False), default=None, help="Where to write the model (.npz).")
 @click.option("--n-features", type=click.IntRange(min=1), default=None,
               help="The number of features, when the file's largest index is far beyond its data (otherwise such "
                    "an index is refused, before any allocation).")
-def fit(method, train, params, model, n_features):
-    """Train a learner on an svmlight file and save it."""
-    from .presets import get
+@click.option("--confusion", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="uma: the confusion matrix C[p, q] = P(noisy p | true q), a text file (np.loadtxt) or .npy.")
+@click.option("--bags", "bags_file", type=click.Path(dir_okay=False, exists=True), default=None,
+              help='mms / cl-svm: a JSON file {"bag_of": [...], "labelings": [[[...], ...], ...]} (the file\'s '
+                   "labels are then ignored).")
+@click.option("--graph", default=None, help="M3N learners: chain, sudoku or grid:HxW.")
+@click.option("--progress", "progress_every", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Online learners: learn the file once in its order (partial_fit) and print the progressive "
+                   "validation loss every N rows, as Vowpal Wabbit does, instead of the default fit.")
+@click.option("--list", "list_", is_flag=True, help="List the learner presets with what each reads, and exit.")
+def fit(method, train, params, model, n_features, confusion, bags_file, graph, progress_every, list_):
+    """Train a learner on a file and save it."""
+    from .presets import INPUTS, PRESETS, get
 
+    if list_:
+        for name, p in PRESETS.items():
+            click.echo(f"{name:15s} {p.kind:10s} {p.description}")
+        click.echo("")
+        for kind, text in INPUTS.items():
+            click.echo(f"{kind:10s} reads: {text}")
+        return
+    missing = [flag for flag, v in (("--method", method), ("--train", train), ("--model", model)) if v is None]
+    if missing:
+        raise ValueError(f"fit needs {', '.join(missing)} (or --list to see the learners).")
     preset = get(method)
+    kind = preset.kind
+    _reject_flags(method, kind, confusion=confusion, bags=bags_file, graph=graph, progress=progress_every)
     est = preset.make(**_parse_params(params))
+    if kind == "structured":
+        X, Y, label_prob = _read_structured(train)
+        est.set_params(graph=_graph(graph, X.shape[1]))
+        est.fit(X, Y, label_prob=label_prob)
+        est.save(model)
+        click.echo(f"trained {type(est).__name__} on {X.shape[0]} examples of {X.shape[1]} nodes, "
+                   f"{est.n_states_} states; model written to {model}")
+        return
     X, S = _read_svm(train, n_features=n_features)
-    if (preset.exact_labels or preset.kind == "bandit") and (S.sizes > 1).any():
+    exact = preset.exact_labels or kind in ("bandit", "noisy")
+    if exact and (S.sizes > 1).any():
         raise ValueError(f"{method} needs exact labels, but {train} has candidate sets with several labels.")
-    if preset.kind == "bandit":
-        est.fit(X, S.classes_[S.mask.argmax(axis=1)])
+    if kind == "noisy" and method == "uma":
+        if confusion is None:
+            raise ValueError("uma needs --confusion FILE (C[p, q] = P(noisy p | true q)); uma-identity assumes C = I.")
+        est.set_params(confusion=_read_matrix(confusion))
+    if kind == "bags" and bags_file is not None:
+        target = _read_bags(bags_file, X.shape[0])
+    elif exact:
+        target = S.classes_[S.mask.argmax(axis=1)]
     else:
-        est.fit(X, S)
+        target = S
+    if progress_every is not None:
+        from .metrics import progressive_validation
+
+        res = progressive_validation(est, X, target, print_every=progress_every, out=click.echo)
+        click.echo(f"progressive validation loss: {res.loss:.4f} over {X.shape[0]} rows (one pass, in order)")
+    else:
+        est.fit(X, target)
     est.save(model)
     click.echo(f"trained {type(est).__name__} on {X.shape[0]} samples x {X.shape[1]} features, "
                f"{len(est.classes_)} classes; model written to {model}")
+
+
+def _reject_flags(method, kind, *, confusion, bags, graph, progress):
+    """Flags that do not apply to this learner are one clear error, not silently ignored."""
+    wrong = []
+    if confusion is not None and method != "uma":
+        wrong.append("--confusion (uma only)")
+    if bags is not None and kind != "bags":
+        wrong.append("--bags (mms, cl-svm only)")
+    if graph is not None and kind != "structured":
+        wrong.append("--graph (the M3N learners only)")
+    if progress is not None and kind not in ("partial", "bandit"):
+        wrong.append("--progress (the online partial-label and bandit learners only)")
+    if kind == "structured" and graph is None:
+        raise ValueError(f"{method} needs --graph (chain, sudoku or grid:HxW).")
+    if wrong:
+        raise ValueError(f"{method} does not take {'; '.join(wrong)}.")
+
+
+def _read_matrix(path):
+    import numpy as np
+
+    return np.load(path) if str(path).endswith(".npy") else np.loadtxt(path, ndmin=2)
+
+
+def _read_bags(path, n_rows):
+    import json
+
+    from .labels import BagCandidates
+
+    with open(path) as f:
+        try:
+            data = json.load(f)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not a JSON file of bags ({exc}).") from None
+    if not isinstance(data, dict) or not {"bag_of", "labelings"} <= set(data):
+        raise ValueError(f"{path} must hold a JSON object with keys bag_of and labelings.")
+    B = BagCandidates(data["bag_of"], [list(lab) for lab in data["labelings"]])
+    if B.n_rows != n_rows:
+        raise ValueError(f"{path} describes {B.n_rows} rows but the svmlight file has {n_rows}; they must match.")
+    return B
+
+
+def _read_structured(path, need_y=True):
+    import numpy as np
+
+    if not str(path).endswith(".npz"):
+        raise ValueError(f"the M3N learners read an .npz file with arrays X and Y (and optionally label_prob); "
+                         f"got {path}.")
+    with np.load(path, allow_pickle=False) as z:
+        if "X" not in z or (need_y and "Y" not in z):
+            need = "X and Y" if need_y else "X"
+            raise ValueError(f"{path} must hold arrays {need}; it holds {', '.join(z.files) or 'nothing'}.")
+        return z["X"], (z["Y"] if "Y" in z else None), (z["label_prob"] if "label_prob" in z else None)
+
+
+def _graph(spec, n_nodes):
+    from .structured import chain_graph, grid_graph, sudoku_graph
+
+    if spec == "chain":
+        return chain_graph(n_nodes)
+    if spec == "sudoku":
+        return sudoku_graph()
+    if spec.startswith("grid:"):
+        try:
+            h, w = (int(v) for v in spec[5:].lower().split("x"))
+        except ValueError:
+            raise ValueError(f"--graph grid:HxW needs two integers, e.g. grid:4x5; got {spec!r}.") from None
+        return grid_graph(h, w)
+    raise ValueError(f"--graph must be chain, sudoku or grid:HxW; got {spec!r}.")
 
 
 @main.command()
@@ -202,16 +321,22 @@ def fit(method, train, params, model, n_features):
 @click.option("--data", required=True, type=click.Path(dir_okay=False))
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write predictions here (one per line).")
 def predict(model, data, out):
-    """Predict labels for an svmlight file (labels in the file are ignored)."""
+    """Predict labels for an svmlight file (labels in the file are ignored), or node labels for
+    an .npz of X (M3N models; one line per example)."""
     from . import load
 
     est = load(model)
-    X, _ = _read_svm(data, n_features=est.n_features_in_)
-    pred = est.predict(X)
-    text = "\n".join(str(v) for v in pred.tolist()) + "\n"
+    if str(data).endswith(".npz"):                       # structured: one line of node labels per example
+        X, _, _ = _read_structured(data, need_y=False)
+        pred = est.predict(X)
+        text = "\n".join(" ".join(str(v) for v in row) for row in pred.tolist()) + "\n"
+    else:
+        X, _ = _read_svm(data, n_features=est.n_features_in_)
+        pred = est.predict(X)
+        text = "\n".join(str(v) for v in pred.tolist()) + "\n"
     if out:
         Path(out).write_text(text)
-        click.echo(f"{pred.size} predictions written to {out}")
+        click.echo(f"{pred.shape[0]} predictions written to {out}")
     else:
         click.echo(text, nl=False)
 
@@ -220,11 +345,17 @@ def predict(model, data, out):
 @click.option("--model", required=True, type=click.Path(dir_okay=False))
 @click.option("--data", required=True, type=click.Path(dir_okay=False))
 def evaluate(model, data):
-    """Score a model on an svmlight file: accuracy (exact labels) or ambiguous 0-1 loss (candidate sets)."""
+    """Score a model on an svmlight file: accuracy (exact labels) or ambiguous 0-1 loss (candidate sets);
+    on an .npz of X and Y (M3N models), the share of annotated nodes predicted right."""
     from . import load
     from .metrics import ambiguous_zero_one_loss
 
     est = load(model)
+    if str(data).endswith(".npz"):
+        X, Y, _ = _read_structured(data)
+        click.echo(f"examples: {X.shape[0]}")
+        click.echo(f"node accuracy (annotated nodes): {est.score(X, Y):.4f}")
+        return
     X, S = _read_svm(data, n_features=est.n_features_in_)
     pred = est.predict(X)
     amb = ambiguous_zero_one_loss(S, pred)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from .labels import check_candidates
+from .labels import BanditFeedback, CandidateSets, check_candidates
 
-__all__ = ["ambiguous_zero_one_loss", "progressive_error", "progressive_error_curve", "accuracy"]
+__all__ = ["ambiguous_zero_one_loss", "progressive_error", "progressive_error_curve", "progressive_validation",
+           "ProgressiveScore", "accuracy"]
 
 
 def ambiguous_zero_one_loss(S, y_pred, *, classes=None, normalize=True):
@@ -80,3 +83,96 @@ def accuracy(y_true, y_pred):
     if y_true.shape != y_pred.shape:
         raise ValueError(f"y_true has shape {y_true.shape} but y_pred {y_pred.shape}; they must match.")
     return float(np.mean(y_true == y_pred))
+
+
+class ProgressiveScore(NamedTuple):
+    """What :func:`progressive_validation` measured."""
+
+    #: mean loss over every round
+    loss: float
+    #: per-round loss (1 = the prediction made before the update was wrong), shape (n_rounds,)
+    losses: np.ndarray
+    #: ``(rounds seen, mean loss so far, mean loss since the previous line)`` at each report
+    lines: list
+
+
+def progressive_validation(est, X, y, *, classes=None, print_every=None, out=print):
+    """Predict-then-learn over a stream, reporting the running loss (progressive validation).
+
+    Each row is first predicted by the model of the rows before it, then learnt: the
+    protocol of river's ``progressive_val_score`` and of Vowpal Wabbit's progress lines.
+    The rows are fed to ``est.partial_fit`` in their order, ``print_every`` at a time
+    (one call when ``None``); the loss of a round is read from the learner's own
+    ``predictions_`` (its prediction before the update), so the result does not depend
+    on ``print_every``.
+
+    The loss of a round is the ambiguous 0-1 loss (prediction outside the candidate set;
+    with exact labels, the 0-1 error).  For a bandit learner given exact labels it is the
+    0-1 error of its greedy prediction; given a logged :class:`weaklabel.BanditFeedback`,
+    disagreement with the feedback (see the learners' ``score``).
+
+    Parameters
+    ----------
+    est : online weaklabel estimator
+        Anything with ``partial_fit`` that records ``predictions_`` (the partial-label and
+        bandit learners).  It learns: pass a fresh one (or ``clone`` it) to start from 0.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+    y : CandidateSets, bool mask, list of label lists, 1-D labels, or BanditFeedback
+    classes : array-like, default=None
+        Every class, for the first ``partial_fit``; ``None`` takes them from ``y``.
+    print_every : int, default=None
+        Report after every ``print_every`` rounds (and at the end).
+    out : callable, default=print
+        Where the report lines go.
+
+    Returns
+    -------
+    ProgressiveScore
+        ``loss`` (mean over the stream), per-round ``losses`` and the reported ``lines``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.partial import AvgPerceptron
+    >>> from weaklabel.metrics import progressive_validation
+    >>> X, y = load_digits(return_X_y=True)
+    >>> res = progressive_validation(AvgPerceptron(), X / 16, y, print_every=600)
+         600  loss 0.2700  since last 0.2700
+        1200  loss 0.2033  since last 0.1367
+        1797  loss 0.1753  since last 0.1189
+    """
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    if len(y) != n:
+        raise ValueError(f"y holds {len(y)} rows but X has {n}; they must match.")
+    if print_every is not None and (isinstance(print_every, bool) or int(print_every) != print_every
+                                    or print_every < 1):
+        raise ValueError(f"print_every must be a positive integer or None; got {print_every!r}.")
+    logged = isinstance(y, BanditFeedback)
+    if classes is None and not hasattr(est, "classes_"):
+        if logged:
+            classes = np.unique(y.proposed)
+        else:
+            _, classes = check_candidates(y, n_samples=n, name="y")
+    step = n if print_every is None else int(print_every)
+    losses = np.empty(n, dtype=np.float64)
+    lines = []
+    last_loss, last_n = 0.0, 0
+    for a in range(0, n, step):
+        b = min(a + step, n)
+        Xc, yc = X[a:b], y[a:b]
+        if logged:
+            est.partial_fit_feedback(Xc, yc, None, classes=None if hasattr(est, "classes_") else classes)
+            pred = est.predictions_
+            losses[a:b] = (pred == yc.proposed) != yc.correct
+        else:
+            est.partial_fit(Xc, yc, classes=None if hasattr(est, "classes_") else classes)
+            S, _ = check_candidates(yc, n_samples=b - a, classes=est.classes_, name="y")
+            idx = np.searchsorted(est.classes_, est.predictions_)
+            losses[a:b] = ~S[np.arange(b - a), idx]
+        total = float(losses[:b].sum())
+        line = (b, total / b, (total - last_loss) / (b - last_n))
+        lines.append(line)
+        last_loss, last_n = total, b
+        if print_every is not None:
+            out(f"{line[0]:8d}  loss {line[1]:.4f}  since last {line[2]:.4f}")
+    return ProgressiveScore(float(losses.mean()) if n else float("nan"), losses, lines)

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .bags import MMS, CandidateLabelSVM
 from .bandit import BPA, CSPA, SPA, Banditron, Confidit
+from .noisy import UMA, LabelALittle
 from .partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from .structured import LPMILM3N, MILM3N, RampCCCPM3N
 
-__all__ = ["Preset", "PRESETS", "PAPER_SETTINGS", "make", "names", "get"]
+__all__ = ["Preset", "PRESETS", "PAPER_SETTINGS", "INPUTS", "make", "names", "get"]
 
 
 @dataclass(frozen=True)
@@ -75,11 +78,32 @@ PRESETS = {p.name: p for p in (
     Preset("confidit", Confidit, kind="bandit", description="Confidit, diagonal when n_features > 1000"),
     Preset("confidit-diag", Confidit, {"diagonal": True}, kind="bandit", description="Confidit, diagonal"),
     Preset("confidit-full", Confidit, {"diagonal": False}, kind="bandit", description="Confidit, full matrices"),
+    Preset("uma", UMA, kind="noisy", description="UMA on noisy labels with a known confusion matrix"),
+    Preset("uma-identity", UMA, {"confusion": "identity"}, kind="noisy",
+           description="UMA with C = I (a multiclass Perceptron on the labels as given: the f_y baseline)"),
+    Preset("label-a-little", LabelALittle, kind="noisy",
+           description="label a little (-1 = unlabelled), a rough classifier labels the rest, UMA unconfuses"),
+    Preset("mms", MMS, kind="bags", description="MMS on bags with candidate labeling vectors"),
+    Preset("cl-svm", CandidateLabelSVM, kind="bags", description="CL-SVM, the MMS paper's baseline"),
+    Preset("mil-m3n", MILM3N, kind="structured", description="MIL-M3N: structured outputs with missing labels"),
+    Preset("ramp-m3n", RampCCCPM3N, kind="structured", description="MIL-M3N with a ramp loss by CCCP"),
+    Preset("lp-mil-m3n", LPMILM3N, kind="structured",
+           description="LP-MIL-M3N: the LP relaxation, for graphs with cycles (e.g. Sudoku)"),
 )}
+
+#: What each kind of learner reads, for ``weaklabel fit`` and its ``--help``.
+INPUTS = {
+    "partial": "svmlight; a label field may be a candidate set, e.g. \"2,5 1:0.3\"",
+    "bandit": "svmlight with exact labels, the oracle of the learner's own proposals",
+    "noisy": "svmlight with (noisy) labels; uma needs --confusion, label-a-little reads -1 as unlabelled",
+    "bags": "svmlight with candidate sets (bags of one), or --bags FILE.json for bags with labeling vectors",
+    "structured": ".npz with X (n, n_nodes) symbols and Y (n, n_nodes) labels, -1 = missing; --graph",
+}
 
 
 def names(kind=None):
-    """Preset names (of one ``kind``: ``"partial"`` or ``"bandit"``), in registry order."""
+    """Preset names (of one ``kind``: ``"partial"``, ``"bandit"``, ``"noisy"``, ``"bags"`` or
+    ``"structured"``), in registry order."""
     return [n for n, p in PRESETS.items() if kind is None or p.kind == kind]
 
 

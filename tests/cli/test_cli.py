@@ -144,3 +144,98 @@ def test_the_html_page_renders_emphasis():
 
     page = markdown_to_html("Ratio of correct *proposed* labels, **bold**, a*b*c stays", ".")
     assert "<em>proposed</em>" in page and "<strong>bold</strong>" in page and "a*b*c" in page
+
+
+# ---- every learner kind through `weaklabel fit` (issue 18) -----------------------------------
+
+@pytest.fixture(scope="module")
+def cli_files(tmp_path_factory):
+    import json
+
+    import numpy as np
+    from sklearn.datasets import dump_svmlight_file, load_digits
+
+    from weaklabel import dump_candidate_svmlight
+    from weaklabel.simulate import hidden_markov_chain, make_candidate_sets, missing_labels
+
+    d = tmp_path_factory.mktemp("cli")
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:300] / 16.0, y[:300]
+    dump_svmlight_file(X, y, str(d / "exact.svm"))
+    np.savetxt(d / "C.txt", 0.9 * np.eye(10) + 0.01)
+    dump_svmlight_file(X, np.where(np.arange(300) % 2 == 0, y, -1), str(d / "partly.svm"))
+    dump_candidate_svmlight(X, make_candidate_sets(y, 2, random_state=0), d / "cand.svm")
+    json.dump({"bag_of": (np.arange(300) // 3).tolist(), "labelings": [[y[3 * i:3 * i + 3].tolist()]
+                                                                       for i in range(100)]}, open(d / "bags.json", "w"))
+    Xc, Yc = hidden_markov_chain(20, length=15, n_states=4, random_state=0)
+    np.savez(d / "chain.npz", X=Xc, Y=missing_labels(Yc, 0.3, random_state=0))
+    return d
+
+
+@pytest.mark.parametrize("args, name", [
+    (["--method", "uma", "--train", "exact.svm", "--confusion", "C.txt", "--param", "max_iter=50"], "UMA"),
+    (["--method", "uma-identity", "--train", "exact.svm", "--param", "max_iter=50"], "UMA"),
+    (["--method", "label-a-little", "--train", "partly.svm", "--param", "m=3", "--param", "max_iter=100",
+      "--param", "random_state=0"],
+     "LabelALittle"),
+    (["--method", "mms", "--train", "exact.svm", "--bags", "bags.json", "--param", "max_iter=2"], "MMS"),
+    (["--method", "cl-svm", "--train", "cand.svm"], "CandidateLabelSVM"),
+    (["--method", "mil-m3n", "--train", "chain.npz", "--graph", "chain", "--param", "max_iter=10"], "MILM3N"),
+    (["--method", "cspa", "--train", "exact.svm"], "CSPA"),
+])
+def test_fit_takes_every_kind_of_learner(cli_files, args, name):
+    import warnings
+
+    r = CliRunner()
+    args = [str(cli_files / a) if (cli_files / a).exists() else a for a in args]
+    model = cli_files / f"{name}.npz"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = r.invoke(main, ["fit", *args, "--model", str(model)])
+    assert res.exit_code == 0, res.output
+    assert f"trained {name}" in res.output and model.exists()
+    data = args[args.index("--train") + 1]
+    res = r.invoke(main, ["evaluate", "--model", str(model), "--data", data])
+    assert res.exit_code == 0, res.output
+    value = float(res.output.strip().split()[-1] if "accuracy" in res.output.splitlines()[-1]
+                  else res.output.split("loss:")[1].split()[0])
+    assert 0.0 <= value <= 1.0
+
+
+def test_fit_list_names_every_preset_and_its_input():
+    from weaklabel.presets import INPUTS, PRESETS
+
+    res = CliRunner().invoke(main, ["fit", "--list"])
+    assert res.exit_code == 0
+    for name in PRESETS:
+        assert name in res.output
+    for kind in INPUTS:
+        assert f"{kind}" in res.output and "reads:" in res.output
+
+
+@pytest.mark.parametrize("args, text", [
+    (["--method", "uma", "--train", "exact.svm"], "uma needs --confusion"),
+    (["--method", "cspa", "--train", "exact.svm", "--graph", "chain"], "does not take --graph"),
+    (["--method", "avg-pegasos", "--train", "cand.svm", "--confusion", "C.txt"], "does not take --confusion"),
+    (["--method", "uma-identity", "--train", "exact.svm", "--progress", "10"], "does not take --progress"),
+    (["--method", "mil-m3n", "--train", "chain.npz"], "needs --graph"),
+    (["--method", "mil-m3n", "--train", "exact.svm", "--graph", "chain"], ".npz"),
+    (["--method", "mms", "--train", "cand.svm", "--bags", "C.txt"], "JSON"),
+    (["--method", "cspa", "--train", "exact.svm", "--param", "alhpa=1"], "its parameters are beta"),
+    (["--train", "exact.svm"], "fit needs --method"),
+])
+def test_fit_flags_that_do_not_apply_are_one_line(cli_files, args, text):
+    args = [str(cli_files / a) if (cli_files / a).exists() else a for a in args]
+    res = CliRunner().invoke(main, ["fit", *args, "--model", str(cli_files / "x.npz")])
+    assert res.exit_code == 2, res.output
+    assert text in res.output and len(res.output.strip().splitlines()) <= 3
+
+
+def test_fit_progress_prints_the_running_loss(cli_files):
+    res = CliRunner().invoke(main, ["fit", "--method", "avg-perceptron", "--train", str(cli_files / "cand.svm"),
+                                    "--progress", "100", "--model", str(cli_files / "p.npz")])
+    assert res.exit_code == 0, res.output
+    lines = [ln.split() for ln in res.output.splitlines() if "since last" in ln]
+    assert [int(ln[0]) for ln in lines] == [100, 200, 300]
+    losses = [float(ln[2]) for ln in lines]
+    assert all(0.0 <= v <= 1.0 for v in losses) and losses[-1] < 0.5       # it learns as it goes

@@ -178,7 +178,7 @@ class LabelALittle(LinearMulticlass):
         for c in classes:
             rows = labelled[y_partial[labelled] == c]
             if rows.size < m:
-                raise ValueError(f"class {c!r} has {rows.size} labelled rows; m={m} are needed for the rough "
+                raise ValueError(f"class {np.asarray(c).item()!r} has {rows.size} labelled rows; m={m} are needed for the rough "
                                  f"classifier, plus more for S_conf: label at least {m - rows.size + 1} more.")
             seed_rows.append(rng.choice(rows, m, replace=False))
         seed_rows = np.concatenate(seed_rows)
