@@ -13,7 +13,7 @@ from ._version import __version__
 # container is used.
 _LAZY = {"CandidateSets": "labels", "BanditFeedback": "labels", "BagCandidates": "labels",
          "load_candidate_svmlight": "labels", "dump_candidate_svmlight": "labels"}
-_SUBMODULES = {"labels", "linear", "metrics", "presets", "distributed", "partial", "bandit", "bags", "noisy",
+_SUBMODULES = {"labels", "linear", "metrics", "calibration", "presets", "distributed", "partial", "bandit", "bags", "noisy",
                "structured", "simulate", "datasets", "experiments"}
 
 __all__ = [

@@ -1,0 +1,202 @@
+"""Probabilities for margin learners, calibrated on weak labels.
+
+The online and max-margin learners output class scores, not probabilities.
+:class:`SoftmaxCalibrated` turns any of them into a classifier with ``predict_proba``:
+``p(k | x) = softmax(s(x) / T)_k``, with the temperature ``T`` fitted by maximum likelihood
+on rows held out from training, using only the weak labels those rows have: the
+probability of a candidate set is the mass it holds (``sum_{k in S} p(k | x)``), and the
+probability of a noisy label ``p`` under a known confusion matrix ``C`` is
+``sum_q C[p, q] p(q | x)``.  With exact labels this is temperature scaling (Guo et al.,
+"On Calibration of Modern Neural Networks", ICML 2017).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+from scipy.special import logsumexp, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.model_selection import ShuffleSplit
+from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils.validation import check_is_fitted
+
+from numbers import Real
+
+from .labels import check_candidates
+
+__all__ = ["SoftmaxCalibrated", "fit_temperature"]
+
+_LOG_T_RANGE = (-12.0, 12.0)
+
+
+def _class_scores(est, X):
+    s = np.asarray(est.decision_function(X), dtype=np.float64)
+    if s.ndim == 1:                          # two classes: the score of classes_[1] minus classes_[0]
+        s = np.column_stack([np.zeros_like(s), s])
+    return s
+
+
+def fit_temperature(scores, S, confusion=None):
+    """The temperature ``T`` maximising the likelihood of the weak labels.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n_samples, n_classes)
+        Class scores of a fitted learner.
+    S : ndarray of bool, shape (n_samples, n_classes)
+        Candidate sets (one-hot rows for exact labels).  With ``confusion``, one-hot noisy
+        labels.
+    confusion : ndarray of shape (n_classes, n_classes), default=None
+        ``C[p, q] = P(noisy label p | true label q)``: the likelihood of noisy label ``p``
+        is ``sum_q C[p, q] softmax(scores / T)_q``.
+
+    Returns
+    -------
+    T : float
+        In ``[exp(-12), exp(12)]``: the negative log-likelihood is evaluated on a grid of
+        97 values of ``log T``, then minimised by bounded Brent search between the best
+        point's neighbours.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    S = np.asarray(S, dtype=bool)
+    if confusion is not None:
+        rows = np.asarray(confusion, dtype=np.float64)[np.argmax(S, axis=1)]   # C[p_i, :]
+
+    def nll(log_t):
+        z = scores / np.exp(log_t)
+        logp = z - logsumexp(z, axis=1, keepdims=True)
+        if confusion is None:
+            return -float(np.sum(logsumexp(np.where(S, logp, -np.inf), axis=1)))
+        return -float(np.sum(np.log(np.maximum(np.sum(rows * np.exp(logp), axis=1), 1e-300))))
+
+    # the likelihood need not be unimodal in log T (with a confusion matrix, T -> 0 is a
+    # plateau): a grid finds the best bracket, bounded Brent search refines inside it
+    grid = np.linspace(*_LOG_T_RANGE, 97)
+    k = int(np.argmin([nll(v) for v in grid]))
+    lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
+    res = minimize_scalar(nll, bounds=(lo, hi), method="bounded", options={"xatol": 1e-7})
+    return float(np.exp(res.x if res.fun <= nll(grid[k]) else grid[k]))
+
+
+class SoftmaxCalibrated(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+    """A margin learner with ``predict_proba``: softmax of its scores at a fitted temperature.
+
+    ``fit`` trains a clone of ``estimator`` on ``1 - holdout`` of the rows and fits the
+    temperature ``T`` on the rest, by maximum likelihood of their weak labels (see
+    :func:`fit_temperature`); ``predict_proba(X) = softmax(decision_function(X) / T)``.
+    To calibrate a model that is already trained, wrap it in scikit-learn's
+    :class:`~sklearn.frozen.FrozenEstimator`: it is not refitted and every row of ``fit``
+    calibrates.
+
+    Parameters
+    ----------
+    estimator : classifier with ``decision_function``
+        Any weaklabel learner (or scikit-learn classifier) that scores classes.
+    holdout : float in (0, 1), default=0.2
+        Share of the rows kept out of training to fit ``T``.
+    confusion : array-like of shape (n_classes, n_classes), default=None
+        For noisy labels: ``C[p, q] = P(noisy p | true q)``; ``T`` is then fitted on the
+        noisy labels through ``C`` (as :class:`weaklabel.noisy.UMA` learns).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the hold-out split.
+
+    Attributes
+    ----------
+    estimator_ : the fitted learner
+    temperature_ : float
+    classes_ : ndarray of shape (n_classes,)
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.calibration import SoftmaxCalibrated
+    >>> from weaklabel.partial import AvgPegasos
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)
+    >>> clf = SoftmaxCalibrated(AvgPegasos(random_state=0), random_state=0).fit(X / 16, S)
+    >>> P = clf.predict_proba(X / 16)
+    >>> P.shape, bool(abs(P.sum(axis=1) - 1).max() < 1e-12)
+    ((1797, 10), True)
+    """
+
+    _parameter_constraints = {"estimator": [HasMethods(["fit", "decision_function"])],
+                              "holdout": [Interval(Real, 0, 1, closed="neither")],
+                              "confusion": ["array-like", None], "random_state": ["random_state"]}
+
+    def __init__(self, estimator, *, holdout=0.2, confusion=None, random_state=None):
+        self.estimator = estimator
+        self.holdout = holdout
+        self.confusion = confusion
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Train the learner on part of the rows and fit the temperature on the others.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : CandidateSets, bool mask, list of label lists or 1-D labels (noisy labels with
+            ``confusion``)
+
+        Returns
+        -------
+        self
+        """
+        from sklearn.frozen import FrozenEstimator
+
+        self._validate_params()
+        n = X.shape[0] if hasattr(X, "shape") else len(X)
+        if isinstance(self.estimator, FrozenEstimator):
+            est, cal = self.estimator, np.arange(n)
+        else:
+            train, cal = next(ShuffleSplit(1, test_size=self.holdout, random_state=self.random_state).split(
+                np.zeros((n, 1))))
+            est = clone(self.estimator).fit(_rows(X, train), _rows(y, train))
+        classes = est.classes_
+        S, _ = check_candidates(_rows(y, cal), n_samples=cal.size, classes=classes, name="y")
+        confusion = None
+        if self.confusion is not None:
+            confusion = np.asarray(self.confusion, dtype=np.float64)
+            if confusion.shape != (classes.size, classes.size):
+                raise ValueError(f"confusion must have shape ({classes.size}, {classes.size}) for the "
+                                 f"{classes.size} classes; got {confusion.shape}.")
+            if (S.sum(axis=1) != 1).any():
+                raise ValueError("with confusion, y must hold one (noisy) label per row, not candidate sets.")
+        T = fit_temperature(_class_scores(est, _rows(X, cal)), S, confusion)
+        self.estimator_, self.temperature_, self.classes_ = est, T, classes
+        if hasattr(est, "n_features_in_"):
+            self.n_features_in_ = est.n_features_in_
+        return self
+
+    def decision_function(self, X):
+        """The learner's class scores (unchanged by calibration)."""
+        check_is_fitted(self, "temperature_")
+        return self.estimator_.decision_function(X)
+
+    def predict_proba(self, X):
+        """``softmax(scores / temperature_)``, shape (n_samples, n_classes)."""
+        check_is_fitted(self, "temperature_")
+        return softmax(_class_scores(self.estimator_, X) / self.temperature_, axis=1)
+
+    def predict_log_proba(self, X):
+        """Log of :meth:`predict_proba`."""
+        check_is_fitted(self, "temperature_")
+        z = _class_scores(self.estimator_, X) / self.temperature_
+        return z - logsumexp(z, axis=1, keepdims=True)
+
+    def predict(self, X):
+        """The learner's predictions (calibration does not change the argmax)."""
+        check_is_fitted(self, "temperature_")
+        return self.estimator_.predict(X)
+
+    def score(self, X, y, sample_weight=None):
+        """The learner's own score (on weak labels where it takes them)."""
+        check_is_fitted(self, "temperature_")
+        return self.estimator_.score(X, y, sample_weight=sample_weight)
+
+
+def _rows(a, idx):
+    from sklearn.utils import _safe_indexing
+
+    return _safe_indexing(a, idx)
