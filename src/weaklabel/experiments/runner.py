@@ -97,13 +97,30 @@ def run_cells(cells, store, *, jobs=1, scheduler=None, progress=True, desc="cell
     return len(todo)
 
 
+#: one BLAS thread in every worker process from its start (the cells also pin it, see _timed)
+WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def local_cluster_options(jobs):
+    """The ``LocalCluster`` of ``--jobs N``: N single-threaded worker processes, no dashboard
+    (a second cluster on the host would fight for port 8787), worker logs at ERROR only (a
+    worker's death is reported by the runner, which reruns its cell), one BLAS thread."""
+    import logging
+
+    # dashboard_address=None turns the dashboard off, but the scheduler still serves its
+    # HTTP routes on 8787; ":0" puts them on a free port, so clusters never collide
+    return {"n_workers": jobs, "threads_per_worker": 1, "processes": True, "dashboard_address": None,
+            "scheduler_kwargs": {"dashboard_address": ":0"}, "silence_logs": logging.ERROR,
+            "env": dict(WORKER_ENV)}
+
+
 def _run_dask(todo, store, jobs, scheduler, bar):
     distributed = require("distributed", "running cells on Dask")
     Client, LocalCluster, as_completed = distributed.Client, distributed.LocalCluster, distributed.as_completed
 
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = LocalCluster(**local_cluster_options(jobs))
         client = Client(cluster)
     else:
         client = Client(scheduler)
