@@ -7,9 +7,15 @@ out late (inside a fixture or a subprocess) carry ``@pytest.mark.data("name", ..
 the check runs before them.
 """
 
+import os
+
 import pytest
 
 from weaklabel import datasets
+
+# every figure a test draws is checked (legend holds every series, labels, nothing covered
+# or cut off): weaklabel.experiments.engine.figure_problems
+os.environ["WEAKLABEL_STRICT_FIGURES"] = "1"
 
 _HOW = ("Set WEAKLABEL_DATA to the shared data folder (the one with MANIFEST.md; by default ../shared/data "
         "beside the repository).")

@@ -82,3 +82,26 @@ def test_every_paper_reproduction_is_registered():
         "mms-artificial", "mms-realworld", "m3n-hmc", "sudoku", "visual-sudoku"}
     with pytest.raises(ValueError, match="unknown experiment 'nope'"):
         registry.get("nope")
+
+
+def test_one_legend_holds_every_series_of_every_panel_and_problems_are_found():
+    """A learner drawn in one panel only (Confidit full on segment) is in the legend; a panel
+    without an x label, and a legend over a panel, are reported."""
+    import matplotlib.pyplot as plt
+
+    from weaklabel.experiments.engine import Figure, Series, draw_figure, figure_problems
+
+    series = [Series("CSPA", [1, 2], [0.5, 0.6], panel="vehicle"), Series("CSPA", [1, 2], [0.4, 0.7], panel="segment"),
+              Series("Confidit (full)", [1, 2], [0.8, 0.9], panel="segment")]
+    fig = Figure("f", "two panels", series, xlabel="rounds", ylabel="accuracy")
+    f = draw_figure(fig)
+    try:
+        assert sorted(t.get_text() for t in f.legends[0].get_texts()) == ["CSPA", "Confidit (full)"]
+        assert figure_problems(f, fig) == []
+        f.axes[1].set_xlabel("")
+        f.legends[0].set_bbox_to_anchor((0.5, 0.5), transform=f.transFigure)     # over the panels
+        found = figure_problems(f, fig)
+        assert "panel 'segment' has no x label" in found
+        assert any(p.startswith("the legend covers panel") for p in found)
+    finally:
+        plt.close(f)

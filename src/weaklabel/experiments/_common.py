@@ -69,5 +69,5 @@ def accuracy_by_split(rows, datasets, learners, labels, describe, *, title, figu
               formats={"mean_accuracy": ".5f", "std_accuracy": ".5f"}),
     ]
     figure = Figure(figure_name, figure_title, [Series(labels[m], *series[m]) for m in learners if series[m][0]],
-                    ylabel="test accuracy", kind="bar")
+                    xlabel="dataset", ylabel="test accuracy", kind="bar")
     return tables, figure

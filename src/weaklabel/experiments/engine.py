@@ -27,6 +27,8 @@ A minimal experiment::
 
 from __future__ import annotations
 
+import os
+
 import csv
 import json
 import math
@@ -406,9 +408,62 @@ def write_table_csv(table, path):
 
 
 def write_figure_png(fig, path):
-    """Draw a :class:`Figure` with matplotlib (Agg; the ``cli`` extra): one panel per panel
-    name, at most ``fig.ncols`` to a row; lines (with a band for ``err``), grouped bars, or
-    heatmaps (``kind="heatmap"``: each series' ``y`` is a matrix)."""
+    """Draw a :class:`Figure` (see :func:`draw_figure`) and save it as a PNG.
+
+    With ``WEAKLABEL_STRICT_FIGURES=1`` in the environment (the test suite sets it), a
+    figure with a problem :func:`figure_problems` finds is an error instead of a file."""
+    plt = require("matplotlib.pyplot", "plotting a reproduction")
+    f = draw_figure(fig)
+    try:
+        if os.environ.get("WEAKLABEL_STRICT_FIGURES") == "1":
+            problems = figure_problems(f, fig)
+            if problems:
+                raise ValueError(f"figure {fig.name!r}: " + "; ".join(problems))
+        f.savefig(path, dpi=110)
+    finally:
+        plt.close(f)
+    return Path(path)
+
+
+def figure_problems(f, fig):
+    """What a reader would trip over in the drawn figure ``f`` of ``fig``: a series missing
+    from the legend, a panel without a title or an x label, a first-column panel without
+    a y label, a legend covering a panel, or a title cut off by the figure's edge."""
+    problems = []
+    f.canvas.draw()
+    renderer = f.canvas.get_renderer()
+    axes = [ax for ax in f.axes if ax.get_visible() and ax.axison and ax.get_label() != "<colorbar>"]
+    wanted = {s.label for s in fig.series if s.label}
+    shown = {t.get_text() for leg in f.legends for t in leg.get_texts()}
+    if fig.kind != "heatmap" and wanted - shown:
+        problems.append(f"legend lacks {sorted(wanted - shown)}")
+    fbox = f.bbox
+    for ax in axes:
+        if ax.get_subplotspec() is None:
+            continue
+        name = ax.get_title() or "?"
+        if not ax.get_title():
+            problems.append("a panel has no title")
+        if not ax.get_xlabel():
+            problems.append(f"panel {name!r} has no x label")
+        if ax.get_subplotspec().colspan.start == 0 and not ax.get_ylabel():
+            problems.append(f"panel {name!r} has no y label")
+        for leg in f.legends:
+            if leg.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer)):
+                problems.append(f"the legend covers panel {name!r}")
+    texts = [ax.title for ax in axes] + ([f._suptitle] if getattr(f, "_suptitle", None) is not None else [])
+    for t in texts:
+        box = t.get_window_extent(renderer)
+        if t.get_text() and (box.x0 < fbox.x0 - 1 or box.x1 > fbox.x1 + 1 or box.y1 > fbox.y1 + 1):
+            problems.append(f"title {t.get_text()!r} is cut off")
+    return problems
+
+
+def draw_figure(fig):
+    """Draw a :class:`Figure` with matplotlib (Agg; the ``cli`` extra) and return it: one
+    panel per panel name, at most ``fig.ncols`` to a row; lines (with a band for ``err``),
+    grouped bars, or heatmaps (``kind="heatmap"``: each series' ``y`` is a matrix); one
+    legend below the panels holding every series of every panel."""
     matplotlib = require("matplotlib", "plotting a reproduction")
     matplotlib.use("Agg", force=False)
     plt = require("matplotlib.pyplot", "plotting a reproduction")
@@ -476,9 +531,7 @@ def write_figure_png(fig, path):
         f.suptitle(fig.title, fontsize=10)
     bottom = (0.25 * legend_rows + 0.1) / (3.4 * nrows + 0.6)      # inches of legend / figure height
     f.tight_layout(rect=(0, bottom, 1, 0.96 if panels != [""] else 1))
-    f.savefig(path, dpi=110)
-    plt.close(f)
-    return Path(path)
+    return f
 
 
 def write_summary(summary, out):

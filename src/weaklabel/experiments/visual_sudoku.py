@@ -188,7 +188,8 @@ def summarize(ctx, rows):
                                                              "ms_per_puzzle_tuned": ".1f"}),
     ]
     figures = [Figure("solved", f"visual Sudoku: solved puzzles (SATNet {SATNET} %, complete labels)",
-                      [Series(label, *v) for label, v in bars.items()], ylabel="solved puzzles %", kind="bar")] \
+                      [Series(label, *v) for label, v in bars.items()], ylabel="solved puzzles %", kind="bar",
+                      xlabel="training puzzles m, share tau of labels missing")] \
         if bars else []
     intro = (f"LP-MIL-M3N (alpha = {p['alpha']:g}, {p['epochs']} epochs, learning rate {p['learning_rate']:g}); "
              f"{p['repeats']} repeats; whitened RBF features to {p['n_centres']:,} centres from the MNIST training "
