@@ -121,3 +121,24 @@ def test_the_local_cluster_is_quiet_and_single_threaded(tmp_path, monkeypatch):
         assert env == WORKER_ENV
         ports = [c.scheduler_info()["services"].get("dashboard") for c in (client, client2)]
         assert 8787 not in ports and ports[0] != ports[1]              # two clusters on one host never collide
+
+
+def test_the_progress_bar_does_not_count_the_first_cell_in_its_rate():
+    """The first cell compiles the kernels; the ETA must come from the cells after it."""
+    import io
+
+    from tqdm import tqdm
+
+    from weaklabel.experiments.runner import Progress
+
+    bar = Progress(tqdm(total=10, file=io.StringIO(), mininterval=0))
+    time.sleep(0.6)                                          # a slow first cell
+    bar.update(1)
+    for _ in range(3):
+        time.sleep(0.01)
+        bar.update(1)
+    d = bar.bar.format_dict
+    assert d["n"] == 4 and d["elapsed"] < 0.3               # the first cell's 0.6 s is not in the clock
+    rate = d["rate"] or d["n"] / d["elapsed"]
+    assert (d["total"] - d["n"]) / rate < 1.0               # 6 cells left at ~0.01 s: well under a second
+    bar.close()

@@ -81,7 +81,7 @@ def run_cells(cells, store, *, jobs=1, scheduler=None, progress=True, desc="cell
     bar = None
     if progress:
         tqdm = require("tqdm.auto", "the progress bar (pass progress=False to run without)").tqdm
-        bar = tqdm(total=len(todo), desc=desc, unit="cell", leave=False)
+        bar = Progress(tqdm(total=len(todo), desc=desc, unit="cell", leave=False))
     try:
         if scheduler is None and jobs <= 1:
             for c in todo:
@@ -95,6 +95,31 @@ def run_cells(cells, store, *, jobs=1, scheduler=None, progress=True, desc="cell
         if bar:
             bar.close()
     return len(todo)
+
+
+class Progress:
+    """A tqdm bar whose rate (and so its ETA) starts after the first finished cell: the first
+    cell pays for compiling the numba kernels (seconds to a minute), which would otherwise
+    make the bar promise hours."""
+
+    def __init__(self, bar):
+        self.bar = bar
+        self.first = True
+        bar.set_postfix_str("first cell (compiling)")
+
+    def update(self, n=1):
+        bar = self.bar
+        if self.first:
+            self.first = False
+            bar.reset(total=bar.total)              # the clock and the rate start now
+            bar.n = bar.last_print_n = n
+            bar.set_postfix_str("")
+            bar.refresh()
+        else:
+            bar.update(n)
+
+    def close(self):
+        self.bar.close()
 
 
 #: one BLAS thread in every worker process from its start (the cells also pin it, see _timed)
