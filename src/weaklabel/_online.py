@@ -67,8 +67,9 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         """``(encoded, classes_)``: the target in the form the epoch kernel reads."""
 
     @abstractmethod
-    def _epoch(self, rows, order, encoded, hist):
-        """One pass in ``order``, writing the history slices; returns the number of updates."""
+    def _epoch(self, rows, order, encoded, hist, sw):
+        """One pass in ``order``, writing the history slices; ``sw`` holds the sample weights
+        (empty: all 1).  Returns the number of updates."""
 
     def _init_state(self, n_cols):
         """State beyond the weights, made on a fresh start."""
@@ -81,7 +82,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     # ---- the template -----------------------------------------------------------------
     @transactional
-    def _online_call(self, X, target, classes, reset):
+    def _online_call(self, X, target, classes, reset, sample_weight=None):
         """``fit`` (``reset=True``, ``max_iter`` epochs) or one ``partial_fit`` epoch; a call
         that raises leaves the estimator as it was (:func:`~weaklabel._validation.transactional`)."""
         first = reset or not hasattr(self, "classes_")
@@ -89,6 +90,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             self._check_params()
         Xk = self._online_X(X, first)
         encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
+        sw = self._sample_weight(sample_weight, Xk.shape[0], reset)
         if first:
             for name in self._fitted_attrs:
                 self.__dict__.pop(name, None)
@@ -108,7 +110,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             order = self._rng.permutation(n) if shuffle else np.arange(n)
             sl = slice(e * n, (e + 1) * n)
             visited[sl] = order
-            updates += self._epoch(rows, order, encoded, {h: buf[sl] for h, buf in hist.items()})
+            updates += self._epoch(rows, order, encoded, {h: buf[sl] for h, buf in hist.items()}, sw)
         self._finish_epochs()
         if not np.isfinite(self._W.sum()):               # one pass, no temporary
             raise FloatingPointError(
@@ -121,6 +123,32 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             setattr(self, h + "_", self.classes_[buf] if buf.dtype == np.intp else buf)
         self.prediction_rows_ = visited
         return self
+
+    #: whether the family's kernels scale their steps by sample weights
+    _takes_sample_weight = True
+
+    def _sample_weight(self, sample_weight, n, reset):
+        """Validated weights, float64 of shape (n,), finite and >= 0; empty for None (all 1)."""
+        if sample_weight is None:
+            return np.empty(0, dtype=np.float64)
+        if not self._takes_sample_weight:
+            raise ValueError(f"{type(self).__name__} does not take sample_weight yet; pass sample_weight=None.")
+        try:
+            sw = np.asarray(sample_weight, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError("sample_weight must be numbers, one per row of X.") from None
+        if sw.ndim == 0:
+            sw = np.full(n, float(sw))
+        if sw.shape != (n,):
+            raise ValueError(f"sample_weight must have shape ({n},), one weight per row of X; got {sw.shape}.")
+        if not np.isfinite(sw).all():
+            raise ValueError("sample_weight holds NaN or infinite values; weights must be finite.")
+        if (sw < 0).any():
+            raise ValueError(f"sample_weight must be >= 0; rows {np.flatnonzero(sw < 0)[:10].tolist()} are negative.")
+        if reset and n and not sw.any():
+            raise ValueError("sample_weight is 0 for every row: fit would learn nothing (partial_fit accepts a "
+                             "chunk of zero weights).")
+        return np.ascontiguousarray(sw)
 
     def _online_X(self, X, first):
         """Validate ``X`` (resetting ``n_features_in_`` when ``first``), append the intercept

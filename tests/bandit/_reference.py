@@ -68,8 +68,10 @@ def explore(yhat, gamma, u, K):
     return min(k, K - 1), P
 
 
-def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.0, gamma=0.05, margin1=1.0):
-    """CSPA / SPA / Banditron / BPA over the rows of X in order."""
+def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.0, gamma=0.05, margin1=1.0,
+                sw=None):
+    """CSPA / SPA / Banditron / BPA over the rows of X in order; with sample weights ``sw``
+    each round's step is ``sw[t]`` times the unweighted one."""
     n, d = X.shape
     W = np.zeros((K, d))
     out = []
@@ -92,8 +94,10 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
             b = y[t] == yt
         out.append((yhat, yt, b))
         nsq = x @ x
-        if nsq == 0:
+        wt = 1.0 if sw is None else float(sw[t])
+        if nsq == 0 or wt == 0.0:
             continue
+        before = W.copy()
         coefs = {}
         if rule == "spa":
             if proposed is None:
@@ -126,6 +130,9 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
             W[yt] += (2 * b - 1) * lt * x / nsq
             if lt > 0:
                 coefs = {yt: (2 * b - 1) * lt}
+        if wt != 1.0:
+            W[:] = before + wt * (W - before)
+            coefs = {k: wt * c for k, c in coefs.items()}
         g.moved(t, coefs)
     return W, out, g.min
 

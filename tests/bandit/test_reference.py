@@ -133,3 +133,28 @@ def test_spa_step_with_the_printed_signs_would_raise_the_loss():
     est = SPA(max_iter=1, shuffle=False).partial_fit(x[None], [1], classes=[0, 1, 2])
     s = est.coef_ @ x
     assert s[1] - max(s[0], s[2]) == pytest.approx(1.0)
+
+
+# ---- sample weights (issue 18): each round's step times its weight ------------------------
+
+@SETTINGS
+@given(streams(), st.sampled_from(["cspa", "spa", "banditron", "bpa"]), st.booleans(), st.integers(0, 1000))
+def test_weighted_rules_match_the_weighted_reference(stream, rule, sparse, wseed):
+    X, y, K, seed = stream
+    sw = np.random.RandomState(wseed).choice([0.0, 0.5, 1.0, 2.5], size=len(y))
+    est = {"cspa": CSPA(beta=0.5, max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False),
+           "banditron": Banditron(gamma=0.2, max_iter=1, shuffle=False, random_state=seed),
+           "bpa": BPA(gamma=0.2, max_iter=1, shuffle=False, random_state=seed)}[rule]
+    u = np.random.RandomState(seed).random_sample(len(y))            # the exploring learners' own draws
+    W, out, gap = linear_pass(rule, X, K, y=y, u=u, beta=0.5, gamma=0.2, sw=sw)
+    assume(gap > GAP)
+    Xf = sp.csr_matrix(X) if sparse else X
+    est.partial_fit(Xf, y, classes=np.arange(K), sample_weight=sw)
+    np.testing.assert_allclose(est.coef_, W, rtol=1e-9, atol=1e-9)
+    np.testing.assert_array_equal(est.proposals_, [o[1] for o in out])
+
+
+def test_confidit_refuses_weights_clearly():
+    X = np.eye(3)
+    with pytest.raises(ValueError, match="Confidit does not take sample_weight"):
+        Confidit().fit(X, [0, 1, 2], sample_weight=np.ones(3))

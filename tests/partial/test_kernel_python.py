@@ -12,7 +12,8 @@ from weaklabel.partial._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candid
 @pytest.mark.parametrize("rule,pegasos", [(RULE_AVG, False), (RULE_MAX, False), (RULE_MISTAKE, False),
                                           (RULE_AVG, True), (RULE_MAX, True)])
 @pytest.mark.parametrize("dense", [True, False])
-def test_python_source_equals_compiled(rule, pegasos, dense):
+@pytest.mark.parametrize("weighted", [False, True])
+def test_python_source_equals_compiled(rule, pegasos, dense, weighted):
     rng = np.random.default_rng(7)
     n, d, k = 40, 6, 4
     X = rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.6)
@@ -23,6 +24,7 @@ def test_python_source_equals_compiled(rule, pegasos, dense):
     S[9] = True
     Xc = sp.csr_matrix(X)
     order = rng.permutation(n)
+    sw = rng.choice([0.0, 0.5, 1.0, 2.0], size=n) if weighted else np.empty(0)
     outs = []
     for fn in (_candidate_epoch, _candidate_epoch.py_func):
         W = np.zeros((d, k))
@@ -31,7 +33,7 @@ def test_python_source_equals_compiled(rule, pegasos, dense):
             args = (X, True, np.empty(0), np.empty(0, np.int32), np.zeros(1, np.int32))
         else:
             args = (np.empty((0, 0)), False, Xc.data, Xc.indices, Xc.indptr)
-        res = fn(W, 1.0, 0.0, 1.0, *args, S, order, rule, pegasos, 0.5, 0.05, preds)
+        res = fn(W, 1.0, 0.0, 1.0, *args, S, order, rule, pegasos, 0.5, 0.05, preds, sw)
         outs.append((W * res[0], preds, res))
     assert_allclose(outs[0][0], outs[1][0], atol=1e-12)
     assert_array_equal(outs[0][1], outs[1][1])

@@ -74,15 +74,21 @@ def _scores(W, x):
     return out
 
 
-def _reference_perceptron_rule(X, S, rule, eta, order):
-    """Avg ('avg') / Max ('max') Perceptron, or the mistake-driven Perceptron ('mistake')."""
+def _reference_perceptron_rule(X, S, rule, eta, order, sw=None):
+    """Avg ('avg') / Max ('max') Perceptron, or the mistake-driven Perceptron ('mistake');
+    with sample weights ``sw`` row i's step is ``eta * sw[i]``."""
     n, d = X.shape
     K = S.shape[1]
     W = np.zeros((K, d))
     dec = _Decisions()
     preds = []
+    base = eta
     for t, i in enumerate(order):
         x, Y = X[i], S[i]
+        eta = base * (1.0 if sw is None else sw[i])
+        if eta == 0.0:
+            preds.append(dec.predict(_scores(W, x), W))
+            continue
         s = _scores(W, x)
         yhat = dec.predict(s, W)
         preds.append(yhat)
@@ -113,8 +119,9 @@ def _reference_perceptron_rule(X, S, rule, eta, order):
     return W, np.array(preds), dec
 
 
-def _reference_pegasos(X, S, rule, alpha, order):
-    """Avg/Max Pegasos: shrink every round, subgradient step on a positive loss, project."""
+def _reference_pegasos(X, S, rule, alpha, order, sw=None):
+    """Avg/Max Pegasos: shrink every round, subgradient step on a positive loss, project;
+    with sample weights ``sw`` row i's subgradient is multiplied by ``sw[i]``."""
     n, d = X.shape
     K = S.shape[1]
     W = np.zeros((K, d))
@@ -126,7 +133,8 @@ def _reference_pegasos(X, S, rule, alpha, order):
         preds.append(dec.predict(s, W))
         eta_t = 1.0 / (alpha * t)
         G = np.zeros_like(W)
-        if not Y.all():
+        wi = 1.0 if sw is None else sw[i]
+        if not Y.all() and wi > 0:
             inn, out = np.flatnonzero(Y), np.flatnonzero(~Y)
             jbar = dec.choose(s, out, W)
             if rule == "avg":
@@ -141,7 +149,7 @@ def _reference_pegasos(X, S, rule, alpha, order):
                     G[ibest] -= x
                     G[jbar] += x
                     dec.updated([ibest, jbar], t, [1.0, -1.0])
-        W = (1 - eta_t * alpha) * W - eta_t * G
+        W = (1 - eta_t * alpha) * W - eta_t * wi * G
         norm = np.linalg.norm(W)
         if norm > 0:
             W = min(1.0, (1 / np.sqrt(alpha)) / norm) * W
@@ -314,3 +322,46 @@ def test_zero_rows_never_give_nan():
         assert np.isfinite(est.coef_).all()
         assert_array_equal(est.coef_, 0.0)
         assert np.isfinite(est.decision_function(X)).all()
+
+
+# ---- sample weights (issue 18): the step of row i scaled by sample_weight[i] ---------------
+
+def _weights(n, seed):
+    rng = np.random.default_rng(seed)
+    w = rng.choice([0.0, 0.5, 1.0, 2.0, 3.7], size=n)
+    return w
+
+
+@pytest.mark.parametrize("cls,rule", [(AvgPerceptron, "avg"), (MaxPerceptron, "max"), (AvgPegasos, "avg"),
+                                      (MaxPegasos, "max")])
+@given(problem=candidate_streams(), seed=st.integers(0, 1000), sparse=st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_weighted_kernels_match_the_weighted_reference(cls, rule, problem, seed, sparse):
+    X, S = problem
+    sw = _weights(len(X), seed)
+    pegasos = cls in (AvgPegasos, MaxPegasos)
+    est = cls(**({"alpha": 0.1} if pegasos else {"eta": 0.7}), max_iter=1, shuffle=False)
+    est.fit(sp.csr_matrix(X) if sparse else X, S, sample_weight=sw)
+    order = np.arange(len(X))
+    ref = (_reference_pegasos(X, S, rule, 0.1, order, sw) if pegasos
+           else _reference_perceptron_rule(X, S, rule, 0.7, order, sw))
+    _check_against(est, *ref)
+
+
+def test_sample_weight_edge_cases():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 4))
+    y = rng.integers(0, 3, 30)
+    plain = AvgPerceptron(max_iter=1, shuffle=False).fit(X, y)
+    ones = AvgPerceptron(max_iter=1, shuffle=False).fit(X, y, sample_weight=np.ones(30))
+    assert_array_equal(plain.coef_, ones.coef_)
+    keep = np.arange(30) % 3 != 0
+    zero = AvgPerceptron(max_iter=1, shuffle=False).fit(X, y, sample_weight=keep.astype(float))
+    dropped = AvgPerceptron(max_iter=1, shuffle=False).fit(X[keep], y[keep])       # weight 0 = no step
+    assert_allclose(zero.coef_, dropped.coef_)
+    fitted = AvgPerceptron(max_iter=1, shuffle=False).fit(X, y)
+    before = fitted.coef_.copy()
+    for bad, match in [(-np.ones(30), "negative"), (np.ones(5), "30"), (np.full(30, np.nan), "NaN")]:
+        with pytest.raises(ValueError, match=match):
+            fitted.partial_fit(X, y, sample_weight=bad)
+        assert_array_equal(fitted.coef_, before)                                  # a failed call changes nothing

@@ -86,7 +86,7 @@ def _spa_coefs(scores, y, upd_k, upd_c, loss, sel):
 
 @njit(cache=True, nogil=True)
 def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta, gamma, margin1,
-                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out):
+                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out, sw):
     """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
 
     Parameters
@@ -98,6 +98,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
     beta, gamma, margin1 : CSPA's beta; the exploration rate; BPA's margin when right.
     logged : bool; oracle mode reads ``y[i]``, logged mode ``proposed[i]``, ``correct[i]``.
     u : float array, one uniform per round (exploring learners).
+    sw : float array, sample weights (each row's step is multiplied by ``sw[i]``); empty: all 1.
     pred_out, prop_out, corr_out : per round: argmax prediction, proposal, correct.
 
     Returns
@@ -154,7 +155,8 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
         pred_out[r] = yhat
         prop_out[r] = yt
         corr_out[r] = b
-        if nsq == 0.0:                     # x = 0: no step, still a round
+        wi = sw[i] if sw.shape[0] > 0 else 1.0
+        if nsq == 0.0 or wi == 0.0:        # x = 0 or weight 0: no step, still a round
             continue
 
         n_upd = 0
@@ -175,7 +177,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
                 lt = 1.0 + scores[yt] - scores[best]
                 if lt > 0.0:
                     # w_i += (c/K) x (i != yt), w_yt -= c (K-1)/K x  ==  U += (c/K) x, w_yt -= c x
-                    c = beta * lt / nsq
+                    c = wi * beta * lt / nsq
                     shared = c / n_classes
                     if is_dense:
                         for j in range(X_dense.shape[1]):
@@ -210,6 +212,8 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
                 n_upd = 1
         if n_upd > 0:
             inv = 1.0 / nsq
+            if rule != RULE_CSPA or b:     # CSPA's wrong-answer step already holds wi (in c)
+                inv *= wi
             for q in range(n_upd):
                 upd_c[q] *= inv
             if is_dense:

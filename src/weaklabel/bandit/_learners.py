@@ -30,7 +30,7 @@ class _BanditLearner(OnlineLinear):
     _explores = False
 
     # ---- public API ---------------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Learn from scratch, with ``y`` as the oracle of the learner's own proposals.
 
         Each round the learner proposes a label for the row and learns only whether
@@ -46,6 +46,9 @@ class _BanditLearner(OnlineLinear):
             Training samples, visited in this order unless ``shuffle=True``.
         y : array-like of shape (n_samples,), or BanditFeedback
             True labels, used only to answer "was the proposal right?"; or a log.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Importance weight of each round (>= 0): its step is multiplied by it, as in
+            Vowpal Wabbit; 0 is a round without a step.  Confidit does not take weights yet.
 
         Returns
         -------
@@ -54,8 +57,9 @@ class _BanditLearner(OnlineLinear):
         from ..labels import BanditFeedback
 
         if isinstance(y, BanditFeedback):
-            return self._online_call(X, _LoggedTarget(y.proposed, y.correct), None, reset=True)
-        return self._online_call(X, _OracleTarget(y), None, reset=True)
+            return self._online_call(X, _LoggedTarget(y.proposed, y.correct), None, reset=True,
+                                     sample_weight=sample_weight)
+        return self._online_call(X, _OracleTarget(y), None, reset=True, sample_weight=sample_weight)
 
     def score(self, X, y, sample_weight=None):
         """Accuracy on labels ``y``; on a log, the share of rows whose prediction agrees
@@ -82,7 +86,7 @@ class _BanditLearner(OnlineLinear):
         agree = (pred == y.proposed) == y.correct
         return float(np.average(agree, weights=sample_weight))
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)`` with ``y`` as the oracle, continuing from the current state.
 
         Parameters
@@ -92,14 +96,17 @@ class _BanditLearner(OnlineLinear):
             True labels, used only to answer "was the proposal right?".
         classes : array-like of shape (n_classes,), default=None
             Every class; required on the first call.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Importance weight of each round (>= 0): its step is multiplied by it, as in
+            Vowpal Wabbit; 0 is a round without a step.  Confidit does not take weights yet.
 
         Returns
         -------
         self
         """
-        return self._online_call(X, _OracleTarget(y), classes, reset=False)
+        return self._online_call(X, _OracleTarget(y), classes, reset=False, sample_weight=sample_weight)
 
-    def partial_fit_feedback(self, X, proposed, correct, classes=None):
+    def partial_fit_feedback(self, X, proposed, correct, classes=None, sample_weight=None):
         """Learn from logged one-bit feedback, continuing from the current state.
 
         Row ``i`` was shown ``proposed[i]`` and the answer was ``correct[i]``.  The rows
@@ -118,6 +125,9 @@ class _BanditLearner(OnlineLinear):
             Whether each proposal was right.
         classes : array-like of shape (n_classes,), default=None
             Every class; required on the first call.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Importance weight of each round (>= 0): its step is multiplied by it, as in
+            Vowpal Wabbit; 0 is a round without a step.  Confidit does not take weights yet.
 
         Returns
         -------
@@ -131,7 +141,8 @@ class _BanditLearner(OnlineLinear):
             fb = proposed
         else:
             fb = BanditFeedback(proposed, correct)
-        return self._online_call(X, _LoggedTarget(fb.proposed, fb.correct), classes, reset=False)
+        return self._online_call(X, _LoggedTarget(fb.proposed, fb.correct), classes, reset=False,
+                                 sample_weight=sample_weight)
 
     def propose(self, X):
         """The labels the learner would propose now, without learning.
@@ -161,14 +172,14 @@ class _BanditLearner(OnlineLinear):
     def _shuffles(self, encoded):
         return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
 
-    def _epoch(self, rows, order, enc, hist):
+    def _epoch(self, rows, order, enc, hist, sw):
         dense, is_dense, data, indices, indptr = rows
         n = order.shape[0]
         u = self._rng.random_sample(n) if (self._explores and not enc.logged) else np.zeros(0)
         nu = _bandit_pass(self._W, dense, is_dense, data, indices, indptr, order, self._rule,
                           float(getattr(self, "beta", 1.0)), float(getattr(self, "gamma", 0.0)),
                           float(getattr(self, "correct_margin", 1.0)), enc.logged, enc.y, enc.proposed,
-                          enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"])
+                          enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"], sw)
         self.t_ += n
         return nu
 
@@ -539,7 +550,9 @@ class Confidit(_BanditLearner):
             raise AttributeError("A_diag_ exists only for diagonal=True.")
         return self._A_diag[: self.n_features_in_]
 
-    def _epoch(self, rows, order, enc, hist):
+    _takes_sample_weight = False
+
+    def _epoch(self, rows, order, enc, hist, sw):
         dense, is_dense, data, indices, indptr = rows
         diagonal = self._A_diag.size > 0
         t, nu = _confidit_pass(self._W, self._A_diag, self._A_inv, diagonal, float(self.eta), float(self.t_),

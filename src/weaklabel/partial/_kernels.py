@@ -28,7 +28,7 @@ _FOLD_BELOW = 1e-80
 
 @njit(cache=True, nogil=True)
 def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indptr,
-                     S, order, rule, pegasos, eta, alpha, predictions):
+                     S, order, rule, pegasos, eta, alpha, predictions, sw):
     """One pass of an online candidate-label learner over the rows in ``order``.
 
     Parameters
@@ -41,6 +41,7 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
     rule : RULE_AVG, RULE_MAX or RULE_MISTAKE.
     pegasos : bool, Pegasos steps (eta_t = 1/(alpha t), shrink, projection) instead of eta.
     predictions : int array (len(order),), filled with argmax_k score before each update.
+    sw : float array, sample weights (each row's step is multiplied by ``sw[i]``); empty: all 1.
 
     Returns
     -------
@@ -55,8 +56,10 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
     upd_c = np.empty(n_classes)
     radius = 1.0 / np.sqrt(alpha) if pegasos else 0.0
     n_updates = 0
+    weighted = sw.shape[0] > 0
     for r in range(order.shape[0]):
         i = order[r]
+        wi = sw[i] if weighted else 1.0
         cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
         _row_scores(W, scale, nz_val, nz_idx, cnt, scores)
 
@@ -109,6 +112,8 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
                     upd_c[1] = -1.0
                     n_upd = 2
 
+        if wi == 0.0:
+            n_upd = 0                         # a round without a step (Pegasos still shrinks)
         if pegasos:
             eta_t = 1.0 / (alpha * t)
             scale *= 1.0 - eta_t * alpha      # the shrink happens every round
@@ -124,7 +129,7 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
                             normsq += W[j, k] * W[j, k]
                 scale = 1.0
             if n_upd > 0:
-                step = eta_t / scale
+                step = eta_t * wi / scale
                 for u in range(n_upd):
                     upd_c[u] *= step
                 normsq += _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, True)
@@ -136,7 +141,7 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
                 scale *= radius / norm
         elif n_upd > 0:
             for u in range(n_upd):
-                upd_c[u] *= eta
+                upd_c[u] *= eta * wi
             _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1
         t += 1.0

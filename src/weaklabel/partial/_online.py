@@ -31,7 +31,7 @@ class _OnlineCandidateLearner(OnlineLinear):
     def _check_params(self):
         self._validate_params()
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Learn from scratch: ``max_iter`` passes over ``(X, y)``, weights start at 0.
 
         Parameters
@@ -40,14 +40,17 @@ class _OnlineCandidateLearner(OnlineLinear):
             Training samples, visited in this order unless ``shuffle=True``.
         y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
             Candidate label set of each sample (1-D labels are singleton sets).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Importance weight of each sample (>= 0): its step is multiplied by it, as in
+            scikit-learn's SGD and Vowpal Wabbit; 0 makes its round a round without a step.
 
         Returns
         -------
         self
         """
-        return self._online_call(X, y, None, reset=True)
+        return self._online_call(X, y, None, reset=True, sample_weight=sample_weight)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)``, continuing from the current weights.
 
         Parameters
@@ -59,12 +62,15 @@ class _OnlineCandidateLearner(OnlineLinear):
         classes : array-like of shape (n_classes,), default=None
             Every class. Required on the first call unless ``y`` is a CandidateSets
             or a mask (whose width gives the classes ``0 .. n_classes-1``).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Importance weight of each sample (>= 0): its step is multiplied by it, as in
+            scikit-learn's SGD and Vowpal Wabbit; 0 makes its round a round without a step.
 
         Returns
         -------
         self
         """
-        return self._online_call(X, y, classes, reset=False)
+        return self._online_call(X, y, classes, reset=False, sample_weight=sample_weight)
 
     # ---- the engine's hooks ------------------------------------------------------------
     _fitted_attrs = OnlineLinear._fitted_attrs + ("_scale", "_normsq")
@@ -100,13 +106,13 @@ class _OnlineCandidateLearner(OnlineLinear):
                 )
         return S, classes_
 
-    def _epoch(self, rows, order, S, hist):
+    def _epoch(self, rows, order, S, hist, sw):
         dense, is_dense, data, indices, indptr = rows
         eta = 1.0 if self._pegasos else float(self.eta)
         alpha = float(self.alpha) if self._pegasos else 1.0
         self._scale, self._normsq, t, nu = _candidate_epoch(
             self._W, self._scale, self._normsq, float(self.t_), dense, is_dense, data, indices, indptr,
-            S, order, self._rule, self._pegasos, eta, alpha, hist["predictions"])
+            S, order, self._rule, self._pegasos, eta, alpha, hist["predictions"], sw)
         self.t_ = int(t)
         return nu
 
