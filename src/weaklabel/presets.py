@@ -42,9 +42,10 @@ class Preset:
     def make(self, *, paper=False, **params):
         """A new estimator with the preset's parameters and ``params``; ``paper=True`` puts the
         papers' settings (:data:`PAPER_SETTINGS`) under ``params`` for the online kinds."""
-        if paper and self.kind in PAPER_SETTINGS:
-            params = {**{k: v for k, v in PAPER_SETTINGS[self.kind].items() if k not in self.params}, **params}
         valid = sorted(set(self.cls().get_params(deep=False)) - set(self.params))
+        if paper and self.kind in PAPER_SETTINGS:
+            paper_params = {k: v for k, v in PAPER_SETTINGS[self.kind].items() if k in valid}
+            params = {**paper_params, **params}
         unknown = sorted(set(params) - set(valid) - set(self.params))
         if unknown:
             raise ValueError(f"{self.name} has no parameter {', '.join(map(repr, unknown))}; its parameters are "
@@ -56,9 +57,12 @@ class Preset:
         return self.cls(**self.params, **params)
 
 
-#: The papers' protocol for the online learners: one pass over the stream in its order.  The
-#: estimators' defaults (20 shuffled passes) are for users; the reproductions ask for these.
-PAPER_SETTINGS = {"partial": {"max_iter": 1, "shuffle": False}, "bandit": {"max_iter": 1, "shuffle": False}}
+#: The papers' protocol for the online learners: one pass over the stream in its order, and
+#: Banditron predicting with its last iterate.  The estimators' defaults (20 shuffled passes,
+#: an averaged Banditron) are for users; the reproductions ask for these.  A learner takes
+#: the ones among its parameters.
+PAPER_SETTINGS = {"partial": {"max_iter": 1, "shuffle": False},
+                  "bandit": {"max_iter": 1, "shuffle": False, "average": False}}
 
 
 PRESETS = {p.name: p for p in (

@@ -63,7 +63,7 @@ def test_banditron_matches_reference_under_the_same_draws(stream, gamma, sparse)
     u = np.random.RandomState(seed).random_sample(len(y))
     W, out, gap = linear_pass("banditron", X, K, y=y, u=u, gamma=gamma)
     assume(gap > GAP)
-    _check(Banditron(gamma=gamma, random_state=seed, max_iter=1, shuffle=False), X, y, K, W, out, sparse)
+    _check(Banditron(average=False, gamma=gamma, random_state=seed, max_iter=1, shuffle=False), X, y, K, W, out, sparse)
 
 
 @SETTINGS
@@ -99,7 +99,7 @@ def test_logged_feedback_matches_reference(stream, rule):
         est = Confidit(eta=1.0, diagonal=True, max_iter=1, shuffle=False)
     else:
         W, out, gap = linear_pass(rule, X, K, proposed=proposed, correct=correct, gamma=0.2)
-        est = {"cspa": CSPA(max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False), "banditron": Banditron(gamma=0.2, max_iter=1, shuffle=False), "bpa": BPA(gamma=0.2, max_iter=1, shuffle=False)}[rule]
+        est = {"cspa": CSPA(max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False), "banditron": Banditron(average=False, gamma=0.2, max_iter=1, shuffle=False), "bpa": BPA(gamma=0.2, max_iter=1, shuffle=False)}[rule]
     assume(gap > GAP)
     est.partial_fit_feedback(X, proposed, correct, classes=classes)
     np.testing.assert_allclose(est.coef_, W, rtol=1e-9, atol=1e-9)
@@ -143,7 +143,7 @@ def test_weighted_rules_match_the_weighted_reference(stream, rule, sparse, wseed
     X, y, K, seed = stream
     sw = np.random.RandomState(wseed).choice([0.0, 0.5, 1.0, 2.5], size=len(y))
     est = {"cspa": CSPA(beta=0.5, max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False),
-           "banditron": Banditron(gamma=0.2, max_iter=1, shuffle=False, random_state=seed),
+           "banditron": Banditron(average=False, gamma=0.2, max_iter=1, shuffle=False, random_state=seed),
            "bpa": BPA(gamma=0.2, max_iter=1, shuffle=False, random_state=seed)}[rule]
     u = np.random.RandomState(seed).random_sample(len(y))            # the exploring learners' own draws
     W, out, gap = linear_pass(rule, X, K, y=y, u=u, beta=0.5, gamma=0.2, sw=sw)
@@ -158,3 +158,30 @@ def test_confidit_refuses_weights_clearly():
     X = np.eye(3)
     with pytest.raises(ValueError, match="Confidit does not take sample_weight"):
         Confidit().fit(X, [0, 1, 2], sample_weight=np.ones(3))
+
+
+@SETTINGS
+@given(streams(), st.sampled_from([0.05, 0.3]), st.booleans(), st.integers(1, 3))
+def test_averaged_banditron_predicts_with_the_mean_of_the_rounds_weights(stream, gamma, sparse, passes):
+    """average=True: coef_ is the mean over every round of the weights after it (a reference that
+    keeps them all); the learning, and so the proposals, are those of the last-iterate learner."""
+    X, y, K, seed = stream
+    Xf = sp.csr_matrix(X) if sparse else X
+    avg = Banditron(gamma=gamma, random_state=seed, max_iter=1, shuffle=False)
+    last = Banditron(average=False, gamma=gamma, random_state=seed, max_iter=1, shuffle=False)
+    seen = []
+    for _ in range(passes):                      # continued partial_fit keeps one running mean
+        avg.partial_fit(Xf, y, classes=np.arange(K))
+        last.partial_fit(Xf, y, classes=np.arange(K))
+        np.testing.assert_array_equal(avg.proposals_, last.proposals_)
+    # compare with the running mean the learner's own last iterates give, pass by pass
+    step = Banditron(average=False, gamma=gamma, random_state=seed, max_iter=1, shuffle=False)
+    total = np.zeros_like(last.coef_)
+    rounds = 0
+    for _ in range(passes):
+        for t in range(len(y)):
+            step.partial_fit(Xf[t:t + 1], y[t:t + 1], classes=np.arange(K))
+            total += step.coef_
+            rounds += 1
+    np.testing.assert_allclose(step.coef_, last.coef_, rtol=1e-9, atol=1e-12)   # row-by-row = one call
+    np.testing.assert_allclose(avg.coef_, total / rounds, rtol=1e-9, atol=1e-9)

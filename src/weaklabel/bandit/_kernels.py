@@ -86,7 +86,7 @@ def _spa_coefs(scores, y, upd_k, upd_c, loss, sel):
 
 @njit(cache=True, nogil=True)
 def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta, gamma, margin1,
-                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out, sw):
+                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out, sw, acc, t0):
     """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
 
     Parameters
@@ -99,6 +99,9 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
     logged : bool; oracle mode reads ``y[i]``, logged mode ``proposed[i]``, ``correct[i]``.
     u : float array, one uniform per round (exploring learners).
     sw : float array, sample weights (each row's step is multiplied by ``sw[i]``); empty: all 1.
+    acc, t0 : for averaged weights (not CSPA), ``acc += t * step`` with ``t = t0 + r`` the
+        round's number; ``acc`` empty: no averaging.  The mean of the weights after each
+        round is then ``((T + 1) W - acc) / T`` after ``T`` rounds.
     pred_out, prop_out, corr_out : per round: argmax prediction, proposal, correct.
 
     Returns
@@ -216,6 +219,16 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
                 inv *= wi
             for q in range(n_upd):
                 upd_c[q] *= inv
+            if acc.shape[0] > 0:            # the same step into acc, times the round's number
+                tr = t0 + r
+                for q in range(n_upd):
+                    upd_c[q] *= tr
+                if is_dense:
+                    _dense_update(acc, X_dense, i, upd_k, upd_c, n_upd)
+                else:
+                    _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
+                for q in range(n_upd):
+                    upd_c[q] /= tr
             if is_dense:
                 _dense_update(W, X_dense, i, upd_k, upd_c, n_upd)
             elif 4 * n_upd > n_classes:

@@ -159,8 +159,12 @@ class _BanditLearner(OnlineLinear):
         -------
         proposed : ndarray of shape (n_samples,)
         """
-        scores = self._scores(X)
+        scores = self._scores_now(X)
         return self.classes_[self._propose_index(scores, X)]
+
+    def _scores_now(self, X):
+        """Scores of the weights that propose (Banditron's averaged model predicts with others)."""
+        return self._scores(X)
 
     def _propose_index(self, scores, X):
         return np.argmax(scores, axis=1)
@@ -176,10 +180,12 @@ class _BanditLearner(OnlineLinear):
         dense, is_dense, data, indices, indptr = rows
         n = order.shape[0]
         u = self._rng.random_sample(n) if (self._explores and not enc.logged) else np.zeros(0)
-        nu = _bandit_pass(self._W, dense, is_dense, data, indices, indptr, order, self._rule,
-                          float(getattr(self, "beta", 1.0)), float(getattr(self, "gamma", 0.0)),
+        averaged = bool(getattr(self, "average", False))
+        nu = _bandit_pass(self._W_cur if averaged else self._W, dense, is_dense, data, indices, indptr, order,
+                          self._rule, float(getattr(self, "beta", 1.0)), float(getattr(self, "gamma", 0.0)),
                           float(getattr(self, "correct_margin", 1.0)), enc.logged, enc.y, enc.proposed,
-                          enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"], sw)
+                          enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"], sw,
+                          self._acc if averaged else _NO_FLOAT2, float(self.t_))
         self.t_ += n
         return nu
 
@@ -231,6 +237,7 @@ class _BanditLearner(OnlineLinear):
 
 
 _NO_INDEX = np.zeros(0, dtype=np.intp)
+_NO_FLOAT2 = np.zeros((0, 0), dtype=np.float64)
 _NO_BOOL = np.zeros(0, dtype=bool)
 
 
@@ -403,10 +410,21 @@ class _Exploring(_BanditLearner):
     this is Kakade et al.'s update exactly.  The draw uses one uniform per round from
     the estimator's generator (inverse CDF over the classes in order).
 
+    With ``average=True`` (the default) the model that predicts (``coef_``, ``predict``,
+    ``decision_function``) is the mean of the weights after every round since they were 0
+    (Polyak averaging, as scikit-learn's ``SGDClassifier(average=True)``); the proposals,
+    and so the learning, use the current weights as the paper's algorithm does.  The last
+    iterate swings with the ``1/P``-weighted updates (0.19-0.85 on digits over seeds); the
+    mean does not.  ``average=False`` predicts with the last iterate (the paper's setting).
+
     Parameters
     ----------
-    gamma : float, default=0.05
-        Exploration rate, in (0, 1).
+    gamma : float, default=0.1
+        Exploration rate, in (0, 1).  The papers tune it per dataset (0.001-0.6 in the
+        reproductions); 0.1 with ``average=True`` is within 5 points of
+        ``SGDClassifier()`` on digits from right/wrong feedback alone.
+    average : bool, default=True
+        Predict with the mean of the weights over the rounds (see above).
 {common}
 
     Examples
@@ -423,13 +441,67 @@ class _Exploring(_BanditLearner):
 """)
 class Banditron(_Exploring):
     _rule = RULE_BANDITRON
+    _parameter_constraints = {**_Exploring._parameter_constraints, "average": ["boolean"]}
+    _fitted_attrs = _Exploring._fitted_attrs + ("_W_cur", "_acc")
 
-    def __init__(self, *, gamma=0.05, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
+    def __init__(self, *, gamma=0.1, average=True, max_iter=20, shuffle=True, random_state=None,
+                 fit_intercept=False):
         self.gamma = gamma
+        self.average = average
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
         self.fit_intercept = fit_intercept
+
+    # averaged weights: the kernel learns (and explores) with the current weights _W_cur and
+    # keeps acc = sum_t t * step_t; _W, which predicts, is the mean of the weights after each round
+    def _init_state(self, n_cols):
+        super()._init_state(n_cols)
+        if self.average:
+            self._W_cur = np.zeros_like(self._W)
+            self._acc = np.zeros_like(self._W)
+
+    def _finish_epochs(self):
+        super()._finish_epochs()
+        if self.average:
+            T = self.t_ - 1
+            self._W = ((T + 1) * self._W_cur - self._acc) / T if T > 0 else self._W_cur.copy()
+
+    def _scores_now(self, X):
+        """Scores of the weights that propose (the current ones, not the average)."""
+        if not self.average:
+            return self._scores(X)
+        W, self._W = self._W, self._W_cur
+        try:
+            return self._scores(X)
+        finally:
+            self._W = W
+
+    def _extra_mixing_state(self):
+        return {"W_cur": self._W_cur, "acc": self._acc} if self.average else {}
+
+    def _set_extra_mixing_state(self, arrays):
+        if self.average:
+            self._W_cur, self._acc = arrays["W_cur"], arrays["acc"]
+
+    def _state_arrays(self):
+        out = super()._state_arrays()
+        if self.average:
+            out.update({"W_cur": self._W_cur, "acc": self._acc})
+        return out
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        if self.average:
+            if "W_cur" not in arrays or "acc" not in arrays:
+                raise ValueError("an averaged Banditron file must hold W_cur and acc")
+            self._W_cur = np.ascontiguousarray(arrays["W_cur"], dtype=np.float64)
+            self._acc = np.ascontiguousarray(arrays["acc"], dtype=np.float64)
+            if self._W_cur.shape != self._W.shape or self._acc.shape != self._W.shape:
+                raise ValueError(f"Banditron W_cur / acc of shapes {self._W_cur.shape} / {self._acc.shape} do not "
+                                 f"fit weights of shape {self._W.shape}")
+            if not (np.isfinite(self._W_cur).all() and np.isfinite(self._acc).all()):
+                raise ValueError("Banditron W_cur / acc are not finite")
 
 
 @register

@@ -113,7 +113,7 @@ def run_bandit(names=("usps", "sector"), repeats=3, out=print):
     from .cspa import LINEAR_DATA
     from .peers import have_vw, vw_cbify_pass, vw_features
 
-    learners = {"CSPA": lambda: CSPA(beta=0.3), "SPA": lambda: SPA(), "Banditron": lambda: Banditron(gamma=0.05),
+    learners = {"CSPA": lambda: CSPA(beta=0.3), "SPA": lambda: SPA(), "Banditron": lambda: Banditron(gamma=0.05, average=False),
                 "BPA": lambda: BPA(gamma=0.05), "Confidit (diag)": lambda: Confidit(eta=1.0, diagonal=True)}
     rows = []
     for name in names:

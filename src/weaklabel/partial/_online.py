@@ -119,8 +119,10 @@ class _OnlineCandidateLearner(OnlineLinear):
     def _finish_epochs(self):
         if self._scale != 1.0:                 # coef_ holds the true weights after every call
             self._W *= self._scale
-            self._normsq *= self._scale * self._scale
             self._scale = 1.0
+        # ||W||^2 from the weights themselves: the state after a call is then a function of W
+        # alone, so a saved and loaded model continues bit for bit as the original does
+        self._normsq = float(np.sum(self._W * self._W))
 
     def _set_extra_mixing_state(self, arrays):
         self._scale = 1.0                      # Pegasos keeps ||W||^2 incrementally
