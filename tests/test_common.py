@@ -52,6 +52,11 @@ def _expected(est):
     if isinstance(est, OnlineLinear):
         out["check_sample_weight_equivalence_on_dense_data"] = _ONLINE_WEIGHTS
         out["check_sample_weight_equivalence_on_sparse_data"] = _ONLINE_WEIGHTS
+    if isinstance(est, CandidateLabelSVM):
+        why = ("LIBLINEAR stops at tol=1e-4 with a random coordinate order, so weights and repeated rows give "
+               "slightly different fits; at tol=1e-10 they agree (tests/bags/test_mms.py)")
+        out["check_sample_weight_equivalence_on_dense_data"] = why
+        out["check_sample_weight_equivalence_on_sparse_data"] = why
     if isinstance(est, Confidit):
         out = {"check_dtype_object": _OBJECT, "check_sample_weights_pandas_series": _CONFIDIT_WEIGHTS,
                "check_sample_weights_not_an_array": _CONFIDIT_WEIGHTS, "check_sample_weights_list": _CONFIDIT_WEIGHTS,

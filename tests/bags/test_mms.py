@@ -178,3 +178,29 @@ def test_cccp_rounds_decrease_the_objective():
     assert est.n_iter_ == est.n_passes_.sum() * B.n_bags      # batch_size 1: one step per bag a pass
     with pytest.raises(ValueError, match="max_passes must be at least max_iter"):
         MMS(max_iter=10, max_passes=5).fit(X, B)
+
+
+def test_cl_svm_sample_weight_scales_the_instances_cost():
+    """CL-SVM passes instance weights to LIBLINEAR: integer weights equal repeated rows (the
+    dual problem is the same), a zero weight equals dropping the row, bad weights are refused."""
+    import numpy as np
+    import pytest
+
+    from weaklabel import BagCandidates
+    from weaklabel.bags import CandidateLabelSVM
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 3) + np.repeat(np.eye(3) * 3, 20, axis=0)
+    y = np.repeat([0, 1, 2], 20)
+    B = BagCandidates.from_labels(y, np.arange(60) // 2)
+    w = rng.randint(0, 3, 60).astype(float)
+    w[::2] = np.maximum(w[::2], 1)                                  # every bag keeps a row
+    kw = dict(C=0.5, max_iter=20000, tol=1e-10, random_state=0)
+    weighted = CandidateLabelSVM(**kw).fit(X, B, sample_weight=w)
+    rows = np.repeat(np.arange(60), w.astype(int))
+    repeated = CandidateLabelSVM(**kw).fit(X[rows], y[rows])
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, atol=1e-4)
+    before = weighted.coef_.copy()
+    with pytest.raises(ValueError, match="[Nn]egative"):
+        weighted.fit(X, B, sample_weight=-np.ones(60))
+    np.testing.assert_array_equal(weighted.coef_, before)

@@ -73,7 +73,7 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
         self.random_state = random_state
 
     @transactional
-    def fit(self, X, bags):
+    def fit(self, X, bags, sample_weight=None):
         """Train one SVM per class on the instances' candidate labels.
 
         Parameters
@@ -82,13 +82,20 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
             Every instance of every bag.
         bags : BagCandidates, or CandidateSets / bool mask / label lists / 1-D labels
             Bag of each row and the bags' candidate labeling vectors.
+        sample_weight : array-like of shape (n_rows,), default=None
+            Weight of each instance (>= 0), passed to every class's LIBLINEAR fit (it
+            scales the instance's cost ``C``).
 
         Returns
         -------
         self
         """
+        from sklearn.utils.validation import _check_sample_weight
+
         self._validate_params()
         X, B = validated_input(self, X, bags)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         mask = B.instance_candidates().mask
         d = X.shape[1]
         W = np.zeros((d + int(self.fit_intercept), B.n_classes))
@@ -103,7 +110,7 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
                             tol=self.tol, dual=True, random_state=self.random_state)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                svm.fit(X, yk.astype(np.int8))
+                svm.fit(X, yk.astype(np.int8), sample_weight=sample_weight)
             n_iter = max(n_iter, int(svm.n_iter_))
             W[:d, k] = svm.coef_[0]
             if self.fit_intercept:
