@@ -92,3 +92,16 @@ def test_the_command_line_loads_no_learner_until_it_needs_one():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split("\n")[:2] == ["[]", "weaklabel.labels weaklabel.labels"]
+
+
+def test_subcommand_help_loads_no_learner():
+    """`weaklabel CMD --help` imports neither scikit-learn nor numba, except `reproduce`, whose
+    help lists the registered reproductions (found by importing them); fit's --method is
+    checked when the command runs, not listed in its help."""
+    for cmd in ("fit", "predict", "evaluate", "report", "speed", "datasets"):
+        code = ("import sys; from click.testing import CliRunner; from weaklabel.cli import main\n"
+                f"r = CliRunner().invoke(main, [{cmd!r}, '--help']); assert r.exit_code == 0, r.output\n"
+                "print([m for m in ('sklearn', 'numba', 'weaklabel.presets') if m in sys.modules])")
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert proc.returncode == 0, (cmd, proc.stderr)
+        assert proc.stdout.strip() == "[]", cmd

@@ -151,32 +151,16 @@ def _read_svm(path, n_features=None):
     return load_candidate_svmlight(path, n_features=n_features)
 
 
-class _PresetChoice(click.Choice):
-    """The learner presets, read when the command runs (importing them loads the learners)."""
-
-    def __init__(self):
-        super().__init__([])
-
-    @property
-    def choices(self):
-        from .presets import names
-
-        return tuple(names())
-
-    @choices.setter
-    def choices(self, value):
-        pass
-
-
 def _method_help():
-    return ("A learner preset (weaklabel.presets; `weaklabel fit --list` shows each with its input). Inputs by kind: "
+    # plain text: listing the presets here would import every learner just to print --help
+    return ("A learner preset of weaklabel.presets (`weaklabel fit --list` shows each with its input). Inputs by kind: "
             "candidate-set learners read svmlight label sets; bandit learners exact labels as their oracle; "
             "uma / label-a-little (noisy) labels; mms / cl-svm candidate sets or --bags; the M3N learners an .npz "
             "of X and Y with --graph.")
 
 
 @main.command()
-@click.option("--method", type=_PresetChoice(), default=None, help=_method_help())
+@click.option("--method", default=None, metavar="NAME", help=_method_help())
 @click.option("--train", "train", type=click.Path(dir_okay=False), default=None,
               help='svmlight file (labels may be candidate sets: "2,5 1:0.3 7:1.0"), or .npz for the M3N learners.')
 @click.option("--param", "params", multiple=True, help="Estimator parameter key=value (repeatable), e.g. alpha=0.01.")
