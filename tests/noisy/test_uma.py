@@ -262,3 +262,41 @@ def test_sparse_running_sums_match_rebuilding_them_and_the_dense_path(monkeypatc
         assert_array_equal(inc.history_["p"], other.history_["p"])
         assert_allclose(inc.coef_, other.coef_, atol=1e-9)
         assert_allclose(inc.history_["train_error"], other.history_["train_error"])
+
+
+# ---- sample weights (issue 18) ------------------------------------------------------------
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_uma_integer_weights_equal_repeated_rows(sparse):
+    """Every sum over rows is weighted: a weight of k is the row repeated k times (the error
+    sets depend on the scores only), dense and CSR; weights of 1 are no weights."""
+    import warnings
+
+    import scipy.sparse as sps
+    from sklearn.exceptions import ConvergenceWarning
+
+    from weaklabel.simulate import confusion_family, noisy_labels
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(120, 5) + np.repeat(np.eye(3, 5) * 3, 40, axis=0)
+    y = noisy_labels(np.repeat([0, 1, 2], 40), confusion_family(3, 2, random_state=0), random_state=1)
+    C = confusion_family(3, 2, random_state=0)
+    w = rng.randint(0, 4, 120).astype(float)
+    w[:3] = 1.0
+    rows = np.repeat(np.arange(120), w.astype(int))
+    F = sps.csr_matrix if sparse else np.asarray
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        plain = UMA(C, max_iter=60).fit(F(X), y)
+        ones = UMA(C, max_iter=60).fit(F(X), y, sample_weight=np.ones(120))
+        weighted = UMA(C, max_iter=60).fit(F(X), y, sample_weight=w)
+        repeated = UMA(C, max_iter=60).fit(F(X[rows]), y[rows])
+    np.testing.assert_array_equal(ones.coef_, plain.coef_)
+    np.testing.assert_array_equal(weighted.history_["q"], repeated.history_["q"])
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(weighted.class_prior_, repeated.class_prior_)
+    assert not np.allclose(weighted.coef_, plain.coef_)
+    before = weighted.coef_.copy()
+    with pytest.raises(ValueError, match="[Nn]egative"):
+        weighted.fit(F(X), y, sample_weight=-w)
+    np.testing.assert_array_equal(weighted.coef_, before)

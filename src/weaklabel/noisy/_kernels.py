@@ -157,7 +157,8 @@ def _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev,
 
 
 @njit(cache=True, nogil=True)
-def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, scores, counts):
+def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, scores, counts,
+                      rw):
     """Move the recorded flips of CSR rows into the running sums, keeping what the
     selection needs up to date without touching all of G:
 
@@ -170,6 +171,8 @@ def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, 
     holds the rows per cell: the K and GW entries of an empty cell are exact zeros, as a
     fresh sum would give (rounding residues would break exact ties in the error sets).
     ``G`` may keep a residue of order 1e-16 in an empty cell; it only reaches ``z``.
+    With sample weights, ``data`` holds the weighted rows ``w_i x_i`` and ``rw`` the
+    weights (``G W`` then moves by ``w_i x_i . w_r``); ``rw`` empty: every weight 1.
     """
     n_cells = G.shape[0]
     Q = scores.shape[1]
@@ -200,8 +203,9 @@ def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, 
             j = indices[u]
             G[c, j] += s * xj
             Gt[j, c] += s * xj
+        wi = rw[i] if rw.shape[0] > 0 else 1.0
         for r in range(Q):
-            GW[c, r] += s * scores[i, r]
+            GW[c, r] += s * wi * scores[i, r]
         counts[c] += 1 if s > 0 else -1
         if counts[c] == 0:                              # exact zeros, as a fresh sum would give
             for e in range(n_cells):

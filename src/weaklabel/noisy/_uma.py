@@ -139,7 +139,7 @@ class UMA(LinearMulticlass):
                              "clean labels.")
 
     @transactional
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Learn W from ``X`` and the noisy labels ``y``.
 
         Parameters
@@ -148,6 +148,9 @@ class UMA(LinearMulticlass):
             Training samples.
         y : array-like of shape (n_samples,)
             Noisy labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each sample (>= 0): every sum over samples (``Gamma_p``, the class
+            frequencies, ``n``) is weighted; integer weights equal repeated rows.
 
         Returns
         -------
@@ -174,6 +177,11 @@ class UMA(LinearMulticlass):
         C = (np.eye(classes.size) if isinstance(self.confusion, str)
              else check_confusion(self.confusion, classes.size))
         y_idx = _labels_to_index(y, classes, "y").astype(np.int64)
+        sw = None
+        if sample_weight is not None:
+            from sklearn.utils.validation import _check_sample_weight
+
+            sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if self.fit_intercept:
             X = with_intercept(X)
         W0, hist0 = None, None
@@ -186,13 +194,14 @@ class UMA(LinearMulticlass):
             self._rng = check_random_state(self.random_state)
         self.classes_ = classes
         self._W, history, self.converged_ = _fit_uma(
-            X, y_idx, C, self.alpha, self.selection, self.max_iter, self.tol, self._rng, W0)
+            X, y_idx, C, self.alpha, self.selection, self.max_iter, self.tol, self._rng, W0, sw)
         if hist0 is not None:
             history = {k: np.concatenate([hist0[k], history[k]]) for k in history}
         self.history_ = history
         self.n_iter_ = int(self.history_["q"].size)
         Cinv = np.linalg.inv(C)
-        self.class_prior_ = Cinv @ np.bincount(y_idx, minlength=classes.size) / y_idx.size
+        freq = np.bincount(y_idx, weights=sw, minlength=classes.size)
+        self.class_prior_ = Cinv @ freq / freq.sum()
         if not self.converged_:
             warnings.warn(f"UMA reached max_iter={self.max_iter} with update vectors left; raise max_iter "
                           "or tol.", ConvergenceWarning, stacklevel=2)
@@ -260,7 +269,7 @@ def _select_lazy(norms, Z, W, pi, alpha, selection, tol):
     return None
 
 
-def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng):
+def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng, sw=None, n_eff=None):
     """UMA on CSR input.
 
     The rows whose memberships flipped move into running sums kept in ``G`` (Q*Q, d),
@@ -276,6 +285,9 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
     if not X.has_sorted_indices:
         X = X.sorted_indices()
     data, indices, indptr = X.data.astype(np.float64, copy=False), X.indices, X.indptr
+    # the sums G (and so K, G W) are of the weighted rows w_i x_i; the scores, of x_i
+    rw = np.empty(0) if sw is None else sw
+    data_w = data if sw is None else data * np.repeat(sw, np.diff(indptr))
     G = np.zeros((Q * Q, d))
     Gt = np.zeros((d, Q * Q))
     K = np.zeros((Q * Q, Q * Q))
@@ -286,7 +298,7 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
     ch_set = np.empty(n * Q, dtype=np.int64)
     ch_sign = np.empty(n * Q)
     z = np.zeros(d)
-    Cn = Cinv / n
+    Cn = Cinv / (n if n_eff is None else n_eff)
     first_tied = alpha == 0.0 and not W.any()
     Wt = np.ascontiguousarray(W.T)                                      # class-major: a step adds two rows
     hist = {k: [] for k in ("p", "q", "r", "norm", "train_error")}
@@ -311,7 +323,8 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
             ch_row[:n] = np.arange(n)
             ch_set[:n] = 0
             ch_sign[:n] = 1.0
-            _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, n, G, Gt, K, GW, scores, counts)
+            _uma_sparse_apply(data_w, indices, indptr, y_idx, ch_row, ch_set, ch_sign, n, G, Gt, K, GW, scores, counts,
+                              rw)
             G[:] = np.tile(G[:Q], (Q, 1))
             Gt[:] = np.tile(Gt[:, :Q], (1, Q))
             K[:] = np.tile(K[:Q, :Q], (Q, Q))
@@ -322,7 +335,8 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
         else:
             n_err, m = _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, member,
                                            ch_row, ch_set, ch_sign)
-            _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, scores, counts)
+            _uma_sparse_apply(data_w, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, scores, counts,
+                              rw)
         if len(hist["q"]) == max_iter:
             break
         Kd = np.einsum("pkpl->pkl", K.reshape(Q, Q, Q, Q))             # Gram of each Gamma_p (times n^2)
@@ -347,12 +361,17 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
     return np.ascontiguousarray(Wt.T), history, converged
 
 
-def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
-    """The UMA iterations. Returns (W feature-major (d, Q), history dict, converged)."""
+def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None, sw=None):
+    """The UMA iterations. Returns (W feature-major (d, Q), history dict, converged).
+
+    With sample weights ``sw`` every sum over rows is weighted: ``Gamma_p`` sums ``w_i x_i``,
+    the class frequencies are weighted and ``n`` is ``sum_i w_i``; the error sets ``A_p``
+    (which rows the model gets wrong) do not depend on the weights."""
     n, d = X.shape
     Q = C.shape[0]
     Cinv = np.linalg.inv(C)
-    pi = Cinv @ np.bincount(y_idx, minlength=Q) / n
+    n_eff = float(n) if sw is None else float(sw.sum())
+    pi = Cinv @ np.bincount(y_idx, weights=sw, minlength=Q) / n_eff
     if W0 is None:
         W = np.zeros((d, Q))
         scores = np.zeros((n, Q))
@@ -360,8 +379,10 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
         W = W0.copy()
         scores = np.ascontiguousarray(np.asarray(X @ W, dtype=np.float64))
     if sp.issparse(X):
-        return _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng)
+        return _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng, sw,
+                               None if sw is None else n_eff)
     X = np.ascontiguousarray(X)
+    Xw = X if sw is None else np.ascontiguousarray(X * sw[:, None].astype(X.dtype))   # what the sums add
     G = np.zeros((Q, Q, d))
     member = np.zeros((n, Q), dtype=np.bool_)
     ch_row = np.empty(n * Q, dtype=np.int64)
@@ -393,7 +414,7 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
             ch_row[:n] = np.arange(n)
             ch_set[:n] = 0
             ch_sign[:n] = 1.0
-            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, n, counts)
+            _uma_apply(Xw, y_idx, G, ch_row, ch_set, ch_sign, n, counts)
             G[1:] = G[0]
             counts[1:] = counts[0]
             member.fill(True)
@@ -404,13 +425,13 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None):
             d_err, m = _uma_changes_moved(scores, y_idx, member, q_prev, r_prev, ch_row, ch_set, ch_sign, top,
                                           tied)
             n_err += d_err
-            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m, counts)
+            _uma_apply(Xw, y_idx, G, ch_row, ch_set, ch_sign, m, counts)
         else:
             n_err, m = _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tied)
-            _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m, counts)
+            _uma_apply(Xw, y_idx, G, ch_row, ch_set, ch_sign, m, counts)
         if len(hist["q"]) == max_iter:
             break
-        Z = np.matmul(Cinv[None, :, :] / n, G)                      # z_pq = row q of C^-1 Gamma_p
+        Z = np.matmul(Cinv[None, :, :] / n_eff, G)                  # z_pq = row q of C^-1 Gamma_p
         norms = np.sqrt(np.einsum("pqd,pqd->pq", Z, Z))
         if selection == "random":
             step = _select(norms, np.matmul(Z, W), pi, alpha, selection, tol, rng)   # V[p, q, r] = w_r . z_pq
