@@ -73,3 +73,26 @@ def test_label_a_little_errors():
     y_partial[:8] = y[:8]
     with pytest.raises(ValueError, match=r"labelled rows; m=10 are needed.*label at least"):
         LabelALittle(m=10).fit(X, y_partial)
+
+
+def test_label_a_little_weights_reach_the_final_uma():
+    import numpy as np
+    import pytest
+
+    from weaklabel.noisy import LabelALittle
+
+    rng = np.random.default_rng(0)
+    angles = np.repeat([0.0, 2.1, 4.2], 100)
+    X = rng.standard_normal((300, 2)) + 6 * np.c_[np.cos(angles), np.sin(angles)]
+    y = np.repeat([0, 1, 2], 100)
+    yp = np.where(rng.random(300) < 0.3, y, -1)
+    w = rng.integers(1, 4, 300).astype(float)
+    a = LabelALittle(m=5, max_iter=200, random_state=0).fit(X, yp, sample_weight=w)
+    b = LabelALittle(m=5, max_iter=200, random_state=0).fit(X, yp)
+    np.testing.assert_array_equal(a.noisy_labels_, b.noisy_labels_)       # steps 1-4 unweighted
+    ref = type(a.uma_)(**a.uma_.get_params()).fit(X, a.noisy_labels_, sample_weight=w)
+    np.testing.assert_array_equal(a.coef_, ref.coef_)
+    before = a.coef_.copy()
+    with pytest.raises(ValueError, match="[Nn]egative"):
+        a.fit(X, yp, sample_weight=-w)
+    np.testing.assert_array_equal(a.coef_, before)

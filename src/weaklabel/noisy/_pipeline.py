@@ -137,7 +137,7 @@ class LabelALittle(LinearMulticlass):
         self.random_state = random_state
 
     @transactional
-    def fit(self, X, y_partial):
+    def fit(self, X, y_partial, sample_weight=None):
         """Run the five steps.
 
         Parameters
@@ -146,6 +146,9 @@ class LabelALittle(LinearMulticlass):
             All samples, labelled or not.
         y_partial : array-like of shape (n_samples,)
             True label of the labelled rows, -1 for the unlabelled ones.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows in the final UMA (step 5); the rough classifier and its
+            confusion estimate (steps 2-3) use the labelled rows unweighted.
 
         Returns
         -------
@@ -159,6 +162,10 @@ class LabelALittle(LinearMulticlass):
         self._validate_params()
         m = int(self.m)
         X = check_X(self, X, reset=True)
+        if sample_weight is not None:                  # checked here, before any step runs
+            from sklearn.utils.validation import _check_sample_weight
+
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if y_partial is None:
             raise ValueError("LabelALittle requires y to be passed, but the target y is None; pass y_partial "
                              "(-1 = unlabelled).")
@@ -196,7 +203,7 @@ class LabelALittle(LinearMulticlass):
         if unl.any():
             y_noisy[unl] = g.predict(X[unl])
         final = UMA(C, alpha=self.alpha, selection=self.selection, max_iter=self.max_iter, tol=self.tol,
-                    random_state=self.random_state, classes=classes).fit(X, y_noisy)
+                    random_state=self.random_state, classes=classes).fit(X, y_noisy, sample_weight=sample_weight)
         self.rough_, self.confusion_, self.uma_, self.noisy_labels_ = g, C, final, y_noisy
         self.classes_ = classes
         self.n_features_in_ = final.n_features_in_
