@@ -47,7 +47,7 @@ def joint(X, rows, z, C):
     return P
 
 
-def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batches, max_passes=None):
+def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batches, max_passes=None, bw=None):
     """MMS on dense ``X`` (intercept column already appended).  Returns W (D, C) and the
     objectives.  ``draw_batches(rng, N, T, K)`` is the sampler the estimator uses.  Each
     round runs Pegasos ``max_iter`` passes at a time, its step counter running on, until
@@ -55,7 +55,8 @@ def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batc
     max_passes = max_iter if max_passes is None else max_passes
     bags = bags_of(B)
     N, C, D = len(bags), B.n_classes, X.shape[1]
-    radius = np.sqrt(2 * max(len(r) for r, _ in bags) / lam)
+    bw = np.ones(N) if bw is None else np.asarray(bw, dtype=float)      # bag weights: loss_i times bw[i]
+    radius = np.sqrt(2 * max(len(r) for r, _ in bags) * bw.mean() / lam)
     T = max_iter * -(-N // batch_size)
 
     def scores(W, rows):
@@ -63,11 +64,11 @@ def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batc
 
     def objective(W):
         tot = 0.0
-        for rows, Z in bags:
+        for i, (rows, Z) in enumerate(bags):
             S = scores(W, rows)
             v, _ = brute_force(S, Z)
             best = max(S[np.arange(len(rows)), z].sum() for z in Z)
-            tot += max(v - best, 0.0)
+            tot += bw[i] * max(v - best, 0.0)
         return 0.5 * lam * np.sum(W * W) + tot / N
 
     def ties(W):
@@ -103,7 +104,7 @@ def reference_mms(X, B, lam, n_rounds, max_iter, batch_size, tol, rng, draw_batc
                     Cz = Z[tie[k]]
                     meanphi = sum(joint(X, rows, z, C) for z in Cz) / len(Cz)
                     if v - np.sum(W * meanphi) > 0:
-                        grad += meanphi - joint(X, rows, zhat, C)
+                        grad += bw[k] * (meanphi - joint(X, rows, zhat, C))
                 W = (1 - 1 / t) * W + grad / (lam * K * t)
                 nrm = np.linalg.norm(W)
                 if nrm > radius:

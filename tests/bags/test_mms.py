@@ -204,3 +204,26 @@ def test_cl_svm_sample_weight_scales_the_instances_cost():
     with pytest.raises(ValueError, match="[Nn]egative"):
         weighted.fit(X, B, sample_weight=-np.ones(60))
     np.testing.assert_array_equal(weighted.coef_, before)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_weighted_mms_matches_the_weighted_reference(seed):
+    """sample_weight per row; a bag weighs its rows' mean; subgradients and the loss of (5)
+    scaled by it (the plain-numpy reference does the same); all ones = no weights."""
+    X, B = tiny_problem(seed)
+    rng = np.random.default_rng(seed)
+    sw = rng.choice([0.0, 0.5, 1.0, 2.0], size=B.n_rows)
+    bw = np.array([sw[B.bag_rows(i)].mean() for i in range(B.n_bags)])
+    est = MMS(n_rounds=3, max_iter=3, max_passes=6, batch_size=2, random_state=seed, tol=0.0).fit(X, B,
+                                                                                                 sample_weight=sw)
+    Xi = np.hstack([X, np.ones((X.shape[0], 1))])
+    W, objs = reference_mms(Xi, B, 1.0 / B.n_bags, 3, 3, 2, 0.0, check_random_state(seed), draw_batches,
+                            max_passes=6, bw=bw)
+    np.testing.assert_allclose(est.coef_, W[:-1].T, rtol=1e-8, atol=1e-9)
+    np.testing.assert_allclose(est.objective_, objs, rtol=1e-8, atol=1e-9)
+    plain = MMS(n_rounds=2, max_iter=3, random_state=seed).fit(X, B)
+    ones = MMS(n_rounds=2, max_iter=3, random_state=seed).fit(X, B, sample_weight=np.ones(B.n_rows))
+    np.testing.assert_array_equal(plain.coef_, ones.coef_)
+    with pytest.raises(ValueError, match="[Nn]egative"):
+        plain.fit(X, B, sample_weight=-np.ones(B.n_rows))
+    np.testing.assert_array_equal(plain.coef_, ones.coef_)          # the failed call changed nothing

@@ -258,7 +258,7 @@ def _bag_pass(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, z_ptr
 
 @njit(cache=True)
 def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, z_ptr, lab_ptr, tie_w,
-                   batches, batch_len, lam, radius, t0):
+                   batches, batch_len, lam, radius, t0, bw):
     """Algorithm 2 on the relaxed problem (8), in place on ``W`` (feature-major (D, C)).
 
     ``tie_w`` holds alpha_{i,l} = 1/|C_i| for the labelings tied at the round's start
@@ -268,7 +268,8 @@ def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, 
     projects onto the ball of radius ``radius``.  ``w = scale * V`` keeps the shrinking
     O(1).  The step counter starts at ``t0 + 1``: ``t0 = 0`` starts from ``w = 0``, a
     positive ``t0`` continues an earlier call on the same problem from ``W``.  Returns the
-    number of bags with positive loss, summed over the steps.
+    number of bags with positive loss, summed over the steps.  ``bw`` holds bag weights
+    (bag ``i``'s subgradient is multiplied by ``bw[i]``); empty: every weight 1.
     """
     D, C = W.shape
     n_bags = bag_ptr.size - 1
@@ -343,7 +344,7 @@ def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, 
                         else:
                             a = -1.0
                             y = zb[q, m]
-                        c = step * a
+                        c = step * a * (bw[i] if bw.shape[0] > 0 else 1.0)
                         if is_dense:
                             for f in range(D):
                                 xv = dense[r, f]

@@ -212,7 +212,7 @@ class MMS(BagScoring, LinearMulticlass):
         return kernel_ready(X, self.fit_intercept), B
 
     @transactional
-    def fit(self, X, bags):
+    def fit(self, X, bags, sample_weight=None):
         """Learn from bags: CCCP rounds of Pegasos, weights start at 0.
 
         Parameters
@@ -223,6 +223,10 @@ class MMS(BagScoring, LinearMulticlass):
             Bag of each row and the bags' candidate labeling vectors.  Anything but a
             :class:`BagCandidates` means bags of one instance: a candidate set gives one
             labeling per candidate label, a 1-D label a single labeling.
+        sample_weight : array-like of shape (n_rows,), default=None
+            Row weights (>= 0); a bag weighs the mean of its rows' weights, and the loss
+            of (5) becomes ``1/N sum_i v_i loss_i`` (bag ``i``'s subgradient scaled by
+            ``v_i``; the projection radius by ``sqrt(mean v)``).
 
         Returns
         -------
@@ -233,7 +237,14 @@ class MMS(BagScoring, LinearMulticlass):
         N = B.n_bags
         C = B.n_classes
         lam = float(self.alpha) if self.alpha is not None else 1.0 / N
-        radius = float(np.sqrt(2.0 * B.bag_sizes.max() / lam))
+        bw = np.empty(0)
+        if sample_weight is not None:
+            from sklearn.utils.validation import _check_sample_weight
+
+            sw = _check_sample_weight(sample_weight, np.empty((B.n_rows, 0)), dtype=np.float64,
+                                      ensure_non_negative=True)
+            bw = np.add.reduceat(sw[B.rows], B.bag_ptr[:-1]) / B.bag_sizes
+        radius = float(np.sqrt(2.0 * B.bag_sizes.max() * (bw.mean() if bw.size else 1.0) / lam))
         rows = np.ascontiguousarray(B.rows, dtype=np.int64)
         bag_ptr = np.ascontiguousarray(B.bag_ptr)
         Z = np.ascontiguousarray(B.Z)
@@ -246,7 +257,7 @@ class MMS(BagScoring, LinearMulticlass):
         steps = self.max_iter * -(-N // self.batch_size)
 
         viol = _bag_pass(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, cand)
-        objectives = [_objective(W, lam, viol, cand, lab_ptr)]
+        objectives = [_objective(W, lam, viol, cand, lab_ptr, bw)]
         tie_prev = None
         n_tied = []
         n_passes = []
@@ -263,11 +274,12 @@ class MMS(BagScoring, LinearMulticlass):
             while True:
                 batches = draw_batches(rng, N, steps, self.batch_size)
                 lens = np.full(steps, batches.shape[1], dtype=np.int64)
-                _pegasos_round(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, tie_w, batches, lens, lam, radius, t0)
+                _pegasos_round(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, tie_w, batches, lens, lam, radius, t0,
+                               bw)
                 t0 += steps
                 passes += self.max_iter
                 viol = _bag_pass(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, cand)
-                now = _objective(W, lam, viol, cand, lab_ptr)
+                now = _objective(W, lam, viol, cand, lab_ptr, bw)
                 if now < start or passes + self.max_iter > self.max_passes:
                     break
             n_iter += t0
@@ -348,7 +360,9 @@ def tie_weights(cand, lab_ptr):
     return np.where(tied, 1.0 / np.repeat(count, np.diff(lab_ptr)), 0.0)
 
 
-def _objective(W, lam, viol, cand, lab_ptr):
+def _objective(W, lam, viol, cand, lab_ptr, bw=None):
     best = np.maximum.reduceat(cand, lab_ptr[:-1])
     loss = np.maximum(viol - best, 0.0)          # viol = -inf (no labeling outside Z) -> 0
+    if bw is not None and bw.size:
+        loss = bw * loss
     return float(0.5 * lam * np.sum(W * W) + loss.mean())
