@@ -44,7 +44,6 @@ _BAGS = ("the bag learners name fit's second argument `bags` (the issue's API: i
 _ONLINE_WEIGHTS = ("an online learner multiplies a weighted row's step by its weight (as scikit-learn's SGD and "
                    "Vowpal Wabbit do): a weight of 2 is one doubled step, not two steps, so the fit is not the "
                    "fit on the repeated row")
-_CONFIDIT_WEIGHTS = "Confidit does not take sample_weight yet (a clear ValueError; see the README)"
 
 
 def _expected(est):
@@ -62,14 +61,6 @@ def _expected(est):
                "slightly different fits; at tol=1e-10 they agree (tests/bags/test_mms.py)")
         out["check_sample_weight_equivalence_on_dense_data"] = why
         out["check_sample_weight_equivalence_on_sparse_data"] = why
-    if isinstance(est, Confidit):
-        out = {"check_dtype_object": _OBJECT, "check_sample_weights_pandas_series": _CONFIDIT_WEIGHTS,
-               "check_sample_weights_not_an_array": _CONFIDIT_WEIGHTS, "check_sample_weights_list": _CONFIDIT_WEIGHTS,
-               "check_sample_weights_shape": _CONFIDIT_WEIGHTS, "check_sample_weights_not_overwritten":
-               _CONFIDIT_WEIGHTS, "check_all_zero_sample_weights_error": _CONFIDIT_WEIGHTS,
-               "check_sample_weight_equivalence_on_dense_data": _CONFIDIT_WEIGHTS,
-               "check_sample_weight_equivalence_on_sparse_data": _CONFIDIT_WEIGHTS,
-               "check_classifiers_one_label_sample_weights": _CONFIDIT_WEIGHTS}
     if isinstance(est, (MMS, CandidateLabelSVM)):
         out["check_fit_score_takes_y"] = _BAGS
     return out

@@ -137,8 +137,9 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
     return W, out, g.min
 
 
-def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0, diagonal=False, t0=1):
-    """Confidit with explicit matrices A_k (diagonal matrices for the diagonal form)."""
+def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0, diagonal=False, t0=1, sw=None):
+    """Confidit with explicit matrices A_k (diagonal matrices for the diagonal form); with
+    sample weights, weighted least squares: ``A += v x x^T``, target ``v s x``."""
     n, d = X.shape
     W = np.zeros((K, d))
     A = np.array([np.eye(d) * (1 + alpha) ** 2 for _ in range(K)])
@@ -163,12 +164,13 @@ def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0,
             c = g.argmax(ucb, not x.any())
             b = y[r] == c
         out.append((yhat, c, b))
-        if not x.any():
+        v = 1.0 if sw is None else float(sw[r])
+        if not x.any() or v == 0.0:
             continue
         sg = 1.0 if b else -1.0
-        g.moved(r, {c: sg})
+        g.moved(r, {c: sg * v})
         A_old = A[c].copy()
         xx = np.diag(x * x) if diagonal else np.outer(x, x)
-        A[c] = A_old + xx
-        W[c] = np.linalg.solve(A[c], A_old @ W[c] + sg * x)
+        A[c] = A_old + v * xx
+        W[c] = np.linalg.solve(A[c], A_old @ W[c] + v * sg * x)
     return W, out, g.min

@@ -154,10 +154,17 @@ def test_weighted_rules_match_the_weighted_reference(stream, rule, sparse, wseed
     np.testing.assert_array_equal(est.proposals_, [o[1] for o in out])
 
 
-def test_confidit_refuses_weights_clearly():
-    X = np.eye(3)
-    with pytest.raises(ValueError, match="Confidit does not take sample_weight"):
-        Confidit().fit(X, [0, 1, 2], sample_weight=np.ones(3))
+@SETTINGS
+@given(streams(max_k=4), st.booleans(), st.booleans(), st.integers(0, 1000))
+def test_weighted_confidit_matches_the_weighted_reference(stream, diagonal, sparse, wseed):
+    X, y, K, _ = stream
+    sw = np.random.RandomState(wseed).choice([0.0, 0.5, 1.0, 3.0], size=len(y))
+    W, out, gap = confidit_pass(X, K, y=y, eta=1.0, diagonal=diagonal, sw=sw)
+    assume(gap > GAP)
+    est = Confidit(eta=1.0, diagonal=diagonal, max_iter=1, shuffle=False)
+    est.partial_fit(sp.csr_matrix(X) if sparse else X, y, classes=np.arange(K), sample_weight=sw)
+    np.testing.assert_allclose(est.coef_, W, rtol=1e-7, atol=1e-9)
+    np.testing.assert_array_equal(est.proposals_, [o[1] for o in out])
 
 
 @SETTINGS

@@ -257,7 +257,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
 
 @njit(cache=True, nogil=True)
 def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, indices, indptr,
-                   order, logged, y, proposed, correct, pred_out, prop_out, corr_out):
+                   order, logged, y, proposed, correct, pred_out, prop_out, corr_out, sw):
     """One pass of Confidit (Crammer & Gentile 2011).
 
     Per class ``k``: ``w_k`` is projected onto ``|w_k . x| <= 1`` in the ``A_k`` norm,
@@ -269,6 +269,11 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
     the update is coordinate-wise; otherwise ``A_inv`` (n_classes, n_features,
     n_features) holds the inverses, updated by Sherman-Morrison.  ``t`` is the round
     number of the first row.  Returns ``(t, n_updates)``.
+
+    With sample weights ``sw`` (empty: all 1) the update is weighted least squares:
+    ``A_c <- A_c + v x x^T``, ``w_c <- A_c^-1 (A_c,old w_c + v s x)`` for ``v = sw[i]``,
+    which is the row learnt ``v`` times in a row when ``v`` is an integer (no projection
+    happens between repeats of one row, the scores being then already inside).
     """
     n_classes = W.shape[1]
     d = W.shape[0]
@@ -334,7 +339,8 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
         prop_out[r] = c
         corr_out[r] = b
         t += 1.0
-        if cnt == 0 or quad[c] == 0.0:
+        v = sw[i] if sw.shape[0] > 0 else 1.0
+        if cnt == 0 or quad[c] == 0.0 or v == 0.0:
             continue
         s = 1.0 if b else -1.0
         if diagonal:
@@ -342,16 +348,16 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
                 xj = nz_val[p]
                 j = nz_idx[p]
                 a_old = A_diag[j, c]
-                a_new = a_old + xj * xj
-                W[j, c] = (a_old * W[j, c] + s * xj) / a_new
+                a_new = a_old + v * xj * xj
+                W[j, c] = (a_old * W[j, c] + v * s * xj) / a_new
                 A_diag[j, c] = a_new
         else:
-            denom = 1.0 + quad[c]
-            g = (s - scores[c]) / denom
+            denom = 1.0 + v * quad[c]
+            g = v * (s - scores[c]) / denom
             for a in range(d):
                 W[a, c] += g * V[c, a]
             for a in range(d):
-                va = V[c, a] / denom
+                va = v * V[c, a] / denom
                 if va != 0.0:
                     for e in range(d):
                         A_inv[c, a, e] -= va * V[c, e]

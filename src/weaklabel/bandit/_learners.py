@@ -48,7 +48,8 @@ class _BanditLearner(OnlineLinear):
             True labels, used only to answer "was the proposal right?"; or a log.
         sample_weight : array-like of shape (n_samples,), default=None
             Importance weight of each round (>= 0): its step is multiplied by it, as in
-            Vowpal Wabbit; 0 is a round without a step.  Confidit does not take weights yet.
+            Vowpal Wabbit; 0 is a round without a step.  Confidit's update becomes weighted
+            least squares (``A += v x x^T``, the target ``v s x``).
 
         Returns
         -------
@@ -98,7 +99,8 @@ class _BanditLearner(OnlineLinear):
             Every class; required on the first call.
         sample_weight : array-like of shape (n_samples,), default=None
             Importance weight of each round (>= 0): its step is multiplied by it, as in
-            Vowpal Wabbit; 0 is a round without a step.  Confidit does not take weights yet.
+            Vowpal Wabbit; 0 is a round without a step.  Confidit's update becomes weighted
+            least squares (``A += v x x^T``, the target ``v s x``).
 
         Returns
         -------
@@ -127,7 +129,8 @@ class _BanditLearner(OnlineLinear):
             Every class; required on the first call.
         sample_weight : array-like of shape (n_samples,), default=None
             Importance weight of each round (>= 0): its step is multiplied by it, as in
-            Vowpal Wabbit; 0 is a round without a step.  Confidit does not take weights yet.
+            Vowpal Wabbit; 0 is a round without a step.  Confidit's update becomes weighted
+            least squares (``A += v x x^T``, the target ``v s x``).
 
         Returns
         -------
@@ -622,14 +625,12 @@ class Confidit(_BanditLearner):
             raise AttributeError("A_diag_ exists only for diagonal=True.")
         return self._A_diag[: self.n_features_in_]
 
-    _takes_sample_weight = False
-
     def _epoch(self, rows, order, enc, hist, sw):
         dense, is_dense, data, indices, indptr = rows
         diagonal = self._A_diag.size > 0
         t, nu = _confidit_pass(self._W, self._A_diag, self._A_inv, diagonal, float(self.eta), float(self.t_),
                                dense, is_dense, data, indices, indptr, order, enc.logged, enc.y, enc.proposed,
-                               enc.correct, hist["predictions"], hist["proposals"], hist["correct"])
+                               enc.correct, hist["predictions"], hist["proposals"], hist["correct"], sw)
         self.t_ = int(t)
         return nu
 
