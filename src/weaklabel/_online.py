@@ -124,15 +124,10 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         self.prediction_rows_ = visited
         return self
 
-    #: whether the family's kernels scale their steps by sample weights
-    _takes_sample_weight = True
-
     def _sample_weight(self, sample_weight, n, reset):
         """Validated weights, float64 of shape (n,), finite and >= 0; empty for None (all 1)."""
         if sample_weight is None:
             return np.empty(0, dtype=np.float64)
-        if not self._takes_sample_weight:
-            raise ValueError(f"{type(self).__name__} does not take sample_weight yet; pass sample_weight=None.")
         try:
             sw = np.asarray(sample_weight, dtype=np.float64)
         except (TypeError, ValueError):
