@@ -495,6 +495,8 @@ def draw_figure(fig):
                 ax.bar(pos, s.y, width, yerr=s.err, label=s.label, capsize=2, **s.style)
             ax.set_xticks(range(len(cats)))
             ax.set_xticklabels([str(c) for c in cats])
+            if all(v >= 0 for s in series for v in s.y):       # counts, shares: the axis starts at 0
+                ax.set_ylim(bottom=0)
         else:
             for s in series:
                 (line,) = ax.plot(s.x, s.y, label=s.label, **s.style)
