@@ -427,8 +427,9 @@ def write_figure_png(fig, path):
 
 def figure_problems(f, fig):
     """What a reader would trip over in the drawn figure ``f`` of ``fig``: a series missing
-    from the legend, a panel without a title or an x label, a first-column panel without
-    a y label, a legend covering a panel, or a title cut off by the figure's edge."""
+    from the legend, a panel without a title or an x label, a panel without a y label
+    (the first column's carry it when panels share y), a legend covering a panel, or a
+    title cut off by the figure's edge."""
     problems = []
     f.canvas.draw()
     renderer = f.canvas.get_renderer()
@@ -446,7 +447,7 @@ def figure_problems(f, fig):
             problems.append("a panel has no title")
         if not ax.get_xlabel():
             problems.append(f"panel {name!r} has no x label")
-        if ax.get_subplotspec().colspan.start == 0 and not ax.get_ylabel():
+        if (ax.get_subplotspec().colspan.start == 0 or not fig.sharey) and not ax.get_ylabel():
             problems.append(f"panel {name!r} has no y label")
         for leg in f.legends:
             if leg.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer)):
