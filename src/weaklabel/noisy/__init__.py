@@ -1,7 +1,9 @@
 """Learning from labels corrupted by a known confusion matrix: UMA (Louche & Ralaivola),
-confusion estimation, and the label-a-little pipeline of the paper's Example 1."""
+confusion estimation, the label-a-little pipeline of the paper's Example 1, and
+Dawid & Skene's EM for several annotators."""
 
+from ._crowd import DawidSkene
 from ._pipeline import LabelALittle, estimate_confusion
 from ._uma import UMA
 
-__all__ = ["UMA", "LabelALittle", "estimate_confusion"]
+__all__ = ["UMA", "LabelALittle", "estimate_confusion", "DawidSkene"]

@@ -102,3 +102,50 @@ def noisy_labels(y, C, *, classes=None, random_state=None):
     noisy = (u[None, :] > cdf).sum(axis=0)
     noisy = np.minimum(noisy, classes.size - 1)
     return classes[noisy]
+
+
+def annotators(y, confusions, *, p_missing=0.0, classes=None, random_state=None):
+    """Labels from several annotators, each with its own confusion matrix.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        True labels, as class indices ``0 .. n_classes-1`` (or labels of ``classes``).
+    confusions : array-like of shape (n_annotators, n_classes, n_classes)
+        ``confusions[j][p, q] = P(annotator j says p | true q)`` (columns sum to 1, as UMA's).
+    p_missing : float or array-like of shape (n_annotators,), default=0.0
+        Probability that an annotator leaves a row unannotated (every row keeps at least
+        one annotation).
+    classes : array-like of shape (n_classes,), default=None
+        Labels of the matrices' rows/columns; ``None`` means ``0 .. n_classes-1``.
+    random_state : int, RandomState instance or None, default=None
+
+    Returns
+    -------
+    A : ndarray of int, shape (n_samples, n_annotators)
+        Class index said by each annotator, -1 where it said nothing.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D labels; got shape {y.shape}.")
+    Cs = np.asarray(confusions, dtype=np.float64)
+    if Cs.ndim != 3 or Cs.shape[1] != Cs.shape[2]:
+        raise ValueError(f"confusions must have shape (n_annotators, n_classes, n_classes); got {Cs.shape}.")
+    m, Q, _ = Cs.shape
+    classes = _classes_array(np.arange(Q) if classes is None else classes)
+    if classes.size != Q:
+        raise ValueError(f"classes has {classes.size} labels but the confusion matrices are {Q} x {Q}.")
+    p_missing = np.broadcast_to(np.asarray(p_missing, dtype=np.float64), (m,))
+    if np.any((p_missing < 0) | (p_missing >= 1)):
+        raise ValueError(f"p_missing must lie in [0, 1); got {p_missing.tolist()}.")
+    rng = check_random_state(random_state)
+    idx = _labels_to_index(y, classes, "y")
+    A = np.empty((y.size, m), dtype=np.int64)
+    for j in range(m):
+        C = check_confusion(Cs[j], Q, name=f"confusions[{j}]")
+        A[:, j] = noisy_labels(idx, C, classes=np.arange(Q), random_state=rng)
+    missing = rng.random_sample((y.size, m)) < p_missing[None, :]
+    none_left = missing.all(axis=1)
+    missing[none_left, rng.randint(0, m, size=int(none_left.sum()))] = False
+    A[missing] = -1
+    return A
