@@ -18,7 +18,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from weaklabel.bags import MMS, CandidateLabelSVM
 from weaklabel._online import OnlineLinear
 from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport
-from weaklabel.noisy import UMA, LabelALittle
+from weaklabel.noisy import UMA, CorrectedLogistic, LabelALittle
 from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 from weaklabel.structured import LPMILM3N, MILM3N, RampCCCPM3N
 
@@ -31,7 +31,8 @@ _KW = dict(max_iter=5, fit_intercept=True)
 ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perceptron(), Pegasos(),
               CSPA(**_KW), SPA(**_KW), Banditron(random_state=0, **_KW), BPA(random_state=0, **_KW),
               Confidit(**_KW), GaussianSupport(n_support=20),
-              UMA("identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0)]
+              UMA("identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
+              CorrectedLogistic("identity"), CorrectedLogistic("identity", correction="backward")]
 
 _OBJECT = ("X of dtype object is rejected with a TypeError by design (the issue asks for it), while this "
            "check expects object arrays of numbers to be converted")
@@ -72,7 +73,8 @@ def test_sklearn_compatible(estimator, check):
 
 
 ALL_CLASSES = [AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, Perceptron, Pegasos, CSPA, SPA, Banditron, BPA,
-               Confidit, GaussianSupport, UMA, LabelALittle, MMS, CandidateLabelSVM, MILM3N, RampCCCPM3N, LPMILM3N]
+               Confidit, GaussianSupport, UMA, LabelALittle, MMS, CandidateLabelSVM, MILM3N, RampCCCPM3N, LPMILM3N,
+               CorrectedLogistic]
 
 
 @pytest.mark.parametrize("cls", ALL_CLASSES, ids=lambda c: c.__name__)

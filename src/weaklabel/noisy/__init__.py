@@ -1,9 +1,11 @@
 """Learning from labels corrupted by a known confusion matrix: UMA (Louche & Ralaivola),
 confusion estimation, the label-a-little pipeline of the paper's Example 1, and
-Dawid & Skene's EM for several annotators."""
+Dawid & Skene's EM for several annotators, and loss-corrected logistic regression
+(Patrini et al.)."""
 
+from ._corrected import CorrectedLogistic, corrected_loss
 from ._crowd import DawidSkene
 from ._pipeline import LabelALittle, estimate_confusion
 from ._uma import UMA
 
-__all__ = ["UMA", "LabelALittle", "estimate_confusion", "DawidSkene"]
+__all__ = ["UMA", "LabelALittle", "estimate_confusion", "DawidSkene", "CorrectedLogistic", "corrected_loss"]
