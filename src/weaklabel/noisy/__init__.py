@@ -3,9 +3,9 @@ confusion estimation, the label-a-little pipeline of the paper's Example 1, and
 Dawid & Skene's EM for several annotators, and loss-corrected logistic regression
 (Patrini et al.)."""
 
-from ._corrected import CorrectedLogistic, corrected_loss
+from ._corrected import CorrectedLogistic, corrected_loss, estimate_confusion_anchors
 from ._crowd import DawidSkene
 from ._pipeline import LabelALittle, estimate_confusion
 from ._uma import UMA
 
-__all__ = ["UMA", "LabelALittle", "estimate_confusion", "DawidSkene", "CorrectedLogistic", "corrected_loss"]
+__all__ = ["UMA", "LabelALittle", "estimate_confusion", "DawidSkene", "CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]

@@ -17,7 +17,7 @@ from .._validation import (AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_
                            transactional)
 from ..linear import LinearMulticlass
 
-__all__ = ["CorrectedLogistic", "corrected_loss"]
+__all__ = ["CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]
 
 
 def corrected_loss(Z, Y, C, correction, sample_weight=None):
@@ -224,3 +224,56 @@ class CorrectedLogistic(LinearMulticlass):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+def estimate_confusion_anchors(noisy_proba, *, quantile=0.97, noise_free=None):
+    """Estimate ``C[p, q] = P(noisy = p | true = q)`` without clean labels, from anchor points.
+
+    Patrini et al. (CVPR 2017), Section 4.2: a classifier trained on the noisy labels
+    estimates ``P(noisy | x) = C P(true | x)``.  At an anchor point of class ``q`` (an
+    ``x`` whose true label is surely ``q``) this is column ``q`` of ``C``; the anchor is
+    the row whose estimated ``P(noisy = q | x)`` is at the ``quantile`` of that column (the
+    paper's 97th percentile, more robust than the maximum to over-confident outliers).
+
+    Parameters
+    ----------
+    noisy_proba : array-like of shape (n_samples, n_classes)
+        ``P(noisy label | x)`` of a probabilistic classifier trained on the noisy labels
+        (e.g. ``CorrectedLogistic("identity").fit(X, y_noisy).predict_proba(X)``).
+    quantile : float in (0, 1], default=0.97
+    noise_free : array-like of int, default=None
+        Class indices known to be noise-free: their columns are the unit vector.
+
+    Returns
+    -------
+    C : ndarray of shape (n_classes, n_classes), column-stochastic
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.noisy import estimate_confusion_anchors
+    >>> C = np.array([[0.8, 0.3], [0.2, 0.7]])
+    >>> true_proba = np.r_[np.eye(2), [[0.5, 0.5]]]            # two anchors and a mixed row
+    >>> estimate_confusion_anchors(true_proba @ C.T, quantile=1.0).round(2).tolist()
+    [[0.8, 0.3], [0.2, 0.7]]
+    """
+    P = np.asarray(noisy_proba, dtype=np.float64)
+    if P.ndim != 2 or P.shape[1] < 2 or P.shape[0] < 1:
+        raise ValueError(f"noisy_proba must be (n_samples, n_classes >= 2) probabilities; got shape {P.shape}.")
+    if not np.isfinite(P).all() or (P < 0).any() or not np.allclose(P.sum(axis=1), 1.0, atol=1e-6):
+        raise ValueError("noisy_proba must be finite, non-negative, and each row must sum to 1.")
+    if not (isinstance(quantile, Real) and 0 < quantile <= 1):
+        raise ValueError(f"quantile must be in (0, 1]; got {quantile!r}.")
+    K = P.shape[1]
+    C = np.empty((K, K))
+    for q in range(K):
+        col = P[:, q]
+        level = np.quantile(col, quantile, method="inverted_cdf")
+        anchor = int(np.flatnonzero(col >= level)[np.argmin(col[col >= level])])   # the row at the quantile
+        C[:, q] = P[anchor]
+    if noise_free is not None:
+        free = np.asarray(noise_free, dtype=np.int64).ravel()
+        if free.size and (free.min() < 0 or free.max() >= K):
+            raise ValueError(f"noise_free must hold class indices in 0..{K - 1}; got {free.tolist()}.")
+        C[:, free] = np.eye(K)[:, free]
+    return C / C.sum(axis=0, keepdims=True)
