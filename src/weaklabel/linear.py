@@ -51,12 +51,13 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
         return np.zeros(W.shape[1])
 
     # ---- scoring ------------------------------------------------------------
-    def _scores(self, X):
+    def _scores(self, X, W=None):
+        """Class scores of ``X`` under the fitted weights, or under ``W`` (same layout)."""
         check_is_fitted(self, "classes_")
         check_X_values(X)
         X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
         d = self.n_features_in_
-        W = self._W
+        W = self._W if W is None else W
         scores = X @ W[:d]
         if sp.issparse(scores):
             scores = scores.toarray()

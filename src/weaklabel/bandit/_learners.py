@@ -472,13 +472,7 @@ class Banditron(_Exploring):
 
     def _scores_now(self, X):
         """Scores of the weights that propose (the current ones, not the average)."""
-        if not self.average:
-            return self._scores(X)
-        W, self._W = self._W, self._W_cur
-        try:
-            return self._scores(X)
-        finally:
-            self._W = W
+        return self._scores(X, self._W_cur if self.average else None)
 
     def _extra_mixing_state(self):
         return {"W_cur": self._W_cur, "acc": self._acc} if self.average else {}

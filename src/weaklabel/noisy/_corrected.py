@@ -20,7 +20,7 @@ from ..linear import LinearMulticlass
 __all__ = ["CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]
 
 
-def corrected_loss(Z, Y, C, correction, sample_weight=None):
+def corrected_loss(Z, Y, C, correction, sample_weight=None, *, C_T_inv=None):
     """Mean corrected log loss of class scores ``Z`` and its gradient with respect to ``Z``.
 
     Parameters
@@ -38,6 +38,9 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None):
     sample_weight : ndarray of shape (n_samples,), default=None
         The mean is weighted (divided by the sum of the weights), so an integer weight
         is the row repeated.
+    C_T_inv : ndarray of shape (n_classes, n_classes), default=None
+        ``inv(C.T)`` for the backward correction, when the caller has it (``fit``
+        computes it once, not at every evaluation).
 
     Returns
     -------
@@ -55,7 +58,7 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None):
         G = -((Y / Q) @ C) * w[:, None]                      # d loss / d P
         grad = P * (G - np.sum(G * P, axis=1, keepdims=True))
     else:
-        V = Y @ np.linalg.inv(C.T)                           # rows sum to 1
+        V = Y @ (np.linalg.inv(C.T) if C_T_inv is None else C_T_inv)     # rows sum to 1
         loss = -np.sum(w[:, None] * V * logP)
         grad = w[:, None] * (P * V.sum(axis=1, keepdims=True) - V)
     total = float(w.sum())                                   # a weight of k is the row k times
@@ -156,12 +159,13 @@ class CorrectedLogistic(LinearMulticlass):
                                                                      ensure_non_negative=True)
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         alpha, fi = float(self.alpha), bool(self.fit_intercept)
+        C_T_inv = np.linalg.inv(C.T) if self.correction == "backward" else None
 
         def objective(theta):
             W = theta[:d * K].reshape(d, K)
             b = theta[d * K:] if fi else 0.0
             Z = np.asarray(Xf @ W) + b
-            loss, G = corrected_loss(Z, Y, C, self.correction, sw)
+            loss, G = corrected_loss(Z, Y, C, self.correction, sw, C_T_inv=C_T_inv)
             gW = np.asarray(Xf.T @ G) + alpha * W
             out = [gW.ravel()] + ([G.sum(axis=0)] if fi else [])
             return loss + 0.5 * alpha * np.sum(W * W), np.concatenate(out)
