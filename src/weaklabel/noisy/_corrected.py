@@ -20,7 +20,7 @@ from ..linear import LinearMulticlass
 __all__ = ["CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]
 
 
-def corrected_loss(Z, Y, C, correction, sample_weight=None, *, C_T_inv=None):
+def corrected_loss(Z, Y, C, correction, sample_weight=None, *, trusted=None, C_T_inv=None):
     """Mean corrected log loss of class scores ``Z`` and its gradient with respect to ``Z``.
 
     Parameters
@@ -38,6 +38,10 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, C_T_inv=None):
     sample_weight : ndarray of shape (n_samples,), default=None
         The mean is weighted (divided by the sum of the weights), so an integer weight
         is the row repeated.
+    trusted : ndarray of bool, shape (n_samples,), default=None
+        Rows whose labels are known to be clean: their loss is the plain log loss
+        ``-sum_p Y_ip log p_ip`` (no correction), as the trusted rows of Hendrycks et al.'s
+        gold loss correction (NeurIPS 2018).
     C_T_inv : ndarray of shape (n_classes, n_classes), default=None
         ``inv(C.T)`` for the backward correction, when the caller has it (``fit``
         computes it once, not at every evaluation).
@@ -53,12 +57,21 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, C_T_inv=None):
     logP = log_softmax(Z, axis=1)
     P = np.exp(logP)
     if correction == "forward":
-        Q = np.maximum(P @ C.T, 1e-300)                      # Q[i, p] = P(noisy = p | x_i)
+        Q = P @ C.T                                          # Q[i, p] = P(noisy = p | x_i)
+        if trusted is not None:
+            Q[trusted] = P[trusted]
+        Q = np.maximum(Q, 1e-300)
+        R = Y / Q
+        G = R @ C                                            # -d loss / d P, before the weights
+        if trusted is not None:
+            G[trusted] = R[trusted]
+        G *= -w[:, None]
         loss = -np.sum(w[:, None] * Y * np.log(Q))
-        G = -((Y / Q) @ C) * w[:, None]                      # d loss / d P
         grad = P * (G - np.sum(G * P, axis=1, keepdims=True))
     else:
         V = Y @ (np.linalg.inv(C.T) if C_T_inv is None else C_T_inv)     # rows sum to 1
+        if trusted is not None:
+            V[trusted] = Y[trusted]
         loss = -np.sum(w[:, None] * V * logP)
         grad = w[:, None] * (P * V.sum(axis=1, keepdims=True) - V)
     total = float(w.sum())                                   # a weight of k is the row k times
@@ -94,13 +107,26 @@ class CorrectedLogistic(LinearMulticlass):
         L-BFGS gradient tolerance.
     classes : array-like, default=None
         Every class (the rows/columns of ``confusion``); ``None``: the labels ``fit`` sees.
+    eta0 : float or None, default=None
+        Step size of :meth:`partial_fit`'s averaged SGD; ``None`` sets it on the first
+        call to ``4 / R^2``, ``R^2`` the largest squared row norm of that chunk (with 1 for
+        the intercept): a constant step of the order ``1 / R^2`` with averaging converges
+        for the logistic loss without a schedule (Bach & Moulines, NeurIPS 2013).  Not used
+        by :meth:`fit`.
 
     Attributes
     ----------
     classes_, coef_ (n_classes, n_features), intercept_ (n_classes,), n_features_in_
     n_iter_ : int
+        L-BFGS iterations of :meth:`fit`, plus one per :meth:`partial_fit` pass.
     loss_ : float
-        The corrected objective at the solution.
+        The corrected objective at the solution after :meth:`fit`; after
+        :meth:`partial_fit`, the mean corrected loss of the chunk's rows, each scored
+        before its own step (progressive validation).
+    t_ : int
+        SGD steps (rows) taken by :meth:`partial_fit` since the last :meth:`fit`.
+    eta_ : float
+        The SGD step size :meth:`partial_fit` uses.
 
     Examples
     --------
@@ -119,10 +145,11 @@ class CorrectedLogistic(LinearMulticlass):
     _parameter_constraints = {"confusion": ["array-like", StrOptions({"identity"})],
                               "correction": [StrOptions({"forward", "backward"})],
                               "alpha": [NON_NEGATIVE], "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1],
-                              "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None]}
+                              "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None],
+                              "eta0": [Interval(Real, 0, None, closed="neither"), None]}
 
     def __init__(self, confusion="identity", *, correction="forward", alpha=1e-4, fit_intercept=True, max_iter=500,
-                 tol=1e-6, classes=None):
+                 tol=1e-6, classes=None, eta0=None):
         self.confusion = confusion
         self.correction = correction
         self.alpha = alpha
@@ -130,9 +157,10 @@ class CorrectedLogistic(LinearMulticlass):
         self.max_iter = max_iter
         self.tol = tol
         self.classes = classes
+        self.eta0 = eta0
 
     @transactional
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, trusted=None):
         """Fit on noisy labels.
 
         Parameters
@@ -142,6 +170,11 @@ class CorrectedLogistic(LinearMulticlass):
             Noisy labels, or a probability per class (rows summing to 1, columns in the
             order of ``classes``; e.g. :class:`DawidSkene`'s ``posterior_``).
         sample_weight : array-like of shape (n_samples,), default=None
+        trusted : array-like of bool of shape (n_samples,), or of row indices, default=None
+            Rows whose labels are known to be clean (e.g. the few rows labelled to estimate
+            ``C``): they are fitted by the plain log loss, the others by the corrected one
+            (the gold loss correction of Hendrycks, Mazeika, Wilson & Gimpel, "Using Trusted
+            Data to Train Deep Networks on Labels Corrupted by Severe Noise", NeurIPS 2018).
 
         Returns
         -------
@@ -157,6 +190,7 @@ class CorrectedLogistic(LinearMulticlass):
         C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
         sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                      ensure_non_negative=True)
+        mask = _check_trusted(trusted, n)
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         alpha, fi = float(self.alpha), bool(self.fit_intercept)
         C_T_inv = np.linalg.inv(C.T) if self.correction == "backward" else None
@@ -165,7 +199,7 @@ class CorrectedLogistic(LinearMulticlass):
             W = theta[:d * K].reshape(d, K)
             b = theta[d * K:] if fi else 0.0
             Z = np.asarray(Xf @ W) + b
-            loss, G = corrected_loss(Z, Y, C, self.correction, sw, C_T_inv=C_T_inv)
+            loss, G = corrected_loss(Z, Y, C, self.correction, sw, trusted=mask, C_T_inv=C_T_inv)
             gW = np.asarray(Xf.T @ G) + alpha * W
             out = [gW.ravel()] + ([G.sum(axis=0)] if fi else [])
             return loss + 0.5 * alpha * np.sum(W * W), np.concatenate(out)
@@ -178,21 +212,98 @@ class CorrectedLogistic(LinearMulticlass):
         self.classes_ = classes
         self.n_iter_ = int(res.nit)
         self.loss_ = float(res.fun)
+        for name in ("_W_sgd", "t_", "eta_"):          # partial_fit continues from this solution afresh
+            self.__dict__.pop(name, None)
         if not np.isfinite(self._W).all():
             raise FloatingPointError("CorrectedLogistic weights are not finite; raise alpha or use "
                                      "correction='forward'.")
         return self
 
-    def _targets(self, y, n):
+    @transactional
+    def partial_fit(self, X, y, classes=None, sample_weight=None, trusted=None):
+        """One pass of averaged SGD over ``(X, y)`` in the given order, continuing from the
+        current weights (a stream, or data larger than memory read in chunks).
+
+        The iterate takes one step per row on the corrected loss plus
+        ``alpha/2 ||W||^2``; the model predicts with an average of the iterates that
+        forgets the first ones (polynomial-decay averaging, Shamir & Zhang, ICML 2013).  After :meth:`fit`, it continues from fit's solution.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), or (n_samples, n_classes) soft labels
+        classes : array-like, default=None
+            Every class; needed on the first call (unless the ``classes`` parameter or
+            soft labels give them), and if passed later, the same.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Multiplies each row's step.
+        trusted : array-like of bool of shape (n_samples,), or of row indices, default=None
+            Rows of this chunk whose labels are clean (see :meth:`fit`).
+
+        Returns
+        -------
+        self
+        """
+        from sklearn.utils.validation import _check_sample_weight
+
+        from ..linear import kernel_ready, kernel_rows
+        from ._kernels import _corrected_sgd_epoch
+
+        self._validate_params()
+        first = not hasattr(self, "classes_")
+        X = check_X(self, X, reset=first)
+        n, d = X.shape
+        if first:
+            if classes is None and self.classes is None and not _is_soft(y):
+                raise ValueError("classes must be passed on the first call to partial_fit (every label the model "
+                                 "will see), e.g. partial_fit(X, y, classes=np.arange(n_classes)); got classes=None.")
+            Y, classes_ = self._targets(y, n, classes=classes)
+        else:
+            if classes is not None and not np.array_equal(_classes_array(classes), self.classes_):
+                raise ValueError(f"classes={np.asarray(classes).tolist()} differs from the fitted classes "
+                                 f"{self.classes_.tolist()}; pass the same classes or none.")
+            Y, classes_ = self._targets(y, n, classes=self.classes_)
+        K = classes_.size
+        C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
+        sw = np.ones(n) if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                                           ensure_non_negative=True)
+        mask = _check_trusted(trusted, n)
+        mask = np.zeros(n, dtype=bool) if mask is None else mask
+        backward = self.correction == "backward"
+        CinvT = np.linalg.inv(C.T) if backward else np.zeros((K, K))
+        fi = bool(self.fit_intercept)
+        Xk = kernel_ready(X.astype(np.float64) if X.dtype != np.float64 else X, fi)
+        if first:
+            self._W = np.zeros((d + int(fi), K))
+            self.classes_, self.n_iter_ = classes_, 0
+        if "_W_sgd" not in self.__dict__:
+            self._W_sgd, self.t_ = self._W.copy(), 0
+            if self.eta0 is not None:
+                self.eta_ = float(self.eta0)
+            else:
+                sq = np.asarray(Xk.multiply(Xk).sum(axis=1)).ravel() if sp.issparse(Xk) else np.einsum("ij,ij->i", Xk, Xk)
+                self.eta_ = 4.0 / max(float(sq.max()) if sq.size else 1.0, 1e-12)
+        t, total, wsum = _corrected_sgd_epoch(self._W_sgd, self._W, int(self.t_), *kernel_rows(Xk), Y, C, CinvT,
+                                              backward, mask, sw, float(self.eta_), float(self.alpha), d)
+        if not (np.isfinite(self._W_sgd).all() and np.isfinite(self._W).all()):
+            raise FloatingPointError("CorrectedLogistic's SGD diverged (weights not finite); pass a smaller eta0.")
+        self.t_ = int(t)
+        self.n_iter_ += 1
+        self.loss_ = float(total / wsum) if wsum > 0 else float("nan")
+        return self
+
+    def _targets(self, y, n, classes=None):
+        if classes is None:
+            classes = self.classes
         if y is None:
             raise ValueError("requires y to be passed, but the target y is None; pass the noisy labels.")
         arr = np.asarray(y)
-        if arr.ndim == 2 and arr.shape[1] > 1 and arr.dtype.kind == "f":
+        if _is_soft(arr):
             if arr.shape[0] != n:
                 raise ValueError(f"y has {arr.shape[0]} rows but X has {n}; they must match.")
             if not np.isfinite(arr).all() or (arr < 0).any() or not np.allclose(arr.sum(axis=1), 1.0, atol=1e-6):
                 raise ValueError("soft labels y must be finite, non-negative, and each row must sum to 1.")
-            classes = _classes_array(np.arange(arr.shape[1]) if self.classes is None else self.classes)
+            classes = _classes_array(np.arange(arr.shape[1]) if classes is None else classes)
             if classes.size != arr.shape[1]:
                 raise ValueError(f"soft labels y have {arr.shape[1]} columns but there are {classes.size} classes.")
             return arr.astype(np.float64), classes
@@ -201,7 +312,7 @@ class CorrectedLogistic(LinearMulticlass):
         check_classification_targets(arr)
         if arr.ndim != 1 or arr.shape[0] != n:
             raise ValueError(f"y must be 1-D noisy labels of length {n}; got shape {arr.shape}.")
-        classes = _classes_array(np.unique(arr) if self.classes is None else self.classes)
+        classes = _classes_array(np.unique(arr) if classes is None else classes)
         if classes.size < 2:
             raise ValueError(f"CorrectedLogistic needs at least 2 classes; got 1 class {classes.tolist()}.")
         idx = _labels_to_index(arr, classes, "y")
@@ -215,19 +326,59 @@ class CorrectedLogistic(LinearMulticlass):
         """Log of :meth:`predict_proba`."""
         return log_softmax(self._scores(X), axis=1)
 
+    def _state_arrays(self):
+        arrays = super()._state_arrays()
+        if "_W_sgd" in self.__dict__:
+            arrays["W_sgd"] = self._W_sgd
+        return arrays
+
     def _state_meta(self):
         check_is_fitted(self, "classes_")
-        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
+        meta = {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
+        if "_W_sgd" in self.__dict__:
+            meta.update(t=int(self.t_), eta=float(self.eta_))
+        return meta
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         self._check_weight_shape()
         self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
+        if "W_sgd" in arrays:
+            W = np.asarray(arrays["W_sgd"])
+            if W.shape != self._W.shape or W.dtype.kind != "f" or not np.isfinite(W).all():
+                raise ValueError(f"SGD weights of shape {W.shape} do not match the weights {self._W.shape}")
+            self._W_sgd = np.ascontiguousarray(W, dtype=np.float64)
+            self.t_, self.eta_ = int(meta["t"]), float(meta["eta"])
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+def _is_soft(y):
+    arr = np.asarray(y) if y is not None else None
+    return arr is not None and arr.ndim == 2 and arr.shape[1] > 1 and arr.dtype.kind == "f"
+
+
+def _check_trusted(trusted, n):
+    """A boolean row mask from ``trusted`` (mask or indices), or None."""
+    if trusted is None:
+        return None
+    t = np.asarray(trusted)
+    if t.dtype == bool:
+        if t.shape != (n,):
+            raise ValueError(f"trusted must be a boolean mask of shape ({n},) or row indices; got a boolean "
+                             f"array of shape {t.shape}.")
+        return t.copy() if t.any() else None
+    if t.ndim != 1 or (t.size and t.dtype.kind not in "iu"):
+        raise ValueError(f"trusted must be a boolean mask of shape ({n},) or integer row indices; got dtype "
+                         f"{t.dtype}, shape {t.shape}.")
+    if t.size and (t.min() < 0 or t.max() >= n):
+        raise ValueError(f"trusted row indices must lie in 0..{n - 1}; got {int(t.min())}..{int(t.max())}.")
+    mask = np.zeros(n, dtype=bool)
+    mask[t.astype(np.int64)] = True
+    return mask if mask.any() else None
 
 
 def estimate_confusion_anchors(noisy_proba, *, quantile=0.97, noise_free=None):

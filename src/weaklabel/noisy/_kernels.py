@@ -213,3 +213,122 @@ def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, 
                 K[e, c] = 0.0
             for r in range(Q):
                 GW[c, r] = 0.0
+
+
+# ---- loss-corrected logistic regression: averaged SGD, one row at a time ---------------------
+
+_AVG_DECAY = 3.0        # polynomial-decay averaging (Shamir & Zhang, ICML 2013), eta = 3
+
+@njit(cache=True, nogil=True)
+def _corrected_sgd_epoch(W, A, t, dense, is_dense, data, indices, indptr, Y, C, CinvT, backward, trusted, sw,
+                         eta, alpha, n_reg):
+    """One pass of averaged SGD over the rows in order, on the corrected log loss.
+
+    ``W`` (n_cols, K) is the current iterate and ``A`` its polynomial-decay average over
+    the ``t`` steps so far, ``A <- A + (W - A) (e + 1) / (t + e)`` with ``e = 3`` (Shamir &
+    Zhang, ICML 2013): a running mean that forgets the first, poor iterates (both updated
+    in place); row ``i``'s step is
+    ``W <- (1 - eta alpha) W - eta sw_i x_i g_i^T`` on the first ``n_reg`` rows of ``W``
+    (the intercept row, if any, is not decayed), with ``g_i`` the gradient of the
+    corrected loss with respect to the scores (see :func:`corrected_loss`).  Returns
+    ``(t, sum_i sw_i loss_i, sum_i sw_i)``: the weighted loss of each row *before* its
+    step (progressive validation).
+    """
+    n = Y.shape[0]
+    n_cols, K = W.shape
+    z = np.empty(K)
+    p = np.empty(K)
+    g = np.empty(K)
+    total = 0.0
+    wsum = 0.0
+    decay = 1.0 - eta * alpha
+    for i in range(n):
+        w = sw[i]
+        for k in range(K):
+            z[k] = 0.0
+        if is_dense:
+            for j in range(n_cols):
+                xj = dense[i, j]
+                if xj != 0.0:
+                    for k in range(K):
+                        z[k] += xj * W[j, k]
+        else:
+            for s in range(indptr[i], indptr[i + 1]):
+                xj = data[s]
+                j = indices[s]
+                for k in range(K):
+                    z[k] += xj * W[j, k]
+        zmax = z[0]
+        for k in range(1, K):
+            zmax = max(zmax, z[k])
+        norm = 0.0
+        for k in range(K):
+            p[k] = np.exp(z[k] - zmax)
+            norm += p[k]
+        for k in range(K):
+            p[k] /= norm
+        loss = 0.0
+        if trusted[i] or not backward:
+            if trusted[i]:                       # plain log loss: g = p sum(y) - y
+                ysum = 0.0
+                for k in range(K):
+                    ysum += Y[i, k]
+                    if Y[i, k] != 0.0:
+                        loss -= Y[i, k] * np.log(max(p[k], 1e-300))
+                for k in range(K):
+                    g[k] = p[k] * ysum - Y[i, k]
+            else:                                # forward: q = C p, dL/dp_b = -sum_a y_a C_ab / q_a
+                for b in range(K):
+                    g[b] = 0.0
+                for a in range(K):
+                    if Y[i, a] != 0.0:
+                        q = 0.0
+                        for b in range(K):
+                            q += C[a, b] * p[b]
+                        q = max(q, 1e-300)
+                        loss -= Y[i, a] * np.log(q)
+                        r = Y[i, a] / q
+                        for b in range(K):
+                            g[b] -= r * C[a, b]
+                dot = 0.0
+                for b in range(K):
+                    dot += g[b] * p[b]
+                for b in range(K):
+                    g[b] = p[b] * (g[b] - dot)
+        else:                                    # backward: v = y C^-T, g = p sum(v) - v
+            vsum = 0.0
+            for b in range(K):
+                v = 0.0
+                for a in range(K):
+                    v += Y[i, a] * CinvT[a, b]
+                g[b] = -v
+                vsum += v
+                loss -= v * (z[b] - zmax - np.log(norm))
+            for b in range(K):
+                g[b] += p[b] * vsum
+        total += w * loss
+        wsum += w
+        if decay != 1.0:
+            for j in range(n_reg):
+                for k in range(K):
+                    W[j, k] *= decay
+        step = eta * w
+        if step != 0.0:
+            if is_dense:
+                for j in range(n_cols):
+                    xj = dense[i, j]
+                    if xj != 0.0:
+                        for k in range(K):
+                            W[j, k] -= step * xj * g[k]
+            else:
+                for s in range(indptr[i], indptr[i + 1]):
+                    xj = data[s]
+                    j = indices[s]
+                    for k in range(K):
+                        W[j, k] -= step * xj * g[k]
+        t += 1
+        inv = (_AVG_DECAY + 1.0) / (t + _AVG_DECAY)
+        for j in range(n_cols):
+            for k in range(K):
+                A[j, k] += (W[j, k] - A[j, k]) * inv
+    return t, total, wsum
