@@ -252,3 +252,24 @@ def test_trusted_rows_take_the_plain_loss(digits):
     with pytest.raises(ValueError, match="boolean mask of shape"):
         plain.fit(X, y, trusted=np.ones(5, dtype=bool))
     np.testing.assert_allclose(plain.coef_, trusted.coef_, atol=1e-6)
+
+
+def test_warm_start_reaches_the_same_optimum_in_fewer_iterations(digits):
+    Xtr, yn, Xte, yte, C = _noisy_digits(digits)
+    kw = dict(alpha=1e-3, tol=1e-8, max_iter=2000)
+    cold = CorrectedLogistic(C, **kw).fit(Xtr, yn)
+    warm = CorrectedLogistic(**kw, warm_start=True).fit(Xtr, yn)           # plain model first
+    warm.set_params(confusion=C).fit(Xtr, yn)
+    np.testing.assert_allclose(warm.predict_proba(Xte), cold.predict_proba(Xte), atol=5e-3)   # max 1.6e-3
+    assert warm.n_iter_ < cold.n_iter_
+
+
+def test_sparse_columns_no_row_uses_get_zero_weight_and_change_nothing(digits):
+    X, y = digits
+    X, y = X[:300], y[:300]
+    kw = dict(alpha=1e-2, tol=1e-10, max_iter=5000)
+    wide = sp.hstack([sp.csr_matrix(X), sp.csr_matrix((300, 500))]).tocsr()   # 500 unused columns
+    on_wide = CorrectedLogistic(**kw).fit(wide, y)
+    on_narrow = CorrectedLogistic(**kw).fit(sp.csr_matrix(X), y)
+    assert on_wide.coef_.shape == (10, 564) and not on_wide.coef_[:, 64:].any()
+    np.testing.assert_allclose(on_wide.coef_[:, :64], on_narrow.coef_, atol=1e-8)

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import datasets as _datasets
 from ..metrics import accuracy
-from ..noisy import UMA, estimate_confusion
+from ..noisy import UMA, CorrectedLogistic, estimate_confusion, estimate_confusion_anchors
 from ..partial import Perceptron
 from ..simulate import confusion_family, noisy_labels, random_stochastic_matrix
 from ._common import mean_std
@@ -313,6 +313,116 @@ def real_cell(cfg):
     return out
 
 
+# ---- loss-corrected logistic regression (issue 19) -----------------------------------------
+
+CORRECTED = ("lr_noisy", "cleanlab_lr", "forward_sconf", "backward_sconf", "forward_anchor", "backward_anchor",
+             "forward_weighted", "lr_full")
+CORRECTED_LABELS = {
+    "lr_noisy": "LR, noisy labels", "cleanlab_lr": "cleanlab(LR)",
+    "forward_sconf": "forward, C from S_conf", "backward_sconf": "backward, C from S_conf",
+    "forward_anchor": "forward, anchor C", "backward_anchor": "backward, anchor C",
+    "forward_weighted": "forward, S_conf C, trusted weight validated", "lr_full": "LR, true labels"}
+WEAKLABEL_BEST = ("forward_sconf", "backward_sconf", "forward_anchor", "backward_anchor", "forward_weighted")
+ALPHAS = (1e-3, 1e-4, 1e-5)
+
+
+def _validated(make, fits, X_val, y_val):
+    """The first of ``fits`` (a list of (label, kwargs) trained by ``make``) with the best
+    accuracy on the clean validation rows; returns (label, estimator)."""
+    best = None
+    for label, kw in fits:
+        est = make(**kw)
+        acc = accuracy(y_val, est.predict(X_val))
+        if best is None or acc > best[0]:
+            best = (acc, label, est)
+    return best[1], best[2]
+
+
+def corrected_cell(cfg):
+    """Loss-corrected logistic regression on one uma-real run (the same noisy labels as
+    ``real_cell``'s run): test error of each column of ``CORRECTED``.
+
+    alpha is chosen per run from ``ALPHAS`` by the accuracy on S_conf (true labels) of the
+    LR trained on the other rows' noisy labels, and used by every LR-based column, cleanlab's
+    included.  The labelled rows (the seed rows and S_conf) are ``trusted``: they take the
+    plain log loss.  "forward_weighted" also chooses, on S_conf, between weight 1 and the
+    weight that gives the trusted rows as much total weight as the noisy rows.
+    """
+    import copy
+
+    try:
+        r = _prepare_run(cfg)
+    except ValueError as exc:
+        return {"failed": str(exc)}
+    Xtr, ytr, Xte, yte, classes, C = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"], r["C"]
+    yn, labelled, conf = r["y_noisy"], r["labelled"], r["conf_rows"]
+    n = ytr.size
+    fit_rows = np.setdiff1d(np.arange(n), conf)
+    out = {}
+    err = lambda est: 1 - accuracy(yte, est.predict(Xte))  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # alpha along a warm-started path, validated on S_conf
+        path = CorrectedLogistic(classes=classes, warm_start=True, max_iter=cfg["lbfgs_iter"])
+        scores = []
+        for a in ALPHAS:
+            path.set_params(alpha=a).fit(Xtr[fit_rows], yn[fit_rows])
+            scores.append(accuracy(ytr[conf], path.predict(Xtr[conf])))
+        alpha = ALPHAS[int(np.argmax(scores))]
+        out["alpha"] = alpha
+        base = dict(classes=classes, alpha=alpha, max_iter=cfg["lbfgs_iter"])
+        methods = cfg["methods"]
+        lr = CorrectedLogistic(**base).fit(Xtr, yn)
+        out["lr_noisy"] = err(lr)
+
+        def corrected(C_used, correction, **fit_kw):
+            est = copy.deepcopy(lr).set_params(confusion=C_used, correction=correction, warm_start=True)
+            return est.fit(Xtr, yn, **fit_kw)
+
+        if "forward_sconf" in methods or "backward_sconf" in methods:
+            for corr in ("forward", "backward"):
+                try:
+                    out[f"{corr}_sconf"] = err(corrected(C, corr, trusted=labelled))
+                except (ValueError, FloatingPointError) as exc:
+                    out[f"{corr}_sconf"], out[f"{corr}_sconf_failed"] = None, str(exc)
+        if "forward_anchor" in methods or "backward_anchor" in methods:
+            C_anchor = estimate_confusion_anchors(lr.predict_proba(Xtr))
+            out["anchor_error"] = float(np.abs(C_anchor - C).sum(axis=0).mean() / 2)    # mean TV per column
+            for corr in ("forward", "backward"):
+                try:
+                    out[f"{corr}_anchor"] = err(corrected(C_anchor, corr, trusted=labelled))
+                except (ValueError, FloatingPointError) as exc:
+                    out[f"{corr}_anchor"], out[f"{corr}_anchor_failed"] = None, str(exc)
+        if "forward_weighted" in methods:
+            seed = np.setdiff1d(labelled, conf)
+            n_trusted = labelled.size
+            balanced = (n - n_trusted) / n_trusted
+
+            def weighted(rows, trusted_rows, w):
+                sw = np.ones(rows.size)
+                sw[np.isin(rows, trusted_rows)] = w
+                est = copy.deepcopy(lr).set_params(confusion=C, warm_start=True)
+                return est.fit(Xtr[rows], yn[rows], sample_weight=sw, trusted=np.isin(rows, trusted_rows))
+
+            label, _ = _validated(lambda w: weighted(fit_rows, seed, w),
+                                  [("1", {"w": 1.0}), ("balanced", {"w": balanced})], Xtr[conf], ytr[conf])
+            out["forward_weighted"] = err(weighted(np.arange(n), labelled, 1.0 if label == "1" else balanced))
+            out["trusted_weight"] = label
+        if "lr_full" in methods:
+            out["lr_full"] = err(CorrectedLogistic(**base).fit(Xtr, ytr))
+        if "cleanlab_lr" in methods:
+            try:
+                from cleanlab.classification import CleanLearning
+            except ImportError:
+                out["cleanlab_lr"] = None
+            else:
+                yi = np.searchsorted(classes, yn)
+                est = CorrectedLogistic(**{**base, "classes": None})
+                cl = CleanLearning(est, seed=cfg["run"], verbose=False).fit(Xtr, yi)
+                out["cleanlab_lr"] = 1 - accuracy(np.searchsorted(classes, yte), cl.predict(Xte))
+    return out
+
+
 def fig5_cell(cfg):
     """Test error and confusion rate along UMA's iterations for one selection strategy."""
     try:
@@ -349,7 +459,8 @@ def real_plan(quick=False, repeats=None, datasets=None):
     return {"datasets": names, "runs": repeats if repeats is not None else (1 if quick else 10),
             "runs_per_dataset": per_dataset,
             "noises": ["a", "b"], "max_iter": 150 if quick else 1500, "conf_fraction": 0.05,
-            "methods": list(METHODS), "quick": bool(quick),
+            "methods": list(METHODS), "corrected": list(CORRECTED), "lbfgs_iter": 300 if quick else 1000,
+            "quick": bool(quick),
             "fig5": {"dataset": "optdigits" if quick else "reuters", "iterations": 20 if quick else 100,
                      "step": 2, "runs": 1 if quick else 5}}
 
@@ -363,11 +474,15 @@ def real_execute(ctx):
     cells = [ctx.cell(real_cell, "eval", dataset=n, run=r, noise=nz, methods=p["methods"], **common)
              for n in p["datasets"] for nz in p["noises"]
              for r in range(p.get("runs_per_dataset", {}).get(n, p["runs"]))]
+    corrected = [ctx.cell(corrected_cell, "corrected", dataset=n, run=r, noise=nz, methods=p["corrected"],
+                          lbfgs_iter=p["lbfgs_iter"], **common)
+                 for n in p["datasets"] for nz in p["noises"]
+                 for r in range(p.get("runs_per_dataset", {}).get(n, p["runs"]))]
     f = p["fig5"]
     fig5 = [ctx.cell(fig5_cell, "fig5", dataset=f["dataset"], run=r, noise="a", selection=sel, step=f["step"],
                      iterations=f["iterations"], **common)
             for sel in SELECTIONS for r in range(f["runs"])]
-    return ctx.run(cells, desc="uma-real"), ctx.run(fig5, desc="uma-fig5")
+    return ctx.run(cells, desc="uma-real"), ctx.run(fig5, desc="uma-fig5"), ctx.run(corrected, desc="corrected")
 
 
 _NOISES = (("a", "Noise (a), the paper's: noisy label = the rough classifier g's prediction"),
@@ -376,7 +491,8 @@ _NOISES = (("a", "Noise (a), the paper's: noisy label = the rough classifier g's
 
 def real_summarize(ctx, result):
     p = ctx.plan
-    rows, rows5 = result
+    rows, rows5 = result[:2]
+    rows_c = result[2] if len(result) > 2 else []
     tables = []
     for nz, title in _NOISES:
         table_rows = []
@@ -393,6 +509,7 @@ def real_summarize(ctx, result):
         tables.append(Table(f"noise_{nz}", title, ["dataset", "runs", "failed runs (singular C)", "noise rate"]
                             + [LABELS[m] for m in METHODS], table_rows,
                             formats={"noise rate": ".3f", **{LABELS[m]: ".3f" for m in METHODS}}))
+    tables += _corrected_tables(p, rows, rows_c)
     tables.append(Table("paper_table1", "The paper's Table 1 (its columns f_y, f_conf, f_full, f_S3VM, UMA)",
                         ["dataset", "f_y", "f_conf", "f_full", "S3VM", "UMA"],
                         [[n] + [PAPER[n][m] for m in ("f_y", "f_conf", "f_full", "self_training", "uma")]
@@ -435,6 +552,50 @@ def real_summarize(ctx, result):
              "standing in for the paper's S3VM. cleanlab (AGPL, an optional extra: pip install weaklabel[compare]) "
              "wraps the same SGD log-loss learner that the 'SGD log-loss, noisy labels' column trains directly.")
     return Summary("UMA on real data (Louche & Ralaivola, Table 1)", intro, tables, figures, notes)
+
+
+def _corrected_tables(p, rows, rows_c):
+    """Per noise process: the loss-corrected columns beside cleanlab and f_full, with the
+    best weaklabel column against the best cleanlab column."""
+    tables = []
+    for nz, title in _NOISES:
+        table_rows = []
+        for name in p["datasets"]:
+            res = [r for c, r in rows_c if c["dataset"] == name and c["noise"] == nz and "failed" not in r]
+            if not res:
+                continue
+            old = {c["run"]: r for c, r in rows if c["dataset"] == name and c["noise"] == nz and "failed" not in r}
+            runs = [c["run"] for c, r in rows_c if c["dataset"] == name and c["noise"] == nz and "failed" not in r]
+
+            def mean(key, source):
+                vals = [r[key] for r in source if r.get(key) is not None]
+                return MeanStd(float(np.mean(vals)), mean_std(vals)[1]) if vals else None
+
+            prior = [old[r] for r in runs if r in old]
+            cols = {m: mean(m, res) for m in CORRECTED}
+            ref = {m: mean(m, prior) for m in ("cleanlab", "f_full", "uma")}
+            ours = {m: cols[m] for m in WEAKLABEL_BEST if cols[m] is not None}
+            best = min(ours, key=lambda m: ours[m].mean) if ours else None
+            peers = [v.mean for v in (cols["cleanlab_lr"], ref["cleanlab"]) if v is not None]
+            alphas = sorted({r["alpha"] for r in res})
+            table_rows.append([name, len(res), "/".join(f"{a:g}" for a in alphas), ref["uma"], ref["cleanlab"]]
+                              + [cols[m] for m in CORRECTED] + [ref["f_full"],
+                              CORRECTED_LABELS[best] if best else None,
+                              (ours[best].mean - min(peers)) if best and peers else None])
+        headers = (["dataset", "runs", "alpha", "UMA", "cleanlab(SGD)"] + [CORRECTED_LABELS[m] for m in CORRECTED]
+                   + ["f_full (Perceptron, true labels)", "best weaklabel", "best weaklabel - best cleanlab"])
+        fmt = {h: ".3f" for h in headers if h not in ("dataset", "runs", "alpha", "best weaklabel")}
+        fmt["best weaklabel - best cleanlab"] = "+.3f"
+        tables.append(Table(f"corrected_{nz}", f"{title}: loss-corrected logistic regression (test error)",
+                            headers, table_rows, formats=fmt,
+                            note="LR = CorrectedLogistic('identity'), multinomial logistic regression by L-BFGS; "
+                                 "alpha per run from {1e-3, 1e-4, 1e-5} by the accuracy on S_conf of LR "
+                                 "trained on the other rows' noisy labels, used by every LR column (cleanlab(LR) "
+                                 "included). The corrected columns (Patrini et al. 2017) take the seed rows and "
+                                 "S_conf as trusted rows (plain log loss); 'anchor C' is estimated from LR's "
+                                 "probabilities without clean labels. UMA, cleanlab(SGD) and f_full are the "
+                                 "eval stage's same runs. The last column is negative where weaklabel wins."))
+    return tables
 
 
 def run_real(out, **kwargs):

@@ -107,6 +107,9 @@ class CorrectedLogistic(LinearMulticlass):
         L-BFGS gradient tolerance.
     classes : array-like, default=None
         Every class (the rows/columns of ``confusion``); ``None``: the labels ``fit`` sees.
+    warm_start : bool, default=False
+        :meth:`fit` starts L-BFGS from the current weights (when their shape fits), e.g.
+        along a path of ``alpha`` or from the plain model to a corrected one.
     eta0 : float or None, default=None
         Step size of :meth:`partial_fit`'s averaged SGD; ``None`` sets it on the first
         call to ``4 / R^2``, ``R^2`` the largest squared row norm of that chunk (with 1 for
@@ -146,10 +149,10 @@ class CorrectedLogistic(LinearMulticlass):
                               "correction": [StrOptions({"forward", "backward"})],
                               "alpha": [NON_NEGATIVE], "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1],
                               "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None],
-                              "eta0": [Interval(Real, 0, None, closed="neither"), None]}
+                              "warm_start": ["boolean"], "eta0": [Interval(Real, 0, None, closed="neither"), None]}
 
     def __init__(self, confusion="identity", *, correction="forward", alpha=1e-4, fit_intercept=True, max_iter=500,
-                 tol=1e-6, classes=None, eta0=None):
+                 tol=1e-6, classes=None, warm_start=False, eta0=None):
         self.confusion = confusion
         self.correction = correction
         self.alpha = alpha
@@ -157,6 +160,7 @@ class CorrectedLogistic(LinearMulticlass):
         self.max_iter = max_iter
         self.tol = tol
         self.classes = classes
+        self.warm_start = warm_start
         self.eta0 = eta0
 
     @transactional
@@ -194,21 +198,37 @@ class CorrectedLogistic(LinearMulticlass):
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         alpha, fi = float(self.alpha), bool(self.fit_intercept)
         C_T_inv = np.linalg.inv(C.T) if self.correction == "backward" else None
+        # sparse X: a feature no training row uses has weight 0 at the optimum (alpha > 0), so
+        # L-BFGS runs over the used columns only (sector: 14,205 of 55,197), whose cost per
+        # iteration grows with the number of variables
+        cols = None
+        if sp.issparse(Xf) and alpha > 0:
+            used = np.unique(Xf.indices)
+            if used.size < 0.75 * d:
+                cols, Xf = used, Xf[:, used]
+        dd = Xf.shape[1]
 
         def objective(theta):
-            W = theta[:d * K].reshape(d, K)
-            b = theta[d * K:] if fi else 0.0
+            W = theta[:dd * K].reshape(dd, K)
+            b = theta[dd * K:] if fi else 0.0
             Z = np.asarray(Xf @ W) + b
             loss, G = corrected_loss(Z, Y, C, self.correction, sw, trusted=mask, C_T_inv=C_T_inv)
             gW = np.asarray(Xf.T @ G) + alpha * W
             out = [gW.ravel()] + ([G.sum(axis=0)] if fi else [])
             return loss + 0.5 * alpha * np.sum(W * W), np.concatenate(out)
 
-        theta0 = np.zeros(d * K + (K if fi else 0))
+        theta0 = np.zeros(dd * K + (K if fi else 0))
+        W_old = self.__dict__.get("_W")
+        if self.warm_start and W_old is not None and W_old.shape == (d + int(fi), K) and \
+                np.array_equal(getattr(self, "classes_", None), classes):
+            theta0[:dd * K] = (W_old[:d] if cols is None else W_old[cols]).ravel()
+            if fi:
+                theta0[dd * K:] = W_old[d]
         res = minimize(objective, theta0, jac=True, method="L-BFGS-B",
                        options={"maxiter": int(self.max_iter), "gtol": float(self.tol)})
-        W = res.x[:d * K].reshape(d, K)
-        self._W = np.vstack([W, res.x[d * K:][None, :]]) if fi else W.copy()
+        W = np.zeros((d, K))
+        W[slice(None) if cols is None else cols] = res.x[:dd * K].reshape(dd, K)
+        self._W = np.vstack([W, res.x[dd * K:][None, :]]) if fi else W
         self.classes_ = classes
         self.n_iter_ = int(res.nit)
         self.loss_ = float(res.fun)
