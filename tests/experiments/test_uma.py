@@ -1,6 +1,7 @@
 """Small slices of the UMA reproductions' code path."""
 
 import numpy as np
+import pytest
 
 from weaklabel.experiments import uma
 
@@ -65,3 +66,46 @@ def test_reuters_row_and_f_conf_on_s_conf_alone(monkeypatch):
     assert r["f_full"] < 0.1                                  # R8 is nearly linearly separable
     assert r["noise_rate"] > 0.05 and r["uma"] < r["f_y"]
     assert uma.PAPER["reuters"]["uma"] == 0.21 and "sector9" not in uma.PAPER
+
+
+@pytest.fixture
+def digits_as_real(monkeypatch):
+    """uma-real's protocol on scikit-learn's digits (unit-norm rows): the same code path,
+    a problem small enough for the suite."""
+    from sklearn.datasets import load_digits
+    from sklearn.preprocessing import normalize
+
+    X, y = load_digits(return_X_y=True)
+    data = (normalize(X[:1300]), y[:1300], normalize(X[1300:]), y[1300:])
+    monkeypatch.setattr(uma, "real_features", lambda name: data)
+    monkeypatch.setitem(uma.REAL_DATASETS, "digits", (10, None, "test"))
+    monkeypatch.setattr(uma, "ALPHAS", (1e-3, 1e-4))
+
+
+def test_corrected_cell_beats_noisy_lr_under_class_conditional_noise(digits_as_real):
+    cfg = {"dataset": "digits", "run": 0, "noise": "b", "max_iter": 150, "conf_fraction": 0.05,
+           "lbfgs_iter": 300, "methods": ["forward_sconf", "backward_sconf", "forward_anchor", "lr_full"]}
+    r = uma.corrected_cell(cfg)
+    assert r["alpha"] in (1e-3, 1e-4)
+    assert r["forward_sconf"] < r["lr_noisy"] - 0.02          # the correction helps
+    assert r["forward_sconf"] < r["lr_full"] + 0.05           # and comes near the clean model
+    assert r["anchor_error"] < 0.5 and r["forward_anchor"] is not None
+    assert "cleanlab_lr" not in r and "forward_weighted" not in r
+
+
+def test_corrected_tables_pair_runs_with_the_eval_stage():
+    plan = {"datasets": ["optdigits"]}
+    eval_rows = [({"dataset": "optdigits", "noise": "b", "run": r}, {"cleanlab": 0.05, "f_full": 0.03, "uma": 0.07})
+                 for r in range(2)]
+    cor = [({"dataset": "optdigits", "noise": "b", "run": r},
+            {"alpha": 1e-4, "lr_noisy": 0.08, "cleanlab_lr": 0.06, "forward_sconf": 0.035 + 0.01 * r,
+             "backward_sconf": 0.07, "forward_anchor": 0.045, "backward_anchor": 0.06, "forward_weighted": 0.05,
+             "lr_full": 0.033}) for r in range(2)]
+    tables = uma._corrected_tables(plan, eval_rows, cor)
+    assert [t.name for t in tables] == ["corrected_a", "corrected_b"]
+    assert tables[0].rows == []
+    row = tables[1].rows[0]
+    h = tables[1].columns
+    assert row[h.index("best weaklabel")] == "forward, C from S_conf"
+    assert row[h.index("best weaklabel - best cleanlab")] == pytest.approx(0.04 - 0.05)
+    assert row[h.index("cleanlab(SGD)")].mean == pytest.approx(0.05)

@@ -273,3 +273,17 @@ def test_sparse_columns_no_row_uses_get_zero_weight_and_change_nothing(digits):
     on_narrow = CorrectedLogistic(**kw).fit(sp.csr_matrix(X), y)
     assert on_wide.coef_.shape == (10, 564) and not on_wide.coef_[:, 64:].any()
     np.testing.assert_allclose(on_wide.coef_[:, :64], on_narrow.coef_, atol=1e-8)
+
+
+def test_speed_benchmark_rows_on_digits():
+    """benchmarks/noisy_speed.py's code path on the bundled digits (no timing asserted)."""
+    from weaklabel.experiments import speed
+
+    lines = []
+    rows = speed.run_noisy(["digits"], alpha=1e-3, repeats=1, tol=1e-4, out=lines.append)
+    by = {r["method"]: r for r in rows}
+    assert by["scikit-learn LogisticRegression (noisy labels)"]["ratio"] == 1.0
+    assert by["CorrectedLogistic identity"]["accuracy"] == pytest.approx(
+        by["scikit-learn LogisticRegression (noisy labels)"]["accuracy"], abs=0.01)     # the same objective
+    assert by["CorrectedLogistic forward"]["accuracy"] > by["CorrectedLogistic identity"]["accuracy"]
+    assert len(lines) == 1 + len(rows)
