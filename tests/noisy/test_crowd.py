@@ -95,3 +95,18 @@ def test_simulated_annotators_keep_one_annotation_per_row():
 def test_bad_annotations_are_named(A, gold, match):
     with pytest.raises((ValueError, TypeError), match=match):
         DawidSkene().fit(A, gold=gold)
+
+
+def test_failed_fit_leaves_the_fitted_model_unchanged():
+    y = np.arange(300) % 3
+    A = annotators(y, [0.8 * np.eye(3) + 0.2 / 3] * 3, random_state=0)
+    ds = DawidSkene().fit(A)
+    before = {k: np.copy(v) for k, v in ds.__dict__.items() if k.endswith("_")}
+    bad = [(dict(annotations=np.where(A == 2, 5, A), n_classes=3), "class 5, but n_classes=3"),
+           (dict(annotations=np.vstack([A, [-1, -1, -1]])), "no annotation and no gold"),
+           (dict(annotations=A, gold=np.full(300, 7), n_classes=3), "class 7")]
+    for kwargs, match in bad:
+        with pytest.raises(ValueError, match=match):
+            ds.fit(**kwargs)
+        for k, v in before.items():
+            np.testing.assert_array_equal(ds.__dict__[k], v)

@@ -9,6 +9,8 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval
 
+from .._validation import transactional
+
 __all__ = ["DawidSkene"]
 
 
@@ -76,6 +78,7 @@ class DawidSkene(BaseEstimator):
         self.max_iter = max_iter
         self.tol = tol
 
+    @transactional
     def fit(self, annotations, gold=None, n_classes=None):
         """Run EM on the annotations.
 
