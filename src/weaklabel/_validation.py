@@ -197,8 +197,8 @@ def check_confusion(C, n_classes=None, name="confusion", max_cond=1e12):
         )
     cond = np.linalg.cond(C)
     if not np.isfinite(cond) or cond > max_cond:
-        raise ValueError(f"{name} is not invertible (condition number {cond:.3g} > {max_cond:g}); "
-                         "UMA needs C^-1. Estimate it from more labelled examples.")
+        raise ValueError(f"{name} is singular: not invertible (condition number {cond:.3g} > {max_cond:g}); "
+                         "the corrections need C^-1. Estimate it from more labelled examples.")
     return C
 
 

@@ -287,3 +287,21 @@ def test_speed_benchmark_rows_on_digits():
         by["scikit-learn LogisticRegression (noisy labels)"]["accuracy"], abs=0.01)     # the same objective
     assert by["CorrectedLogistic forward"]["accuracy"] > by["CorrectedLogistic identity"]["accuracy"]
     assert len(lines) == 1 + len(rows)
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_bad_noise_matrices_are_named_and_change_nothing(digits, method):
+    Xtr, yn, Xte, yte, C = _noisy_digits(digits)
+    est = CorrectedLogistic(C, alpha=1e-2).fit(Xtr[:400], yn[:400])
+    before = {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in est.__dict__.items()
+              if k.endswith("_") or k.startswith("_")}
+    singular = np.full((10, 10), 0.1)
+    rows_off = C.copy()
+    rows_off[0, 0] += 0.2
+    for bad, match in [(singular, "singular"), (rows_off, "sum to 1"), (np.eye(3), r"\(10, 10\)|10 classes|shape"),
+                       (-C, "non-negative|negative")]:
+        est.set_params(confusion=bad)
+        with pytest.raises(ValueError, match=match):
+            getattr(est, method)(Xtr[:400], yn[:400])
+        for k, v in before.items():
+            np.testing.assert_array_equal(est.__dict__[k], v)
