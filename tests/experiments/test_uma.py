@@ -109,3 +109,6 @@ def test_corrected_tables_pair_runs_with_the_eval_stage():
     assert row[h.index("best weaklabel")] == "forward, C from S_conf"
     assert row[h.index("best weaklabel - best cleanlab")] == pytest.approx(0.04 - 0.05)
     assert row[h.index("cleanlab(SGD)")].mean == pytest.approx(0.05)
+    eval_rows = [(c, {**r, "uma": 0.03}) for c, r in eval_rows]           # UMA counts as weaklabel too
+    row = uma._corrected_tables(plan, eval_rows, cor)[1].rows[0]
+    assert row[h.index("best weaklabel")] == "UMA"

@@ -575,12 +575,14 @@ def _corrected_tables(p, rows, rows_c):
             cols = {m: mean(m, res) for m in CORRECTED}
             ref = {m: mean(m, prior) for m in ("cleanlab", "f_full", "uma")}
             ours = {m: cols[m] for m in WEAKLABEL_BEST if cols[m] is not None}
+            if ref["uma"] is not None:
+                ours["uma"] = ref["uma"]
             best = min(ours, key=lambda m: ours[m].mean) if ours else None
             peers = [v.mean for v in (cols["cleanlab_lr"], ref["cleanlab"]) if v is not None]
             alphas = sorted({r["alpha"] for r in res})
             table_rows.append([name, len(res), "/".join(f"{a:g}" for a in alphas), ref["uma"], ref["cleanlab"]]
                               + [cols[m] for m in CORRECTED] + [ref["f_full"],
-                              CORRECTED_LABELS[best] if best else None,
+                              {**CORRECTED_LABELS, "uma": "UMA"}[best] if best else None,
                               (ours[best].mean - min(peers)) if best and peers else None])
         headers = (["dataset", "runs", "alpha", "UMA", "cleanlab(SGD)"] + [CORRECTED_LABELS[m] for m in CORRECTED]
                    + ["f_full (Perceptron, true labels)", "best weaklabel", "best weaklabel - best cleanlab"])
@@ -594,7 +596,8 @@ def _corrected_tables(p, rows, rows_c):
                                  "included). The corrected columns (Patrini et al. 2017) take the seed rows and "
                                  "S_conf as trusted rows (plain log loss); 'anchor C' is estimated from LR's "
                                  "probabilities without clean labels. UMA, cleanlab(SGD) and f_full are the "
-                                 "eval stage's same runs. The last column is negative where weaklabel wins."))
+                                 "eval stage's same runs. 'best weaklabel' is the lowest of UMA and the corrected columns; "
+                                 "the last column, that minus the lower cleanlab, is negative where weaklabel wins."))
     return tables
 
 
