@@ -266,15 +266,23 @@ def _prepare_run(cfg):
             "y_noisy": y_noisy, "labelled": labelled, "conf_rows": conf_rows}
 
 
+def _prepare_or_failure(cfg):
+    """(``_prepare_run(cfg)``, None), or (None, {"failed": why}) when g's confusion estimate
+    is singular for this run."""
+    try:
+        return _prepare_run(cfg), None
+    except ValueError as exc:
+        return None, {"failed": str(exc)}
+
+
 def real_cell(cfg):
     """One run of one dataset under one noise process: every method's test error."""
     from sklearn.linear_model import SGDClassifier
     from sklearn.semi_supervised import SelfTrainingClassifier
 
-    try:
-        r = _prepare_run(cfg)
-    except ValueError as exc:
-        return {"failed": str(exc)}
+    r, failed = _prepare_or_failure(cfg)
+    if failed:
+        return failed
     Xtr, ytr, Xte, yte, classes, C = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"], r["C"]
     y_noisy, labelled, g = r["y_noisy"], r["labelled"], r["g"]
     out = {"noise_rate": float(np.mean(y_noisy != ytr)), "g_error": 1 - accuracy(yte, g.predict(Xte))}
@@ -350,10 +358,9 @@ def corrected_cell(cfg):
     """
     import copy
 
-    try:
-        r = _prepare_run(cfg)
-    except ValueError as exc:
-        return {"failed": str(exc)}
+    r, failed = _prepare_or_failure(cfg)
+    if failed:
+        return failed
     Xtr, ytr, Xte, yte, classes, C = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"], r["C"]
     yn, labelled, conf = r["y_noisy"], r["labelled"], r["conf_rows"]
     n = ytr.size
@@ -425,10 +432,9 @@ def corrected_cell(cfg):
 
 def fig5_cell(cfg):
     """Test error and confusion rate along UMA's iterations for one selection strategy."""
-    try:
-        r = _prepare_run(cfg)
-    except ValueError as exc:          # g's confusion estimate is singular for this run
-        return {"failed": str(exc)}
+    r, failed = _prepare_or_failure(cfg)
+    if failed:
+        return failed
     est = UMA(r["C"], selection=cfg["selection"], max_iter=cfg["step"], warm_start=True, random_state=cfg["run"],
               classes=r["classes"])
     iters, errs, confs = [0], [], []
