@@ -169,7 +169,8 @@ def _method_help():
               help="The number of features, when the file's largest index is far beyond its data (otherwise such "
                    "an index is refused, before any allocation).")
 @click.option("--confusion", type=click.Path(dir_okay=False, exists=True), default=None,
-              help="uma: the confusion matrix C[p, q] = P(noisy p | true q), a text file (np.loadtxt) or .npy.")
+              help="uma, corrected-logistic: the confusion matrix C[p, q] = P(noisy p | true q), a text file "
+                   "(np.loadtxt) or .npy.")
 @click.option("--bags", "bags_file", type=click.Path(dir_okay=False, exists=True), default=None,
               help='mms / cl-svm: a JSON file {"bag_of": [...], "labelings": [[[...], ...], ...]} (the file\'s '
                    "labels are then ignored).")
@@ -180,7 +181,7 @@ def _method_help():
 @click.option("--list", "list_", is_flag=True, help="List the learner presets with what each reads, and exit.")
 def fit(method, train, params, model, n_features, confusion, bags_file, graph, progress_every, list_):
     """Train a learner on a file and save it."""
-    from .presets import INPUTS, PRESETS, get
+    from .presets import INPUTS, NEEDS_CONFUSION, PRESETS, get
 
     if list_:
         for name, p in PRESETS.items():
@@ -208,9 +209,10 @@ def fit(method, train, params, model, n_features, confusion, bags_file, graph, p
     exact = preset.exact_labels or kind in ("bandit", "noisy")
     if exact and (S.sizes > 1).any():
         raise ValueError(f"{method} needs exact labels, but {train} has candidate sets with several labels.")
-    if kind == "noisy" and method == "uma":
+    if method in NEEDS_CONFUSION:
         if confusion is None:
-            raise ValueError("uma needs --confusion FILE (C[p, q] = P(noisy p | true q)); uma-identity assumes C = I.")
+            raise ValueError(f"{method} needs --confusion FILE (C[p, q] = P(noisy p | true q)); uma-identity and "
+                             "logistic assume C = I.")
         est.set_params(confusion=_read_matrix(confusion))
     if kind == "bags" and bags_file is not None:
         target = _read_bags(bags_file, X.shape[0])
@@ -232,9 +234,11 @@ def fit(method, train, params, model, n_features, confusion, bags_file, graph, p
 
 def _reject_flags(method, kind, *, confusion, bags, graph, progress):
     """Flags that do not apply to this learner are one clear error, not silently ignored."""
+    from .presets import NEEDS_CONFUSION
+
     wrong = []
-    if confusion is not None and method != "uma":
-        wrong.append("--confusion (uma only)")
+    if confusion is not None and method not in NEEDS_CONFUSION:
+        wrong.append(f"--confusion ({', '.join(NEEDS_CONFUSION)} only)")
     if bags is not None and kind != "bags":
         wrong.append("--bags (mms, cl-svm only)")
     if graph is not None and kind != "structured":

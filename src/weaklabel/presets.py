@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .bags import MMS, CandidateLabelSVM
 from .bandit import BPA, CSPA, SPA, Banditron, Confidit
-from .noisy import UMA, LabelALittle
+from .noisy import UMA, CorrectedLogistic, LabelALittle
 from .partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 from .structured import LPMILM3N, MILM3N, RampCCCPM3N
 
@@ -85,6 +85,11 @@ PRESETS = {p.name: p for p in (
     Preset("uma", UMA, kind="noisy", description="UMA on noisy labels with a known confusion matrix"),
     Preset("uma-identity", UMA, {"confusion": "identity"}, kind="noisy",
            description="UMA with C = I (a multiclass Perceptron on the labels as given: the f_y baseline)"),
+    Preset("corrected-logistic", CorrectedLogistic, {"correction": "forward"}, kind="noisy",
+           description="logistic regression, forward loss correction with a known confusion matrix "
+                       "(--param correction=backward for the backward one)"),
+    Preset("logistic", CorrectedLogistic, {"confusion": "identity"}, kind="noisy",
+           description="multinomial logistic regression on the labels as given (CorrectedLogistic, C = I)"),
     Preset("label-a-little", LabelALittle, kind="noisy",
            description="label a little (-1 = unlabelled), a rough classifier labels the rest, UMA unconfuses"),
     Preset("mms", MMS, kind="bags", description="MMS on bags with candidate labeling vectors"),
@@ -99,10 +104,15 @@ PRESETS = {p.name: p for p in (
 INPUTS = {
     "partial": "svmlight; a label field may be a candidate set, e.g. \"2,5 1:0.3\"",
     "bandit": "svmlight with exact labels, the oracle of the learner's own proposals",
-    "noisy": "svmlight with (noisy) labels; uma needs --confusion, label-a-little reads -1 as unlabelled",
+    "noisy": "svmlight with (noisy) labels; uma and corrected-logistic need --confusion, label-a-little reads -1 as "
+             "unlabelled",
     "bags": "svmlight with candidate sets (bags of one), or --bags FILE.json for bags with labeling vectors",
     "structured": ".npz with X (n, n_nodes) symbols and Y (n, n_nodes) labels, -1 = missing; --graph",
 }
+
+
+#: The presets that read a noise matrix (``weaklabel fit --confusion``).
+NEEDS_CONFUSION = ("uma", "corrected-logistic")
 
 
 def names(kind=None):

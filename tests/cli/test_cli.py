@@ -175,6 +175,8 @@ def cli_files(tmp_path_factory):
 @pytest.mark.parametrize("args, name", [
     (["--method", "uma", "--train", "exact.svm", "--confusion", "C.txt", "--param", "max_iter=50"], "UMA"),
     (["--method", "uma-identity", "--train", "exact.svm", "--param", "max_iter=50"], "UMA"),
+    (["--method", "corrected-logistic", "--train", "exact.svm", "--confusion", "C.txt"], "CorrectedLogistic"),
+    (["--method", "logistic", "--train", "exact.svm", "--param", "alpha=0.01"], "CorrectedLogistic"),
     (["--method", "label-a-little", "--train", "partly.svm", "--param", "m=3", "--param", "max_iter=100",
       "--param", "random_state=0"],
      "LabelALittle"),
@@ -215,6 +217,7 @@ def test_fit_list_names_every_preset_and_its_input():
 
 @pytest.mark.parametrize("args, text", [
     (["--method", "uma", "--train", "exact.svm"], "uma needs --confusion"),
+    (["--method", "corrected-logistic", "--train", "exact.svm"], "corrected-logistic needs --confusion"),
     (["--method", "cspa", "--train", "exact.svm", "--graph", "chain"], "does not take --graph"),
     (["--method", "avg-pegasos", "--train", "cand.svm", "--confusion", "C.txt"], "does not take --confusion"),
     (["--method", "uma-identity", "--train", "exact.svm", "--progress", "10"], "does not take --progress"),
