@@ -148,14 +148,7 @@ class _OnlineCandidateLearner(OnlineLinear):
         score : float
             Weighted fraction of samples whose prediction is a candidate.
         """
-        from ..labels import CandidateSets
-
-        if not isinstance(y, (list, CandidateSets)) and np.ndim(y) == 1:
-            return super().score(X, y, sample_weight=sample_weight)
-        pred = self.predict(X)
-        S, _ = check_candidates(y, len(pred), self.classes_)
-        inside = S[np.arange(len(pred)), np.searchsorted(self.classes_, pred)]
-        return float(np.average(inside, weights=sample_weight))
+        return candidate_score(self, X, y, sample_weight)
 
     # ---- persistence / tags ---------------------------------------------------
     def _state_arrays(self):
@@ -165,6 +158,21 @@ class _OnlineCandidateLearner(OnlineLinear):
         super()._set_state(arrays, meta)
         self._scale = 1.0
         self._normsq = float(np.sum(self._W * self._W))
+
+
+def candidate_score(est, X, y, sample_weight=None):
+    """``est``'s fraction of predictions inside the candidate sets ``y`` (weighted); with
+    1-D labels, scikit-learn's accuracy."""
+    from sklearn.base import ClassifierMixin
+
+    from ..labels import CandidateSets
+
+    if not isinstance(y, (list, CandidateSets)) and np.ndim(y) == 1:
+        return ClassifierMixin.score(est, X, y, sample_weight=sample_weight)
+    pred = est.predict(X)
+    S, _ = check_candidates(y, len(pred), est.classes_)
+    inside = S[np.arange(len(pred)), np.searchsorted(est.classes_, pred)]
+    return float(np.average(inside, weights=sample_weight))
 
 
 def _carries_classes(y):
