@@ -212,3 +212,44 @@ def kernel_rows(X):
     if sp.issparse(X):
         return np.empty((0, 0), X.dtype), False, X.data, X.indices, X.indptr
     return X, True, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32)
+
+
+def lbfgs_fit(X, n_classes, loss_grad, *, alpha, fit_intercept, max_iter, tol, W0=None):
+    """Minimise ``loss(X W + b) + alpha/2 ||W||^2`` over a linear multiclass model by scipy's
+    L-BFGS (the intercept ``b`` is not penalised).
+
+    ``loss_grad(Z)`` returns the loss of the scores ``Z`` (n_samples, n_classes) and its
+    gradient in ``Z``.  With sparse ``X`` and ``alpha > 0``, the search runs over the columns
+    some row uses: the others have weight 0 at the optimum, and L-BFGS' cost per iteration
+    grows with the number of variables.  ``W0`` (same layout as the result) is a warm start.
+
+    Returns
+    -------
+    W : ndarray of shape (n_features [+1 with the intercept], n_classes)
+    result : scipy.optimize.OptimizeResult
+    """
+    from scipy.optimize import minimize
+
+    d, K, fi, alpha = X.shape[1], int(n_classes), bool(fit_intercept), float(alpha)
+    cols = None
+    if sp.issparse(X) and alpha > 0:
+        used = np.unique(X.indices)
+        if used.size < 0.75 * d:
+            cols, X = used, X[:, used]
+    dd = X.shape[1]
+
+    def objective(theta):
+        W = theta[:dd * K].reshape(dd, K)
+        value, G = loss_grad(np.asarray(X @ W) + (theta[dd * K:] if fi else 0.0))
+        out = [(np.asarray(X.T @ G) + alpha * W).ravel()] + ([G.sum(axis=0)] if fi else [])
+        return value + 0.5 * alpha * np.sum(W * W), np.concatenate(out)
+
+    theta0 = np.zeros(dd * K + (K if fi else 0))
+    if W0 is not None:
+        theta0[:dd * K] = (W0[:d] if cols is None else W0[cols]).ravel()
+        if fi:
+            theta0[dd * K:] = W0[d]
+    res = minimize(objective, theta0, jac=True, method="L-BFGS-B", options={"maxiter": int(max_iter), "gtol": float(tol)})
+    W = np.zeros((d, K))
+    W[slice(None) if cols is None else cols] = res.x[:dd * K].reshape(dd, K)
+    return (np.vstack([W, res.x[dd * K:][None, :]]) if fi else W), res

@@ -6,7 +6,6 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import minimize
 from scipy.special import log_softmax, softmax
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -15,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from .._persist import register
 from .._validation import (AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
-from ..linear import LinearMulticlass
+from ..linear import LinearMulticlass, lbfgs_fit
 
 __all__ = ["CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]
 
@@ -198,37 +197,12 @@ class CorrectedLogistic(LinearMulticlass):
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         alpha, fi = float(self.alpha), bool(self.fit_intercept)
         C_T_inv = np.linalg.inv(C.T) if self.correction == "backward" else None
-        # sparse X: a feature no training row uses has weight 0 at the optimum (alpha > 0), so
-        # L-BFGS runs over the used columns only (sector: 14,205 of 55,197), whose cost per
-        # iteration grows with the number of variables
-        cols = None
-        if sp.issparse(Xf) and alpha > 0:
-            used = np.unique(Xf.indices)
-            if used.size < 0.75 * d:
-                cols, Xf = used, Xf[:, used]
-        dd = Xf.shape[1]
-
-        def objective(theta):
-            W = theta[:dd * K].reshape(dd, K)
-            b = theta[dd * K:] if fi else 0.0
-            Z = np.asarray(Xf @ W) + b
-            loss, G = corrected_loss(Z, Y, C, self.correction, sw, trusted=mask, C_T_inv=C_T_inv)
-            gW = np.asarray(Xf.T @ G) + alpha * W
-            out = [gW.ravel()] + ([G.sum(axis=0)] if fi else [])
-            return loss + 0.5 * alpha * np.sum(W * W), np.concatenate(out)
-
-        theta0 = np.zeros(dd * K + (K if fi else 0))
         W_old = self.__dict__.get("_W")
-        if self.warm_start and W_old is not None and W_old.shape == (d + int(fi), K) and \
-                np.array_equal(getattr(self, "classes_", None), classes):
-            theta0[:dd * K] = (W_old[:d] if cols is None else W_old[cols]).ravel()
-            if fi:
-                theta0[dd * K:] = W_old[d]
-        res = minimize(objective, theta0, jac=True, method="L-BFGS-B",
-                       options={"maxiter": int(self.max_iter), "gtol": float(self.tol)})
-        W = np.zeros((d, K))
-        W[slice(None) if cols is None else cols] = res.x[:dd * K].reshape(dd, K)
-        self._W = np.vstack([W, res.x[dd * K:][None, :]]) if fi else W
+        warm = self.warm_start and W_old is not None and W_old.shape == (d + int(fi), K) and \
+            np.array_equal(getattr(self, "classes_", None), classes)
+        self._W, res = lbfgs_fit(
+            Xf, K, lambda Z: corrected_loss(Z, Y, C, self.correction, sw, trusted=mask, C_T_inv=C_T_inv),
+            alpha=alpha, fit_intercept=fi, max_iter=self.max_iter, tol=self.tol, W0=W_old if warm else None)
         self.classes_ = classes
         self.n_iter_ = int(res.nit)
         self.loss_ = float(res.fun)

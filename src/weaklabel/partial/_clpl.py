@@ -6,13 +6,12 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import minimize
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._persist import register
 from .._validation import AT_LEAST_1, NON_NEGATIVE, check_X, transactional
 from ..labels import check_candidates
-from ..linear import LinearMulticlass
+from ..linear import LinearMulticlass, lbfgs_fit
 
 __all__ = ["CLPL", "clpl_loss"]
 
@@ -146,19 +145,8 @@ class CLPL(LinearMulticlass):
         sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                      ensure_non_negative=True)
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-        alpha, fi = float(self.alpha), bool(self.fit_intercept)
-
-        def objective(theta):
-            W = theta[:d * K].reshape(d, K)
-            b = theta[d * K:] if fi else 0.0
-            value, G = clpl_loss(np.asarray(Xf @ W) + b, S, self.loss, sw)
-            out = [(np.asarray(Xf.T @ G) + alpha * W).ravel()] + ([G.sum(axis=0)] if fi else [])
-            return value + 0.5 * alpha * np.sum(W * W), np.concatenate(out)
-
-        res = minimize(objective, np.zeros(d * K + (K if fi else 0)), jac=True, method="L-BFGS-B",
-                       options={"maxiter": int(self.max_iter), "gtol": float(self.tol)})
-        W = res.x[:d * K].reshape(d, K)
-        self._W = np.vstack([W, res.x[d * K:][None, :]]) if fi else W.copy()
+        self._W, res = lbfgs_fit(Xf, K, lambda Z: clpl_loss(Z, S, self.loss, sw), alpha=self.alpha,
+                                 fit_intercept=self.fit_intercept, max_iter=self.max_iter, tol=self.tol)
         self.classes_ = classes
         self.n_iter_ = int(res.nit)
         self.loss_ = float(res.fun)
