@@ -1,0 +1,141 @@
+"""Bandit logs in Vowpal Wabbit's ``--cb`` text format.
+
+One line per logged round: ``action:cost:probability | features``, with the action
+1-based, the cost the logging system paid (lower is better) and the probability with which
+the logging policy chose that action; features are ``name:value`` pairs (a bare name has
+value 1).  See VW's "Logged Contextual Bandit Example".  weaklabel works with rewards and
+0-based actions: ``reward = -cost`` and ``action = vw_action - 1``.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["BanditLog", "read_vw_cb", "write_vw_cb"]
+
+
+@dataclass
+class BanditLog:
+    """A logged bandit dataset: contexts ``X`` (CSR), 0-based ``actions``, ``rewards``,
+    ``propensities`` and the ``feature_names`` of ``X``'s columns."""
+
+    X: sp.csr_matrix
+    actions: np.ndarray
+    rewards: np.ndarray
+    propensities: np.ndarray
+    feature_names: list = field(default_factory=list)
+
+
+def _open(target, mode):
+    if isinstance(target, io.IOBase) or hasattr(target, "write" if "w" in mode else "read"):
+        return target, False
+    return open(target, mode, encoding="utf-8"), True
+
+
+def write_vw_cb(target, X, actions, rewards, propensities):
+    """Write a log in VW's ``--cb`` format (``action:cost:probability | j:x_j ...``).
+
+    Parameters
+    ----------
+    target : str, path-like or text file object
+    X : {array-like, sparse matrix} of shape (n, n_features)
+        Contexts; column ``j`` is written as the feature named ``j`` (zeros are left out).
+    actions : array-like of int, shape (n,)
+        0-based logged actions (written 1-based).
+    rewards : array-like of shape (n,)
+        Written as the cost ``-reward``.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of each logged action, in (0, 1].
+    """
+    Xc = sp.csr_matrix(X, dtype=np.float64)
+    a = np.asarray(actions)
+    r = np.asarray(rewards, dtype=np.float64)
+    p = np.asarray(propensities, dtype=np.float64)
+    n = Xc.shape[0]
+    if a.shape != (n,) or r.shape != (n,) or p.shape != (n,):
+        raise ValueError(f"actions, rewards and propensities must each have shape ({n},), one per row of X; got "
+                         f"{a.shape}, {r.shape}, {p.shape}.")
+    if a.dtype.kind not in "iu" or (a < 0).any():
+        raise ValueError("actions must be 0-based action indices (non-negative integers).")
+    if not (np.isfinite(r).all() and np.isfinite(p).all()) or (p <= 0).any() or (p > 1).any():
+        raise ValueError("rewards must be finite and propensities in (0, 1].")
+    fh, own = _open(target, "w")
+    try:
+        for i in range(n):
+            lo, hi = Xc.indptr[i], Xc.indptr[i + 1]
+            feats = " ".join(f"{j}:{v:.17g}" for j, v in zip(Xc.indices[lo:hi], Xc.data[lo:hi]))
+            fh.write(f"{int(a[i]) + 1}:{-r[i]:.17g}:{p[i]:.17g} | {feats}\n")
+    finally:
+        if own:
+            fh.close()
+
+
+def read_vw_cb(source, feature_names=None):
+    """Read a log in VW's ``--cb`` format.
+
+    Parameters
+    ----------
+    source : str, path-like or text file object
+    feature_names : list of str, default=None
+        Column order of ``X``; ``None`` numbers the names in order of first appearance (a
+        file written by :func:`write_vw_cb` names columns by their index, which is kept).
+        A name outside a given list is an error.
+
+    Returns
+    -------
+    BanditLog
+    """
+    fh, own = _open(source, "r")
+    try:
+        lines = [line.rstrip("\n") for line in fh if line.strip()]
+    finally:
+        if own:
+            fh.close()
+    vocab = {} if feature_names is None else {name: j for j, name in enumerate(feature_names)}
+    fixed = feature_names is not None
+    numeric = True
+    actions, rewards, probs, rows, cols, vals = [], [], [], [], [], []
+    for i, line in enumerate(lines):
+        head, sep, body = line.partition("|")
+        label = head.split()
+        if not sep or len(label) < 1 or label[0].count(":") != 2:
+            raise ValueError(f"line {i + 1}: expected 'action:cost:probability | features'; got {line[:80]!r}.")
+        try:
+            act, cost, prob = label[0].split(":")
+            act, cost, prob = int(act), float(cost), float(prob)
+        except ValueError:
+            raise ValueError(f"line {i + 1}: the label {label[0]!r} is not 'int:float:float'.") from None
+        if act < 1 or not (0 < prob <= 1):
+            raise ValueError(f"line {i + 1}: the action must be >= 1 and the probability in (0, 1]; got "
+                             f"{label[0]!r}.")
+        actions.append(act - 1)
+        rewards.append(-cost)
+        probs.append(prob)
+        tokens = body.split()
+        if body[:1] not in (" ", "") and tokens:                 # "|ns f:v": the first token is a namespace
+            tokens = tokens[1:]
+        for tok in tokens:
+            name, _, value = tok.partition(":")
+            if name not in vocab:
+                if fixed:
+                    raise ValueError(f"line {i + 1}: feature {name!r} is not in feature_names.")
+                vocab[name] = len(vocab)
+                numeric = numeric and name.isdigit()
+            rows.append(i)
+            cols.append(vocab[name])
+            vals.append(float(value) if value else 1.0)
+    names = list(vocab)
+    if not fixed and numeric and names:                       # a file of column indices keeps them
+        width = max(int(nm) for nm in names) + 1
+        remap = np.array([int(nm) for nm in names], dtype=np.int64)
+        cols = remap[np.asarray(cols, dtype=np.int64)] if cols else np.zeros(0, np.int64)
+        names = [str(j) for j in range(width)]
+    X = sp.csr_matrix((np.asarray(vals, dtype=np.float64), (np.asarray(rows, dtype=np.int64),
+                                                              np.asarray(cols, dtype=np.int64))),
+                      shape=(len(lines), len(names)))
+    X.sum_duplicates()
+    return BanditLog(X, np.asarray(actions, dtype=np.int64), np.asarray(rewards), np.asarray(probs), names)
