@@ -46,7 +46,7 @@ from .linear import LinearMulticlass, kernel_ready, kernel_rows
 __all__ = ["OnlineLinear"]
 
 # history buffers: name -> (attribute, dtype); "predictions" is mapped to labels
-_HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool}
+_HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool, "propensities": np.float64}
 
 
 class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):

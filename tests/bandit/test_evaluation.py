@@ -74,3 +74,30 @@ def test_deterministic_policy_and_bad_logs_are_named():
         snips(a, p, r, np.array([1, 0, 0]))
     with pytest.raises(ValueError, match="reward_model"):
         doubly_robust(a, p, r, P, np.ones((3, 2)))
+
+
+def test_exploring_learners_record_propensities_that_make_a_log():
+    """Banditron's own exploration is a log: its propensities are the draw's probabilities,
+    and IPS on that log estimates the accuracy of a fixed policy."""
+    from sklearn.datasets import load_digits
+
+    from weaklabel.bandit import CSPA, Banditron
+
+    X, y = load_digits(return_X_y=True)
+    X = X / 16.0
+    g, K = 0.3, 10
+    est = Banditron(gamma=g, max_iter=1, shuffle=False, random_state=0).fit(X, y)
+    p = est.propensities_
+    same = est.proposals_ == est.predictions_
+    np.testing.assert_allclose(p[same], 1 - g + g / K)
+    np.testing.assert_allclose(p[~same], g / K)
+    assert abs(same.mean() - (1 - g + g / K)) < 0.03                  # the draw follows its propensity
+    policy = np.full(y.size, 3)                                       # "always 3": true accuracy known
+    est_ips = ips(np.searchsorted(est.classes_, est.proposals_), p, est.correct_.astype(float), policy,
+                  n_actions=K)
+    low, high = est_ips.interval(0.99)
+    assert low <= np.mean(y == 3) <= high
+    assert np.all(CSPA(max_iter=1, random_state=0).fit(X[:200], y[:200]).propensities_ == 1.0)
+    logged = Banditron(random_state=0).partial_fit_feedback(X[:50], est.proposals_[:50], est.correct_[:50],
+                                                            classes=np.arange(10))
+    assert np.isnan(logged.propensities_).all()

@@ -173,8 +173,19 @@ class _BanditLearner(OnlineLinear):
         return np.argmax(scores, axis=1)
 
     # ---- the engine's hooks -----------------------------------------------------------
-    _fitted_attrs = OnlineLinear._fitted_attrs + ("proposals_", "correct_", "_A_diag", "_A_inv")
-    _history = ("predictions", "proposals", "correct")
+    _fitted_attrs = OnlineLinear._fitted_attrs + ("proposals_", "correct_", "propensities_", "_A_diag", "_A_inv")
+    _history = ("predictions", "proposals", "correct", "propensities")
+
+    def _fill_propensities(self, enc, hist):
+        """The probability of each round's proposal (see ``propensities_``)."""
+        out = hist["propensities"]
+        if enc.logged:
+            out[:] = np.nan
+        elif self._explores:
+            g, K = float(self.gamma), self.classes_.size
+            out[:] = np.where(hist["proposals"] == hist["predictions"], 1.0 - g + g / K, g / K)
+        else:
+            out[:] = 1.0
 
     def _shuffles(self, encoded):
         return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
@@ -189,6 +200,7 @@ class _BanditLearner(OnlineLinear):
                           float(getattr(self, "correct_margin", 1.0)), enc.logged, enc.y, enc.proposed,
                           enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"], sw,
                           self._acc if averaged else _NO_FLOAT2, float(self.t_))
+        self._fill_propensities(enc, hist)
         self.t_ += n
         return nu
 
@@ -305,6 +317,12 @@ _COMMON_DOC = """
     correct_ : ndarray of bool of shape (n_rounds,)
         Whether each proposal of the last call was right; ``correct_.mean()`` is the
         paper's "ratio of correct proposed labels".
+    propensities_ : ndarray of shape (n_rounds,)
+        The probability with which each proposal of the last call was drawn:
+        ``1 - gamma + gamma / K`` or ``gamma / K`` for the exploring learners (Banditron,
+        BPA), 1 for the others; NaN for rounds replayed from a log (the log's own
+        propensities apply).  With ``proposals_`` and ``correct_`` this is a bandit log,
+        for :mod:`weaklabel.bandit.evaluation`.
     prediction_rows_ : ndarray of shape (n_rounds,)
         Row of ``X`` seen at each round of the last call.
 """
@@ -625,6 +643,7 @@ class Confidit(_BanditLearner):
         t, nu = _confidit_pass(self._W, self._A_diag, self._A_inv, diagonal, float(self.eta), float(self.t_),
                                dense, is_dense, data, indices, indptr, order, enc.logged, enc.y, enc.proposed,
                                enc.correct, hist["predictions"], hist["proposals"], hist["correct"], sw)
+        self._fill_propensities(enc, hist)
         self.t_ = int(t)
         return nu
 
