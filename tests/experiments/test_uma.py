@@ -112,3 +112,40 @@ def test_corrected_tables_pair_runs_with_the_eval_stage():
     eval_rows = [(c, {**r, "uma": 0.03}) for c, r in eval_rows]           # UMA counts as weaklabel too
     row = uma._corrected_tables(plan, eval_rows, cor)[1].rows[0]
     assert row[h.index("best weaklabel")] == "UMA"
+
+
+def test_trusted_cv_cell_chooses_a_weight_by_cv_on_the_trusted_rows(digits_as_real):
+    cfg = {"dataset": "digits", "run": 0, "noise": "a", "max_iter": 150, "conf_fraction": 0.05,
+           "lbfgs_iter": 300, "weights": [1.0, "balanced", 10.0]}
+    r = uma.trusted_cv_cell(cfg)
+    assert len(r["cv_accuracy"]) == 3 and all(0 < a <= 1 for a in r["cv_accuracy"])
+    best = int(np.argmax(r["cv_accuracy"]))
+    assert r["trusted_weight"] == str(cfg["weights"][best])
+    cor = uma.corrected_cell({**cfg, "methods": ["forward_sconf"]})
+    # the weight chosen scores at least weight 1 on the held-out trusted rows, and the
+    # model it picks is no worse on test than weight 1 (same alpha, same rows)
+    assert r["cv_accuracy"][best] >= r["cv_accuracy"][0]
+    assert r["alpha"] == cor["alpha"]
+    assert r["forward_cv"] <= cor["forward_sconf"] + 0.01
+
+
+def test_corrected_tables_take_the_trusted_cv_stage():
+    plan = {"datasets": ["optdigits"]}
+    eval_rows = [({"dataset": "optdigits", "noise": "a", "run": r}, {"cleanlab": 0.05, "f_full": 0.03, "uma": 0.07})
+                 for r in range(2)]
+    cor = [({"dataset": "optdigits", "noise": "a", "run": r},
+            {"alpha": 1e-4, "lr_noisy": 0.08, "cleanlab_lr": 0.06, "forward_sconf": 0.06, "backward_sconf": 0.07,
+             "forward_anchor": 0.065, "backward_anchor": 0.06, "forward_weighted": 0.05, "lr_full": 0.033})
+           for r in range(2)]
+    cv = [({"dataset": "optdigits", "noise": "a", "run": r},
+           {"alpha": 1e-4, "forward_cv": 0.02 + 0.01 * r, "trusted_weight": ["10.0", "balanced"][r]})
+          for r in range(2)]
+    table = uma._corrected_tables(plan, eval_rows, cor, cv)[0]
+    row, h = table.rows[0], table.columns
+    assert row[h.index(uma.TRUSTED_CV_LABEL)].mean == pytest.approx(0.025)
+    assert row[h.index("weights chosen (weight:runs)")] == "balanced:1/10.0:1"
+    assert row[h.index("best weaklabel")] == uma.TRUSTED_CV_LABEL
+    assert row[h.index("best weaklabel - best cleanlab")] == pytest.approx(0.025 - 0.05)
+    # a run missing from the CV stage leaves the column empty rather than averaging fewer runs
+    row = uma._corrected_tables(plan, eval_rows, cor, cv[:1])[0].rows[0]
+    assert row[h.index(uma.TRUSTED_CV_LABEL)] is None and row[h.index("best weaklabel")] == "forward, S_conf C, trusted weight validated"

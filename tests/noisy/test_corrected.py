@@ -305,3 +305,69 @@ def test_bad_noise_matrices_are_named_and_change_nothing(digits, method):
             getattr(est, method)(Xtr[:400], yn[:400])
         for k, v in before.items():
             np.testing.assert_array_equal(est.__dict__[k], v)
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_trusted_weight_multiplies_the_trusted_rows_sample_weight(digits, method):
+    """trusted_weight=w is sample_weight w on the trusted rows; "balanced" makes the trusted
+    rows' total weight equal the others'."""
+    Xtr, yn, _, _, C = _noisy_digits(digits)
+    X, y = Xtr[:300], yn[:300]
+    mask = np.zeros(300, dtype=bool)
+    mask[::6] = True
+    kw = dict(alpha=1e-2, tol=1e-10, max_iter=5000, classes=np.arange(10))
+    sw = np.linspace(0.5, 1.5, 300)
+    for tw, factor in [(7.0, 7.0), ("balanced", sw[~mask].sum() / sw[mask].sum())]:
+        a = getattr(CorrectedLogistic(C, trusted_weight=tw, **kw), method)(X, y, sample_weight=sw, trusted=mask)
+        w = sw.copy()
+        w[mask] *= factor
+        b = getattr(CorrectedLogistic(C, **kw), method)(X, y, sample_weight=w, trusted=mask)
+        np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-6)
+    # without trusted rows the weight changes nothing
+    a = getattr(CorrectedLogistic(C, trusted_weight=7.0, **kw), method)(X, y)
+    b = getattr(CorrectedLogistic(C, **kw), method)(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    with pytest.raises(ValueError, match="trusted_weight"):
+        CorrectedLogistic(C, trusted_weight=0.0).fit(X, y)
+
+
+def test_trusted_kfold_holds_out_only_trusted_rows():
+    from weaklabel.noisy import TrustedKFold
+
+    mask = np.zeros(50, dtype=bool)
+    mask[5:25] = True
+    y = np.repeat([0, 1], 25)
+    seen = []
+    for train, test in TrustedKFold(mask, 4, random_state=0).split(np.zeros((50, 2)), y):
+        assert mask[test].all() and test.size == 5
+        assert np.array_equal(np.union1d(train, test), np.arange(50)) and not np.intersect1d(train, test).size
+        seen.append(test)
+    assert np.array_equal(np.sort(np.concatenate(seen)), np.arange(5, 25))
+    # row indices work as the mask does
+    by_index = [t.tolist() for _, t in TrustedKFold(np.arange(5, 25), 4, random_state=0).split(np.zeros((50, 2)), y)]
+    assert by_index == [t.tolist() for t in seen]
+    with pytest.raises(ValueError, match="at least n_splits=4 trusted rows"):
+        next(TrustedKFold(np.array([1, 2]), 4).split(np.zeros((50, 2))))
+    with pytest.raises(ValueError, match="50 rows"):
+        next(TrustedKFold(np.ones(10, dtype=bool)).split(np.zeros((50, 2))))
+    with pytest.raises(ValueError, match="n_splits"):
+        TrustedKFold(mask, 1)
+
+
+def test_grid_search_over_trusted_weight_with_trusted_kfold(digits):
+    """GridSearchCV with TrustedKFold slices `trusted` per split and scores on clean rows."""
+    from sklearn.model_selection import GridSearchCV
+
+    from weaklabel.noisy import TrustedKFold
+
+    X, y = digits
+    rng = np.random.RandomState(0)
+    X, y = X[:600], y[:600]
+    C = confusion_family(10, 4, random_state=0)
+    yn = noisy_labels(y, C, random_state=1)
+    mask = rng.rand(600) < 0.1
+    yn[mask] = y[mask]
+    search = GridSearchCV(CorrectedLogistic(C, alpha=1e-2), {"trusted_weight": [1.0, "balanced"]},
+                          cv=TrustedKFold(mask, 3, random_state=0)).fit(X, yn, trusted=mask)
+    assert search.best_params_["trusted_weight"] in (1.0, "balanced")
+    assert np.isfinite(search.cv_results_["mean_test_score"]).all()

@@ -330,7 +330,22 @@ CORRECTED_LABELS = {
     "forward_sconf": "forward, C from S_conf", "backward_sconf": "backward, C from S_conf",
     "forward_anchor": "forward, anchor C", "backward_anchor": "backward, anchor C",
     "forward_weighted": "forward, S_conf C, trusted weight validated", "lr_full": "LR, true labels"}
-WEAKLABEL_BEST = ("forward_sconf", "backward_sconf", "forward_anchor", "backward_anchor", "forward_weighted")
+WEAKLABEL_BEST = ("forward_sconf", "backward_sconf", "forward_anchor", "backward_anchor", "forward_weighted",
+                  "forward_cv")
+# the trusted_cv stage's column (a stage of its own so that the corrected stage's stored cells stay valid)
+TRUSTED_CV_LABEL = "forward, trusted weight by 5-fold CV"
+TRUSTED_WEIGHTS = (1.0, "balanced", 10.0, 100.0)     # numbers > 1 multiply "balanced"
+
+
+def _select_alpha(Xtr, yn, ytr, fit_rows, conf, classes, lbfgs_iter):
+    """alpha from ``ALPHAS`` by the accuracy on S_conf (true labels) of LR trained on the
+    other rows' noisy labels, along a warm-started path."""
+    path = CorrectedLogistic(classes=classes, warm_start=True, max_iter=lbfgs_iter)
+    scores = []
+    for a in ALPHAS:
+        path.set_params(alpha=a).fit(Xtr[fit_rows], yn[fit_rows])
+        scores.append(accuracy(ytr[conf], path.predict(Xtr[conf])))
+    return ALPHAS[int(np.argmax(scores))]
 ALPHAS = (1e-3, 1e-4, 1e-5)
 
 
@@ -369,13 +384,7 @@ def corrected_cell(cfg):
     err = lambda est: 1 - accuracy(yte, est.predict(Xte))  # noqa: E731
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        # alpha along a warm-started path, validated on S_conf
-        path = CorrectedLogistic(classes=classes, warm_start=True, max_iter=cfg["lbfgs_iter"])
-        scores = []
-        for a in ALPHAS:
-            path.set_params(alpha=a).fit(Xtr[fit_rows], yn[fit_rows])
-            scores.append(accuracy(ytr[conf], path.predict(Xtr[conf])))
-        alpha = ALPHAS[int(np.argmax(scores))]
+        alpha = _select_alpha(Xtr, yn, ytr, fit_rows, conf, classes, cfg["lbfgs_iter"])
         out["alpha"] = alpha
         base = dict(classes=classes, alpha=alpha, max_iter=cfg["lbfgs_iter"])
         methods = cfg["methods"]
@@ -427,6 +436,51 @@ def corrected_cell(cfg):
                 est = CorrectedLogistic(**{**base, "classes": None})
                 cl = CleanLearning(est, seed=cfg["run"], verbose=False).fit(Xtr, yi)
                 out["cleanlab_lr"] = 1 - accuracy(np.searchsorted(classes, yte), cl.predict(Xte))
+    return out
+
+
+def trusted_cv_cell(cfg):
+    """Forward-corrected LR (C from S_conf) whose ``trusted_weight`` is chosen by
+    :class:`~weaklabel.noisy.TrustedKFold` (5 folds of the labelled rows, noisy rows always
+    training) from ``cfg["weights"]``: 1, "balanced" (the trusted rows weigh as much as the
+    noisy ones), and multiples of "balanced".  alpha as in ``corrected_cell``.  Each fit
+    starts from the plain LR's weights (the problem is convex; the start only saves
+    iterations)."""
+    import copy
+
+    from ..noisy import TrustedKFold
+
+    r, failed = _prepare_or_failure(cfg)
+    if failed:
+        return failed
+    Xtr, ytr, Xte, yte, classes, C = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"], r["C"]
+    yn, labelled, conf = r["y_noisy"], r["labelled"], r["conf_rows"]
+    n = ytr.size
+    mask = np.zeros(n, dtype=bool)
+    mask[labelled] = True
+    balanced = (n - labelled.size) / labelled.size
+    weights = [w if w in ("balanced", 1.0) else float(w) * balanced for w in cfg["weights"]]
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        alpha = _select_alpha(Xtr, yn, ytr, np.setdiff1d(np.arange(n), conf), conf, classes, cfg["lbfgs_iter"])
+        lr = CorrectedLogistic(classes=classes, alpha=alpha, max_iter=cfg["lbfgs_iter"]).fit(Xtr, yn)
+
+        def model(w):
+            return copy.deepcopy(lr).set_params(confusion=C, warm_start=True, trusted_weight=w)
+
+        scores = []
+        for w in weights:
+            correct = 0
+            for train, test in TrustedKFold(mask, 5, random_state=cfg["run"]).split(Xtr, yn):
+                est = model(w).fit(Xtr[train], yn[train], trusted=mask[train])
+                correct += int(np.sum(est.predict(Xtr[test]) == yn[test]))   # yn = true labels on trusted rows
+            scores.append(correct / labelled.size)
+        best = int(np.argmax(scores))
+        out["alpha"] = alpha
+        out["cv_accuracy"] = scores
+        out["trusted_weight"] = str(cfg["weights"][best])
+        out["forward_cv"] = 1 - accuracy(yte, model(weights[best]).fit(Xtr, yn, trusted=mask).predict(Xte))
     return out
 
 
@@ -488,7 +542,14 @@ def real_execute(ctx):
     fig5 = [ctx.cell(fig5_cell, "fig5", dataset=f["dataset"], run=r, noise="a", selection=sel, step=f["step"],
                      iterations=f["iterations"], **common)
             for sel in SELECTIONS for r in range(f["runs"])]
-    return ctx.run(cells, desc="uma-real"), ctx.run(fig5, desc="uma-fig5"), ctx.run(corrected, desc="corrected")
+    trusted_cv = [ctx.cell(trusted_cv_cell, "trusted_cv", dataset=n, run=r, noise=nz, weights=list(TRUSTED_WEIGHTS),
+                           lbfgs_iter=p["lbfgs_iter"], **common)
+                  for n in p["datasets"] for nz in p["noises"]
+                  for r in range(p.get("runs_per_dataset", {}).get(n, p["runs"]))]
+    # the trusted-CV stage runs before the corrected one (its cells are cheaper); the result keeps the order
+    # real_summarize reads: eval, fig5, corrected, trusted_cv
+    done_cv = ctx.run(trusted_cv, desc="trusted-cv")
+    return ctx.run(cells, desc="uma-real"), ctx.run(fig5, desc="uma-fig5"), ctx.run(corrected, desc="corrected"), done_cv
 
 
 _NOISES = (("a", "Noise (a), the paper's: noisy label = the rough classifier g's prediction"),
@@ -499,6 +560,7 @@ def real_summarize(ctx, result):
     p = ctx.plan
     rows, rows5 = result[:2]
     rows_c = result[2] if len(result) > 2 else []
+    rows_t = result[3] if len(result) > 3 else []
     tables = []
     for nz, title in _NOISES:
         table_rows = []
@@ -515,7 +577,7 @@ def real_summarize(ctx, result):
         tables.append(Table(f"noise_{nz}", title, ["dataset", "runs", "failed runs (singular C)", "noise rate"]
                             + [LABELS[m] for m in METHODS], table_rows,
                             formats={"noise rate": ".3f", **{LABELS[m]: ".3f" for m in METHODS}}))
-    tables += _corrected_tables(p, rows, rows_c)
+    tables += _corrected_tables(p, rows, rows_c, rows_t)
     tables.append(Table("paper_table1", "The paper's Table 1 (its columns f_y, f_conf, f_full, f_S3VM, UMA)",
                         ["dataset", "f_y", "f_conf", "f_full", "S3VM", "UMA"],
                         [[n] + [PAPER[n][m] for m in ("f_y", "f_conf", "f_full", "self_training", "uma")]
@@ -560,7 +622,7 @@ def real_summarize(ctx, result):
     return Summary("UMA on real data (Louche & Ralaivola, Table 1)", intro, tables, figures, notes)
 
 
-def _corrected_tables(p, rows, rows_c):
+def _corrected_tables(p, rows, rows_c, rows_t=()):
     """Per noise process: the loss-corrected columns beside cleanlab and f_full, with the
     best weaklabel column against the best cleanlab column."""
     tables = []
@@ -579,6 +641,11 @@ def _corrected_tables(p, rows, rows_c):
 
             prior = [old[r] for r in runs if r in old]
             cols = {m: mean(m, res) for m in CORRECTED}
+            cv = {c["run"]: r for c, r in rows_t if c["dataset"] == name and c["noise"] == nz and "failed" not in r}
+            cv_res = [cv[r] for r in runs if r in cv]
+            cols["forward_cv"] = mean("forward_cv", cv_res) if len(cv_res) == len(runs) else None
+            chosen = "/".join(f"{w}:{sum(r['trusted_weight'] == str(w) for r in cv_res)}" for w in TRUSTED_WEIGHTS
+                              if any(r["trusted_weight"] == str(w) for r in cv_res)) if cols["forward_cv"] else None
             ref = {m: mean(m, prior) for m in ("cleanlab", "f_full", "uma")}
             ours = {m: cols[m] for m in WEAKLABEL_BEST if cols[m] is not None}
             if ref["uma"] is not None:
@@ -587,12 +654,14 @@ def _corrected_tables(p, rows, rows_c):
             peers = [v.mean for v in (cols["cleanlab_lr"], ref["cleanlab"]) if v is not None]
             alphas = sorted({r["alpha"] for r in res})
             table_rows.append([name, len(res), "/".join(f"{a:g}" for a in alphas), ref["uma"], ref["cleanlab"]]
-                              + [cols[m] for m in CORRECTED] + [ref["f_full"],
-                              {**CORRECTED_LABELS, "uma": "UMA"}[best] if best else None,
+                              + [cols[m] for m in CORRECTED] + [cols["forward_cv"], chosen, ref["f_full"],
+                              {**CORRECTED_LABELS, "forward_cv": TRUSTED_CV_LABEL, "uma": "UMA"}[best] if best else None,
                               (ours[best].mean - min(peers)) if best and peers else None])
         headers = (["dataset", "runs", "alpha", "UMA", "cleanlab(SGD)"] + [CORRECTED_LABELS[m] for m in CORRECTED]
-                   + ["f_full (Perceptron, true labels)", "best weaklabel", "best weaklabel - best cleanlab"])
-        fmt = {h: ".3f" for h in headers if h not in ("dataset", "runs", "alpha", "best weaklabel")}
+                   + [TRUSTED_CV_LABEL, "weights chosen (weight:runs)", "f_full (Perceptron, true labels)",
+                      "best weaklabel", "best weaklabel - best cleanlab"])
+        fmt = {h: ".3f" for h in headers if h not in ("dataset", "runs", "alpha", "best weaklabel",
+                                                      "weights chosen (weight:runs)")}
         fmt["best weaklabel - best cleanlab"] = "+.3f"
         tables.append(Table(f"corrected_{nz}", f"{title}: loss-corrected logistic regression (test error)",
                             headers, table_rows, formats=fmt,
@@ -601,7 +670,10 @@ def _corrected_tables(p, rows, rows_c):
                                  "trained on the other rows' noisy labels, used by every LR column (cleanlab(LR) "
                                  "included). The corrected columns (Patrini et al. 2017) take the seed rows and "
                                  "S_conf as trusted rows (plain log loss); 'anchor C' is estimated from LR's "
-                                 "probabilities without clean labels. UMA, cleanlab(SGD) and f_full are the "
+                                 "probabilities without clean labels. The CV column chooses the trusted rows' "
+                                 "weight from 1, balanced (as much total weight as the noisy rows), 10 and 100 "
+                                 "times balanced by 5-fold CV over the trusted rows (TrustedKFold; noisy rows "
+                                 "always train). UMA, cleanlab(SGD) and f_full are the "
                                  "eval stage's same runs. 'best weaklabel' is the lowest of UMA and the corrected columns; "
                                  "the last column, that minus the lower cleanlab, is negative where weaklabel wins."))
     return tables

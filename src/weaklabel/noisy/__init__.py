@@ -5,7 +5,9 @@ Dawid & Skene's EM for several annotators, and loss-corrected logistic regressio
 
 from ._corrected import CorrectedLogistic, corrected_loss, estimate_confusion_anchors
 from ._crowd import DawidSkene
+from ._trusted import TrustedKFold
 from ._pipeline import LabelALittle, estimate_confusion
 from ._uma import UMA
 
-__all__ = ["UMA", "LabelALittle", "estimate_confusion", "DawidSkene", "CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]
+__all__ = ["UMA", "LabelALittle", "estimate_confusion", "DawidSkene", "CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors",
+           "TrustedKFold"]
