@@ -19,7 +19,7 @@ from weaklabel.bags import MMS, CandidateLabelSVM
 from weaklabel._online import OnlineLinear
 from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport
 from weaklabel.noisy import UMA, CorrectedLogistic, LabelALittle
-from weaklabel.partial import CLPL, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from weaklabel.partial import CLPL, PLKNN, PRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 from weaklabel.structured import LPMILM3N, MILM3N, RampCCCPM3N
 
 # Bandit learners: several passes and an intercept.  The checks' blobs are centred, not
@@ -33,7 +33,7 @@ ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perc
               Confidit(**_KW), GaussianSupport(n_support=20),
               UMA("identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
               CorrectedLogistic("identity"), CorrectedLogistic("identity", correction="backward"), CLPL(),
-              CLPL(loss="logistic")]
+              CLPL(loss="logistic"), PRODEN(), PLKNN()]
 
 _OBJECT = ("X of dtype object is rejected with a TypeError by design (the issue asks for it), while this "
            "check expects object arrays of numbers to be converted")
@@ -80,7 +80,7 @@ def test_sklearn_compatible(estimator, check):
 
 ALL_CLASSES = [AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, Perceptron, Pegasos, CSPA, SPA, Banditron, BPA,
                Confidit, GaussianSupport, UMA, LabelALittle, MMS, CandidateLabelSVM, MILM3N, RampCCCPM3N, LPMILM3N,
-               CorrectedLogistic, CLPL]
+               CorrectedLogistic, CLPL, PRODEN, PLKNN]
 
 
 @pytest.mark.parametrize("cls", ALL_CLASSES, ids=lambda c: c.__name__)
@@ -92,7 +92,8 @@ def test_every_parameter_has_a_declared_constraint(cls):
 _BAD = {"max_iter": 0, "alpha": -1.0, "eta": 0.0, "beta": 1.5, "gamma": 1.0, "tol": -1.0, "C": 0.0,
         "n_support": 0, "g": float("nan"), "m": 0, "n_rounds": 0, "batch_size": 0, "learning_rate": 0.0,
         "pairwise_scale": float("inf"), "correct_margin": -0.5, "selection": "best", "loss": "l1",
-        "solver": "sgd", "inference": "lp", "shuffle": "yes", "fit_intercept": 2.5}
+        "solver": "sgd", "inference": "lp", "shuffle": "yes", "fit_intercept": 2.5,
+        "max_rounds": 0, "n_neighbors": 0, "weights": "gaussian", "trusted_weight": 0.0}
 
 
 def _fit_args(est):

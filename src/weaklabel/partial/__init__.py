@@ -1,11 +1,14 @@
-"""Online multiclass learners from candidate label sets (partial labels).
+"""Multiclass learners from candidate label sets (partial labels), online and batch.
 
 Avg/Max Perceptron and Avg/Max Pegasos (Bhattacharjee & Manwani) and the
 exact-label baselines Perceptron and Pegasos; CLPL, the convex batch loss of Cour,
-Sapp & Taskar.
+Sapp & Taskar; PRODEN, progressive identification of the true label (Lv et al.); PL-KNN
+(Hüllermeier & Beringer).
 """
 
 from ._clpl import CLPL
+from ._knn import PLKNN
+from ._proden import PRODEN, weighted_cross_entropy
 from ._online import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 
-__all__ = ["CLPL", "AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
+__all__ = ["CLPL", "PRODEN", "PLKNN", "weighted_cross_entropy", "AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]

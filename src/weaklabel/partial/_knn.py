@@ -1,0 +1,129 @@
+"""PL-KNN, nearest neighbours voting over candidate sets (Hüllermeier & Beringer, 2006)."""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_X, check_X_values, transactional
+from ..labels import check_candidates
+
+__all__ = ["PLKNN"]
+
+
+class PLKNN(ClassifierMixin, BaseEstimator):
+    """k nearest neighbours from candidate label sets.
+
+    Hüllermeier & Beringer, "Learning from ambiguously labeled examples", Intelligent
+    Data Analysis 10(5), 2006: a query takes the label named by most candidate sets of its
+    ``k`` nearest training rows, ``argmax_a sum_{i in N_k(x)} w_i [a in S_i]``, each
+    neighbour voting with weight ``w_i`` (1, or the inverse of its distance).  Ties go to
+    the label with the larger vote of the nearest neighbour, then to the first class.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=10
+    weights : {"uniform", "distance"}, default="distance"
+        A neighbour's vote: 1, or ``1 / distance`` (a training row at distance 0 out-votes
+        the others).
+    metric : str, default="minkowski"
+        Any metric of :class:`sklearn.neighbors.NearestNeighbors` (``p=2``: Euclidean).
+    classes : array-like, default=None
+        Every class; ``None``: the labels ``fit`` sees.
+
+    Attributes
+    ----------
+    classes_, n_features_in_
+    n_samples_fit_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.partial import PLKNN
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)
+    >>> clf = PLKNN(n_neighbors=10).fit(X[:1400], S[:1400])
+    >>> round(clf.score(X[1400:], y[1400:]), 2) > 0.9
+    True
+    """
+
+    _parameter_constraints = {"n_neighbors": [Interval(Integral, 1, None, closed="left")],
+                              "weights": [StrOptions({"uniform", "distance"})], "metric": [str],
+                              "classes": ["array-like", None]}
+
+    def __init__(self, n_neighbors=10, *, weights="distance", metric="minkowski", classes=None):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.metric = metric
+        self.classes = classes
+
+    @transactional
+    def fit(self, X, y):
+        """Store the training rows and their candidate sets.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+
+        Returns
+        -------
+        self
+        """
+        from sklearn.neighbors import NearestNeighbors
+
+        self._validate_params()
+        X = check_X(self, X, reset=True)
+        n = X.shape[0]
+        S, classes = check_candidates(y, n, self.classes)
+        empty = ~S.any(axis=1)
+        if empty.any():
+            raise ValueError(f"y has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}.")
+        self._nn = NearestNeighbors(n_neighbors=min(self.n_neighbors, n), metric=self.metric).fit(X)
+        self._S = S.astype(np.float64)
+        self.classes_ = classes
+        self.n_samples_fit_ = n
+        return self
+
+    def _votes(self, X):
+        check_is_fitted(self, "classes_")
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        dist, idx = self._nn.kneighbors(X)
+        if self.weights == "uniform":
+            w = np.ones_like(dist)
+        else:
+            with np.errstate(divide="ignore"):
+                w = 1.0 / dist
+            exact = np.isinf(w)
+            rows = exact.any(axis=1)
+            w[rows] = exact[rows].astype(np.float64)         # rows at distance 0 take the vote alone
+        votes = np.einsum("qk,qkc->qc", w, self._S[idx])
+        # ties: a tiny share of the nearest neighbour's vote, then the first class (argmax)
+        return votes + 1e-9 * self._S[idx[:, 0]]
+
+    def predict_proba(self, X):
+        """Share of the (weighted) votes each class gets, shape (n_samples, n_classes)."""
+        v = self._votes(X)
+        return v / v.sum(axis=1, keepdims=True)
+
+    def predict(self, X):
+        """The label with the most votes."""
+        check_is_fitted(self, "classes_")
+        return self.classes_[np.argmax(self._votes(X), axis=1)]
+
+    def score(self, X, y, sample_weight=None):
+        """Fraction of predictions inside the candidate sets (with 1-D labels: accuracy)."""
+        from ._online import candidate_score
+
+        return candidate_score(self, X, y, sample_weight)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags

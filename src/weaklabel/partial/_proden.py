@@ -1,0 +1,217 @@
+"""PRODEN, progressive identification of the true label (Lv et al., ICML 2020), as a batch
+linear learner."""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import log_softmax, softmax
+from sklearn.utils._param_validation import Interval
+
+from .._persist import register
+from .._validation import AT_LEAST_1, NON_NEGATIVE, check_X, transactional
+from ..labels import check_candidates
+from ..linear import LinearMulticlass, lbfgs_fit
+
+__all__ = ["PRODEN", "weighted_cross_entropy"]
+
+
+def weighted_cross_entropy(Z, Q, sample_weight=None):
+    """Mean of ``-sum_a Q_ia log softmax(Z_i)_a`` and its gradient in ``Z``.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n_samples, n_classes)
+        Scores.
+    Q : ndarray of shape (n_samples, n_classes)
+        Per-row label weights (rows summing to 1; zero outside the candidate set).
+    sample_weight : ndarray of shape (n_samples,), default=None
+        The mean is weighted.
+
+    Returns
+    -------
+    loss : float
+    grad : ndarray of shape (n_samples, n_classes)
+    """
+    n = Z.shape[0]
+    w = np.ones(n) if sample_weight is None else sample_weight
+    total = float(w.sum())
+    logp = log_softmax(Z, axis=1)
+    value = -float(np.sum(w * np.sum(Q * logp, axis=1))) / total
+    grad = (np.exp(logp) * Q.sum(axis=1)[:, None] - Q) * (w / total)[:, None]
+    return value, grad
+
+
+@register
+class PRODEN(LinearMulticlass):
+    """Multinomial logistic regression from candidate label sets by progressive
+    identification of the true label.
+
+    Lv, Xu, Feng, Niu, Geng & Sugiyama, "Progressive Identification of True Labels for
+    Partial-Label Learning", ICML 2020.  Each row ``i`` carries weights ``q_i`` over its
+    candidate set ``S_i``, uniform at first.  Training alternates (i) minimising the
+    weighted cross-entropy ``-sum_i sum_{a in S_i} q_ia log p_a(x_i)`` plus
+    ``alpha/2 ||W||^2`` (scipy's L-BFGS, warm-started from the last round) and (ii)
+    re-estimating ``q_ia = p_a(x_i) / sum_{b in S_i} p_b(x_i)``, the model's posterior
+    restricted to the candidate set.  The paper makes step (ii) once per epoch of SGD on
+    a deep network; here each round is a full minimisation of a convex problem, and the
+    rounds stop when no weight moves by more than ``tol``.  Its fixed points are the
+    stationary points of the candidate likelihood ``-sum_i log sum_{a in S_i} p_a(x_i)``
+    (the "CC" loss of Feng et al., NeurIPS 2020), of which the rounds are an EM.
+
+    For a non-linear model, put a feature map before it, e.g.
+    ``make_pipeline(Nystroem(gamma, n_components=1000), PRODEN())``.
+
+    Parameters
+    ----------
+    alpha : float, default=1e-4
+        L2 penalty on the weights (``>= 0``; the intercept is not penalised).
+    max_rounds : int, default=30
+        Re-estimations of the weights (1: logistic regression on the uniform weights,
+        i.e. each candidate label counts ``1/|S_i|``).
+    tol : float, default=1e-3
+        Stop when the largest change of a weight ``q_ia`` in a round is below ``tol``.
+    max_iter : int, default=200
+        L-BFGS iterations per round.
+    fit_intercept : bool, default=True
+    classes : array-like, default=None
+        Every class; ``None``: the labels ``fit`` sees.
+
+    Attributes
+    ----------
+    classes_, coef_ (n_classes, n_features), intercept_ (n_classes,), n_features_in_
+    confidence_ : ndarray of shape (n_samples, n_classes)
+        The training rows' final weights ``q``: the disambiguated labels (argmax per
+        row).  Not saved with the model.
+    n_iter_ : int
+        Rounds made.
+    loss_ : float
+        The weighted cross-entropy (plus penalty) at the end of the last round.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.partial import PRODEN
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)
+    >>> clf = PRODEN(alpha=1e-3).fit(X[:1400] / 16, S[:1400])
+    >>> round(clf.score(X[1400:] / 16, y[1400:]), 2) > 0.85
+    True
+    """
+
+    _parameter_constraints = {"alpha": [NON_NEGATIVE], "max_rounds": [AT_LEAST_1],
+                              "tol": [Interval(Real, 0, None, closed="left")], "max_iter": [AT_LEAST_1],
+                              "fit_intercept": ["boolean"], "classes": ["array-like", None]}
+
+    def __init__(self, alpha=1e-4, *, max_rounds=30, tol=1e-3, max_iter=200, fit_intercept=True, classes=None):
+        self.alpha = alpha
+        self.max_rounds = max_rounds
+        self.tol = tol
+        self.max_iter = max_iter
+        self.fit_intercept = fit_intercept
+        self.classes = classes
+
+    @transactional
+    def fit(self, X, y, sample_weight=None):
+        """Fit on candidate label sets.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+            Candidate label set of each sample (1-D labels are singleton sets).
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        from sklearn.utils.validation import _check_sample_weight
+
+        self._validate_params()
+        X = check_X(self, X, reset=True)
+        n, d = X.shape
+        S, classes = check_candidates(y, n, self.classes)
+        if classes.size < 2:
+            raise ValueError(f"PRODEN needs at least 2 classes; got 1 class {classes.tolist()}.")
+        empty = ~S.any(axis=1)
+        if empty.any():
+            raise ValueError(f"y has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}.")
+        K = classes.size
+        sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                                     ensure_non_negative=True)
+        Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        Sf = S.astype(np.float64)
+        Q = Sf / Sf.sum(axis=1, keepdims=True)
+        W = None
+        rounds = 0
+        for rounds in range(1, self.max_rounds + 1):
+            W, res = lbfgs_fit(Xf, K, lambda Z, Q=Q: weighted_cross_entropy(Z, Q, sw), alpha=self.alpha,
+                               fit_intercept=self.fit_intercept, max_iter=self.max_iter, tol=1e-6, W0=W)
+            Q_new = _restricted_posterior(_scores(Xf, W, d), Sf)
+            change = float(np.abs(Q_new - Q).max())
+            Q = Q_new
+            if change < self.tol:
+                break
+        if not np.isfinite(W).all():
+            raise FloatingPointError("PRODEN weights are not finite; raise alpha.")
+        self._W = W
+        self.classes_ = classes
+        self.confidence_ = Q
+        self.n_iter_ = rounds
+        self.loss_ = float(res.fun)
+        return self
+
+    def predict_proba(self, X):
+        """Class probabilities, shape (n_samples, n_classes): the softmax of the scores."""
+        return softmax(self._scores(X), axis=1)
+
+    def predict_log_proba(self, X):
+        """Log of :meth:`predict_proba`."""
+        return log_softmax(self._scores(X), axis=1)
+
+    def score(self, X, y, sample_weight=None):
+        """Fraction of predictions inside the candidate sets (with 1-D labels: accuracy).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : CandidateSets, bool mask, list of label lists, or 1-D labels
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        score : float
+        """
+        from ._online import candidate_score
+
+        return candidate_score(self, X, y, sample_weight)
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        self._check_weight_shape()
+        self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+def _scores(X, W, d):
+    Z = X @ W[:d]
+    Z = np.asarray(Z.toarray() if sp.issparse(Z) else Z, dtype=np.float64)
+    return Z + W[d] if W.shape[0] > d else Z
+
+
+def _restricted_posterior(Z, Sf):
+    """``softmax(Z)`` restricted to the candidate sets and renormalised per row."""
+    Zs = np.where(Sf > 0, Z, -np.inf)
+    P = np.exp(Zs - Zs.max(axis=1, keepdims=True))     # the best candidate is exp(0) = 1: no underflow
+    return P / P.sum(axis=1, keepdims=True)
