@@ -185,10 +185,10 @@ def fit(method, train, params, model, n_features, confusion, bags_file, graph, p
 
     if list_:
         for name, p in PRESETS.items():
-            click.echo(f"{name:15s} {p.kind:10s} {p.description}")
+            click.echo(f"{name:18s} {p.kind:13s} {p.description}")
         click.echo("")
         for kind, text in INPUTS.items():
-            click.echo(f"{kind:10s} reads: {text}")
+            click.echo(f"{kind:13s} reads: {text}")
         return
     missing = [flag for flag, v in (("--method", method), ("--train", train), ("--model", model)) if v is None]
     if missing:

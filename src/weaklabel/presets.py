@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from .bags import MMS, CandidateLabelSVM
 from .bandit import BPA, CSPA, SPA, Banditron, Confidit
 from .noisy import UMA, CorrectedLogistic, LabelALittle
-from .partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from .partial import CLPL, PLKNN, PRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 from .structured import LPMILM3N, MILM3N, RampCCCPM3N
 
 __all__ = ["Preset", "PRESETS", "PAPER_SETTINGS", "INPUTS", "make", "names", "get"]
@@ -73,6 +73,11 @@ PRESETS = {p.name: p for p in (
     Preset("perceptron", Perceptron, kind="partial", exact_labels=True,
            description="multiclass Perceptron on exact labels"),
     Preset("pegasos", Pegasos, kind="partial", exact_labels=True, description="Pegasos on exact labels"),
+    Preset("proden", PRODEN, kind="partial-batch",
+           description="PRODEN: logistic regression re-weighting each candidate set (Lv et al. 2020)"),
+    Preset("clpl", CLPL, kind="partial-batch", description="CLPL, the convex partial-label loss (Cour et al. 2011)"),
+    Preset("pl-knn", PLKNN, kind="partial-batch",
+           description="k nearest neighbours voting over candidate sets (Hullermeier & Beringer 2006)"),
     Preset("cspa", CSPA, kind="bandit", description="CSPA from bandit feedback"),
     Preset("spa", SPA, kind="bandit", description="SPA with full feedback (the baseline)"),
     Preset("banditron", Banditron, kind="bandit", description="Banditron"),
@@ -103,6 +108,7 @@ PRESETS = {p.name: p for p in (
 #: What each kind of learner reads, for ``weaklabel fit`` and its ``--help``.
 INPUTS = {
     "partial": "svmlight; a label field may be a candidate set, e.g. \"2,5 1:0.3\"",
+    "partial-batch": "as partial (batch learners: no --progress)",
     "bandit": "svmlight with exact labels, the oracle of the learner's own proposals",
     "noisy": "svmlight with (noisy) labels; uma and corrected-logistic need --confusion, label-a-little reads -1 as "
              "unlabelled",

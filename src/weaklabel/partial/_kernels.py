@@ -146,3 +146,39 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
             n_updates += 1
         t += 1.0
     return scale, normsq, t, n_updates
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def _weighted_cross_entropy(Z, Q, w, G):
+    """Sum over rows of ``w_i * -sum_a Q_ia log softmax(Z_i)_a``, and ``G`` (written in
+    place) its gradient in ``Z`` divided by ``sum(w)``; returns the sum divided by ``sum(w)``.
+    One pass over each row: max, exponentials (kept in ``G``), log-sum-exp."""
+    n, K = Z.shape
+    total = 0.0
+    for i in range(n):
+        total += w[i]
+    value = 0.0
+    for i in range(n):
+        m = Z[i, 0]
+        for a in range(1, K):
+            if Z[i, a] > m:
+                m = Z[i, a]
+        s = 0.0
+        for a in range(K):
+            e = np.exp(Z[i, a] - m)
+            G[i, a] = e
+            s += e
+        lse = m + np.log(s)
+        qsum = 0.0
+        qz = 0.0
+        for a in range(K):
+            q = Q[i, a]
+            if q != 0.0:
+                qsum += q
+                qz += q * Z[i, a]
+        value += w[i] * (qsum * lse - qz)
+        c = w[i] / total
+        f = qsum / s * c
+        for a in range(K):
+            G[i, a] = G[i, a] * f - Q[i, a] * c
+    return value / total

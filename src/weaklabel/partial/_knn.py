@@ -5,16 +5,19 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._persist import register, save_model
 from .._validation import check_X, check_X_values, transactional
 from ..labels import check_candidates
 
 __all__ = ["PLKNN"]
 
 
+@register
 class PLKNN(ClassifierMixin, BaseEstimator):
     """k nearest neighbours from candidate label sets.
 
@@ -85,6 +88,7 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         if empty.any():
             raise ValueError(f"y has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}.")
         self._nn = NearestNeighbors(n_neighbors=min(self.n_neighbors, n), metric=self.metric).fit(X)
+        self._X = X
         self._S = S.astype(np.float64)
         self.classes_ = classes
         self.n_samples_fit_ = n
@@ -122,6 +126,40 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         from ._online import candidate_score
 
         return candidate_score(self, X, y, sample_weight)
+
+    def save(self, path):
+        """Write the fitted model (its training rows and candidate sets) to ``path``; read
+        it back with :func:`weaklabel.load`."""
+        check_is_fitted(self, "classes_")
+        return save_model(self, path)
+
+    def _state_arrays(self):
+        X = self._X
+        out = {"S": self._S > 0, "classes": self.classes_}
+        if sp.issparse(X):
+            out.update(X_data=X.data, X_indices=X.indices, X_indptr=X.indptr)
+        else:
+            out["X"] = X
+        return out
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "n_samples_fit": int(self.n_samples_fit_)}
+
+    def _set_state(self, arrays, meta):
+        from sklearn.neighbors import NearestNeighbors
+
+        n, d = meta["n_samples_fit"], meta["n_features_in"]
+        if "X" in arrays:
+            X = np.asarray(arrays["X"], dtype=np.float64)
+        else:
+            X = sp.csr_matrix((arrays["X_data"], arrays["X_indices"], arrays["X_indptr"]), shape=(n, d))
+        S, classes = np.asarray(arrays["S"], dtype=bool), np.asarray(arrays["classes"])
+        if X.shape != (n, d) or S.shape != (n, classes.size) or not S.any(axis=1).all():
+            raise ValueError(f"a PL-KNN model needs {n} rows of {d} features and a non-empty candidate set "
+                             f"over {classes.size} classes per row; got X {X.shape}, S {S.shape}.")
+        self._nn = NearestNeighbors(n_neighbors=min(self.n_neighbors, n), metric=self.metric).fit(X)
+        self._X, self._S = X, S.astype(np.float64)
+        self.classes_, self.n_features_in_, self.n_samples_fit_ = classes, d, n
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

