@@ -387,17 +387,24 @@ def report(name_or_store, out, html_out):
 
 
 @main.command()
-@click.option("--suite", type=click.Choice(["partial", "bandit", "bags"]), default="partial", show_default=True,
-              help="partial: candidate-label learners vs scikit-learn's Perceptron; bandit: bandit learners vs "
+@click.option("--suite", type=click.Choice(["partial", "partial-batch", "bandit", "bags"]), default="partial",
+              show_default=True,
+              help="partial: candidate-label learners vs scikit-learn's Perceptron; partial-batch: PRODEN, CLPL "
+                   "and PL-KNN vs scikit-learn's LogisticRegression on the expanded sets (lost, birdsong, "
+                   "italian); bandit: bandit learners vs "
                    "scikit-learn's PA-1 SGD pass and Vowpal Wabbit --cbify; bags: MMS's exact search on bags "
                    "of 10 over 200 classes, and MMS on 100,000 instances vs LinearSVC(crammer_singer).")
 @click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True)
-@click.option("--dataset", "datasets_", multiple=True, help="usps and/or sector (default both).")
+@click.option("--dataset", "datasets_", multiple=True,
+              help="usps and/or sector (default both); partial-batch: lost, birdsong, italian or digits.")
 def speed(suite, repeats, datasets_):
     """Speed: one pass of each learner beside its peers, measured side by side (ratios)."""
     from .experiments import speed
 
     names = tuple(datasets_) or ("usps", "sector")
+    if suite == "partial-batch":
+        speed.run_partial_batch(tuple(datasets_) or ("lost", "birdsong", "italian"), repeats=repeats, out=click.echo)
+        return
     if suite == "bags":
         speed.run_bag_search(out=click.echo)
         speed.run_mms(out=click.echo)

@@ -382,3 +382,68 @@ def run_noisy(names=("optdigits", "reuters", "sector9"), alpha=1e-4, repeats=3, 
             rows.append({"dataset": name, "method": label, "seconds": t, "ratio": t / base, "accuracy": acc})
             out(f"  {label:50s} {t:8.2f} s  {t / base:6.2f}x  test accuracy {acc:.3f}")
     return rows
+
+
+def _partial_problem(name):
+    """(X_train, S_train, X_test, y_test) for the batch partial-label benchmark: split 0 of
+    pll-realworld's protocol, or scikit-learn's digits with 3-label candidate sets."""
+    if name == "digits":
+        from sklearn.datasets import load_digits
+
+        X, y = load_digits(return_X_y=True)
+        S = make_candidate_sets(y, 3, random_state=0)
+        return X[:1400] / 16.0, S[:1400], X[1400:] / 16.0, y[1400:]
+    from ._data import pll_split
+
+    X, y, S, train, test, _, _ = pll_split(name, 0)
+    return X[train], S[train], X[test], y[test]
+
+
+def run_partial_batch(names=("lost", "birdsong", "italian"), repeats=3, out=print):
+    """Fit time and test accuracy of the batch partial-label learners (PRODEN, CLPL, PL-KNN)
+    beside scikit-learn's LogisticRegression (lbfgs) on the expanded data (one copy of each
+    row per candidate label, weighted 1/|S|), each at one setting (alpha=1e-3, C=1, k=10).
+    Best of ``repeats``; returns one dict per (dataset, method)."""
+    from sklearn.linear_model import LogisticRegression
+
+    from ..partial import CLPL, PLKNN, PRODEN
+
+    rows = []
+    for name in names:
+        Xtr, S, Xte, yte = _partial_problem(name)
+        mask = np.asarray(S.mask if hasattr(S, "mask") else S)
+        classes = S.classes_ if hasattr(S, "classes_") else np.arange(mask.shape[1])
+        rep_rows, rep_labels = np.nonzero(mask)
+        weight = 1.0 / mask.sum(axis=1)[rep_rows]
+
+        def sk():
+            return LogisticRegression(C=1.0, max_iter=500).fit(Xtr[rep_rows], classes[rep_labels],
+                                                               sample_weight=weight)
+
+        methods = [("scikit-learn LogisticRegression, expanded 1/|S|", sk),
+                   ("PRODEN", lambda: PRODEN(alpha=1e-3).fit(Xtr, S)),
+                   ("CLPL", lambda: CLPL(alpha=1e-3).fit(Xtr, S)),
+                   ("PL-KNN (fit + predict)", lambda: _fit_predict(PLKNN(10), Xtr, S, Xte))]
+        PRODEN(max_rounds=1, max_iter=1).fit(Xtr[:50], mask[:50])      # compile the loss kernel outside the timing
+        out(f"{name} ({'CSR' if sp.issparse(Xtr) else 'dense'} {Xtr.shape[0]} x {Xtr.shape[1]}, {classes.size} "
+            f"classes, avg set size {mask.sum(axis=1).mean():.2f})")
+        base = None
+        for label, fn in methods:
+            t, est = np.inf, None
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for _ in range(repeats):
+                    t0 = time.perf_counter()
+                    est = fn()
+                    t = min(t, time.perf_counter() - t0)
+            acc = float(np.mean(est.predict(Xte) == yte))
+            base = t if base is None else base
+            rows.append({"dataset": name, "method": label, "seconds": t, "ratio": t / base, "accuracy": acc})
+            out(f"  {label:50s} {t:8.2f} s  {t / base:6.2f}x  test accuracy {acc:.3f}")
+    return rows
+
+
+def _fit_predict(est, Xtr, S, Xte):
+    est.fit(Xtr, S)
+    est.predict(Xte)
+    return est
