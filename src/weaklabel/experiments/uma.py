@@ -546,10 +546,8 @@ def real_execute(ctx):
                            lbfgs_iter=p["lbfgs_iter"], **common)
                   for n in p["datasets"] for nz in p["noises"]
                   for r in range(p.get("runs_per_dataset", {}).get(n, p["runs"]))]
-    # the trusted-CV stage runs before the corrected one (its cells are cheaper); the result keeps the order
-    # real_summarize reads: eval, fig5, corrected, trusted_cv
-    done_cv = ctx.run(trusted_cv, desc="trusted-cv")
-    return ctx.run(cells, desc="uma-real"), ctx.run(fig5, desc="uma-fig5"), ctx.run(corrected, desc="corrected"), done_cv
+    return (ctx.run(cells, desc="uma-real"), ctx.run(fig5, desc="uma-fig5"), ctx.run(corrected, desc="corrected"),
+            ctx.run(trusted_cv, desc="trusted-cv"))
 
 
 _NOISES = (("a", "Noise (a), the paper's: noisy label = the rough classifier g's prediction"),
