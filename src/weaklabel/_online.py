@@ -224,3 +224,18 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+def candidate_score(est, X, y, sample_weight=None):
+    """``est``'s fraction of predictions inside the candidate sets ``y`` (weighted); with
+    1-D labels, scikit-learn's accuracy."""
+    from sklearn.base import ClassifierMixin
+
+    from .labels import CandidateSets, check_candidates
+
+    if not isinstance(y, (list, CandidateSets)) and np.ndim(y) == 1:
+        return ClassifierMixin.score(est, X, y, sample_weight=sample_weight)
+    pred = est.predict(X)
+    S, _ = check_candidates(y, len(pred), est.classes_)
+    inside = S[np.arange(len(pred)), np.searchsorted(est.classes_, pred)]
+    return float(np.average(inside, weights=sample_weight))

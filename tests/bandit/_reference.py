@@ -69,9 +69,11 @@ def explore(yhat, gamma, u, K):
 
 
 def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.0, gamma=0.05, margin1=1.0,
-                sw=None):
+                sw=None, cand=None):
     """CSPA / SPA / Banditron / BPA over the rows of X in order; with sample weights ``sw``
-    each round's step is ``sw[t]`` times the unweighted one."""
+    each round's step is ``sw[t]`` times the unweighted one.  With ``cand`` (n, K) bool, the
+    acceptable labels of each row: a proposal is right when it is one of them, and SPA
+    learns from the acceptable label it scores highest."""
     n, d = X.shape
     W = np.zeros((K, d))
     out = []
@@ -91,7 +93,7 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
                 yt, P = explore(yhat, gamma, u[t], K)
             else:
                 yt = yhat
-            b = y[t] == yt
+            b = cand[t, yt] if cand is not None else y[t] == yt
         out.append((yhat, yt, b))
         nsq = x @ x
         wt = 1.0 if sw is None else float(sw[t])
@@ -100,7 +102,9 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
         before = W.copy()
         coefs = {}
         if rule == "spa":
-            if proposed is None:
+            if proposed is None and cand is not None:
+                spa_step(W, x, g.argmax(np.where(cand[t], s, -np.inf), not x.any()), s, coefs)
+            elif proposed is None:
                 spa_step(W, x, int(y[t]), s, coefs)
             elif b:
                 spa_step(W, x, yt, s, coefs)
@@ -137,7 +141,8 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
     return W, out, g.min
 
 
-def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0, diagonal=False, t0=1, sw=None):
+def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0, diagonal=False, t0=1, sw=None,
+                  cand=None):
     """Confidit with explicit matrices A_k (diagonal matrices for the diagonal form); with
     sample weights, weighted least squares: ``A += v x x^T``, target ``v s x``."""
     n, d = X.shape
@@ -162,7 +167,7 @@ def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0,
             c, b = int(proposed[r]), bool(correct[r])
         else:
             c = g.argmax(ucb, not x.any())
-            b = y[r] == c
+            b = cand[r, c] if cand is not None else y[r] == c
         out.append((yhat, c, b))
         v = 1.0 if sw is None else float(sw[r])
         if not x.any() or v == 0.0:

@@ -215,3 +215,38 @@ def test_uniform_logging_policy_feeds_offline_learning():
     assert est.score(Xb, yb) > 0.9
     with pytest.raises(ValueError, match=r"proposed holds label\(s\) \[5\]"):
         bandit_feedback([0, 1], proposed=[0, 5])
+
+
+def test_candidate_set_feedback_learns_and_singletons_equal_labels():
+    """Several acceptable labels per row: every learner takes them in fit and partial_fit;
+    sets of one label learn exactly as the labels do; bad sets change nothing."""
+    from sklearn.datasets import load_digits
+
+    from weaklabel import CandidateSets
+
+    X, y = load_digits(return_X_y=True)
+    X = X / 16.0
+    rng = np.random.default_rng(0)
+    S = np.eye(10, dtype=bool)[y]
+    extra = rng.integers(0, 10, y.size)
+    half = np.flatnonzero(rng.random(y.size) < 0.5)
+    S[half, extra[half]] = True                           # the label, and for half the rows one more
+    for cls in (CSPA, SPA, Banditron, BPA, Confidit):
+        labels = cls(random_state=0).fit(X[:1400], y[:1400])
+        ones = cls(random_state=0).fit(X[:1400], np.eye(10, dtype=bool)[y[:1400]])
+        np.testing.assert_array_equal(ones.coef_, labels.coef_)
+        est = cls(random_state=0).fit(X[:1400], S[:1400])
+        assert est.score(X[1400:], S[1400:]) >= est.score(X[1400:], y[1400:])
+        floor = 0.75 if cls is Banditron else 0.85       # Banditron: 0.786 (see the README)
+        assert est.score(X[1400:], y[1400:]) > floor, cls.__name__
+        stream = cls(random_state=0).partial_fit(X[:700], CandidateSets(S[:700]))
+        stream.partial_fit(X[700:1400], [list(np.flatnonzero(r)) for r in S[700:1400]])      # label lists
+        assert stream.correct_.size == 700
+        before = stream.coef_.copy()
+        bad = S[:10].copy()
+        bad[3] = False
+        with pytest.raises(ValueError, match=r"empty candidate sets at rows \[3\]"):
+            stream.partial_fit(X[:10], bad)
+        with pytest.raises(ValueError, match="classes must be passed"):
+            cls().partial_fit(X[:5], [[0, 1]] * 5)
+        np.testing.assert_array_equal(stream.coef_, before)

@@ -192,3 +192,33 @@ def test_averaged_banditron_predicts_with_the_mean_of_the_rounds_weights(stream,
             rounds += 1
     np.testing.assert_allclose(step.coef_, last.coef_, rtol=1e-9, atol=1e-12)   # row-by-row = one call
     np.testing.assert_allclose(avg.coef_, total / rounds, rtol=1e-9, atol=1e-9)
+
+
+def _candidates(y, K, seed):
+    """Acceptable-label sets: the label plus each other class with probability 0.3."""
+    rng = np.random.RandomState(seed + 2)
+    S = rng.rand(len(y), K) < 0.3
+    S[np.arange(len(y)), y] = True
+    return S
+
+
+@SETTINGS
+@given(streams(), st.sampled_from(["cspa", "spa", "banditron", "bpa", "confidit-diag", "confidit-full"]),
+       st.booleans())
+def test_candidate_set_feedback_matches_reference(stream, rule, sparse):
+    """Several acceptable labels: a proposal inside the set is right; SPA learns from the
+    acceptable label it scores highest."""
+    X, y, K, seed = stream
+    S = _candidates(y, K, seed)
+    u = np.random.RandomState(seed).random_sample(len(y))
+    if rule.startswith("confidit"):
+        diagonal = rule == "confidit-diag"
+        W, out, gap = confidit_pass(X, K, eta=1.0, diagonal=diagonal, cand=S)
+        est = Confidit(eta=1.0, diagonal=diagonal, max_iter=1, shuffle=False)
+    else:
+        W, out, gap = linear_pass(rule, X, K, u=u, gamma=0.3, cand=S)
+        est = {"cspa": CSPA(max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False),
+               "banditron": Banditron(average=False, gamma=0.3, random_state=seed, max_iter=1, shuffle=False),
+               "bpa": BPA(gamma=0.3, random_state=seed, max_iter=1, shuffle=False)}[rule]
+    assume(gap > GAP)
+    _check(est, X, S, K, W, out, sparse)

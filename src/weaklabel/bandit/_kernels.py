@@ -8,7 +8,9 @@ run is reproducible exactly.  Ties in every argmax go to the lowest class index.
 
 Two feedback modes share each pass:
 
-* oracle (``logged=False``): the learner proposes, and ``y[i]`` answers "correct?";
+* oracle (``logged=False``): the learner proposes, and ``y[i]`` answers "correct?"; with
+  candidate sets (``cand`` of shape (n_samples, n_classes), not empty), ``cand[i, k]``
+  answers it: a proposal is right when it is any acceptable label of the row;
 * logged (``logged=True``): ``proposed[i]`` and ``correct[i]`` are given.
 """
 
@@ -84,9 +86,19 @@ def _spa_coefs(scores, y, upd_k, upd_c, loss, sel):
     return m + 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _best_candidate(scores, cand, i):
+    """The acceptable label of row ``i`` with the highest score (ties: the lowest index)."""
+    best = -1
+    for k in range(scores.shape[0]):
+        if cand[i, k] and (best < 0 or scores[k] > scores[best]):
+            best = k
+    return best
+
+
 @njit(cache=True, nogil=True)
 def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta, gamma, margin1,
-                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out, sw, acc, t0):
+                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out, sw, acc, t0, cand):
     """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
 
     Parameters
@@ -103,6 +115,10 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
         round's number; ``acc`` empty: no averaging.  The mean of the weights after each
         round is then ``((T + 1) W - acc) / T`` after ``T`` rounds.
     pred_out, prop_out, corr_out : per round: argmax prediction, proposal, correct.
+    cand : bool (n_samples, n_classes) acceptable labels per row (oracle mode), or (0, 0):
+        ``y`` holds the one right label.  SPA, which learns from the right label itself,
+        takes the acceptable label the model scores highest (the Max rule of the
+        candidate-label Perceptron).
 
     Returns
     -------
@@ -123,6 +139,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
     # O(nnz K).  Score differences, hence every decision, ignore U; it is folded in at the end.
     use_u = rule == RULE_CSPA
     U = np.zeros(W.shape[0] if use_u else 0)
+    has_cand = cand.shape[0] > 0
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
@@ -154,7 +171,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
             b = correct[i]
         else:
             yt = _explore(yhat, gamma, u[r], n_classes) if explore else yhat
-            b = y[i] == yt
+            b = cand[i, yt] if has_cand else y[i] == yt
         pred_out[r] = yhat
         prop_out[r] = yt
         corr_out[r] = b
@@ -168,7 +185,8 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
                 if b:
                     n_upd = _spa_coefs(scores, yt, upd_k, upd_c, loss, sel)
             else:
-                n_upd = _spa_coefs(scores, y[i], upd_k, upd_c, loss, sel)
+                n_upd = _spa_coefs(scores, _best_candidate(scores, cand, i) if has_cand else y[i], upd_k, upd_c,
+                                   loss, sel)
         elif rule == RULE_CSPA:
             if b:
                 n_upd = _spa_coefs(scores, yt, upd_k, upd_c, loss, sel)
@@ -257,7 +275,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
 
 @njit(cache=True, nogil=True)
 def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, indices, indptr,
-                   order, logged, y, proposed, correct, pred_out, prop_out, corr_out, sw):
+                   order, logged, y, proposed, correct, pred_out, prop_out, corr_out, sw, cand):
     """One pass of Confidit (Crammer & Gentile 2011).
 
     Per class ``k``: ``w_k`` is projected onto ``|w_k . x| <= 1`` in the ``A_k`` norm,
@@ -274,6 +292,9 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
     ``A_c <- A_c + v x x^T``, ``w_c <- A_c^-1 (A_c,old w_c + v s x)`` for ``v = sw[i]``,
     which is the row learnt ``v`` times in a row when ``v`` is an integer (no projection
     happens between repeats of one row, the scores being then already inside).
+
+    ``cand`` (n_samples, n_classes) bool, not empty: the proposal is right when it is any
+    acceptable label of the row (as in :func:`_bandit_pass`).
     """
     n_classes = W.shape[1]
     d = W.shape[0]
@@ -334,7 +355,7 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
             b = correct[i]
         else:
             c = _argmax(ucb)
-            b = y[i] == c
+            b = cand[i, c] if cand.shape[0] > 0 else y[i] == c
         pred_out[r] = yhat
         prop_out[r] = c
         corr_out[r] = b

@@ -63,7 +63,8 @@ class _BanditLearner(OnlineLinear):
         return self._online_call(X, _OracleTarget(y), None, reset=True, sample_weight=sample_weight)
 
     def score(self, X, y, sample_weight=None):
-        """Accuracy on labels ``y``; on a log, the share of rows whose prediction agrees
+        """Accuracy on labels ``y``; on candidate sets of acceptable labels, the share of
+        predictions inside them; on a log, the share of rows whose prediction agrees
         with the feedback (the proposal where it was right, any other label where it was
         wrong), so model selection works on logged feedback alone.
 
@@ -80,7 +81,9 @@ class _BanditLearner(OnlineLinear):
         from ..labels import BanditFeedback
 
         if not isinstance(y, BanditFeedback):
-            return super().score(X, y, sample_weight=sample_weight)
+            from .._online import candidate_score
+
+            return candidate_score(self, X, y, sample_weight)
         pred = self.predict(X)
         if len(y) != pred.shape[0]:
             raise ValueError(f"y holds {len(y)} logged rounds but X has {pred.shape[0]} rows; they must match.")
@@ -199,7 +202,7 @@ class _BanditLearner(OnlineLinear):
                           self._rule, float(getattr(self, "beta", 1.0)), float(getattr(self, "gamma", 0.0)),
                           float(getattr(self, "correct_margin", 1.0)), enc.logged, enc.y, enc.proposed,
                           enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"], sw,
-                          self._acc if averaged else _NO_FLOAT2, float(self.t_))
+                          self._acc if averaged else _NO_FLOAT2, float(self.t_), enc.cand)
         self._fill_propensities(enc, hist)
         self.t_ += n
         return nu
@@ -217,6 +220,8 @@ class _BanditLearner(OnlineLinear):
         if not logged:
             if target.y is None:
                 raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
+            if _is_candidate_form(target.y):
+                return self._encode_candidates(target.y, n, classes, first, reset)
             name = "y"
             labels = np.asarray(target.y)
             if labels.ndim == 2 and labels.shape[1] == 1:
@@ -228,32 +233,70 @@ class _BanditLearner(OnlineLinear):
         if labels.ndim != 1 or labels.shape[0] != n:
             raise ValueError(f"{name} must be 1-D with one label per row of X ({n}); got shape {labels.shape}.")
         if first:
-            if classes is None:
-                if not reset:
-                    raise ValueError(
-                        "classes must be passed on the first partial_fit / partial_fit_feedback call (every "
-                        "label the model will see), e.g. classes=np.arange(n_classes); got classes=None.")
-                classes_ = _classes_array(np.unique(labels), name)
-            else:
-                classes_ = _classes_array(classes)
-            if classes_.size < 2:
-                raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class "
-                                 f"{classes_.tolist()}.")
+            if classes is None and not reset:
+                raise ValueError(
+                    "classes must be passed on the first partial_fit / partial_fit_feedback call (every "
+                    "label the model will see), e.g. classes=np.arange(n_classes); got classes=None.")
+            classes_ = _classes_array(np.unique(labels), name) if classes is None else _classes_array(classes)
         else:
             classes_ = self.classes_
-            if classes is not None and not np.array_equal(_classes_array(classes), classes_):
-                raise ValueError(
-                    f"classes={np.asarray(classes).tolist()} differs from the classes of the first call "
-                    f"{classes_.tolist()}; pass the same classes or none.")
+        classes_ = self._check_classes(classes_, classes, first, name)
         idx = _labels_to_index(labels, classes_, name).astype(np.intp)
         if logged:
             return _Encoded(True, _NO_INDEX, idx, np.ascontiguousarray(target.correct, dtype=bool)), classes_
         return _Encoded(False, idx, _NO_INDEX, _NO_BOOL), classes_
 
+    def _check_classes(self, classes_, classes, first, name):
+        """The classes of this call: at least 2 on the first, the fitted ones after."""
+        if first:
+            if classes_.size < 2:
+                raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class "
+                                 f"{classes_.tolist()}.")
+        elif classes is not None and not np.array_equal(_classes_array(classes), classes_):
+            raise ValueError(
+                f"classes={np.asarray(classes).tolist()} differs from the classes of the first call "
+                f"{classes_.tolist()}; pass the same classes or none.")
+        return classes_
+
+    def _encode_candidates(self, y, n, classes, first, reset):
+        """Candidate sets of acceptable labels -> a mask over ``classes_`` (rows of one label
+        become the plain label path, so single-label sets learn exactly as labels do)."""
+        from ..labels import CandidateSets, check_candidates
+
+        if first and classes is None and not reset and not isinstance(y, (CandidateSets, np.ndarray)):
+            raise ValueError("classes must be passed on the first partial_fit call with candidate sets given as "
+                             "label lists (every label the model will see), e.g. classes=np.arange(n_classes).")
+        if not first and classes is None:
+            classes = self.classes_
+        S, classes_ = check_candidates(y, n, classes)
+        classes_ = self._check_classes(classes_, classes, first, "y")
+        empty = ~S.any(axis=1)
+        if empty.any():
+            raise ValueError(f"y has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}; every row "
+                             "needs at least one acceptable label.")
+        idx = S.argmax(axis=1).astype(np.intp)
+        if (S.sum(axis=1) == 1).all():
+            return _Encoded(False, idx, _NO_INDEX, _NO_BOOL), classes_
+        return _Encoded(False, idx, _NO_INDEX, _NO_BOOL, np.ascontiguousarray(S, dtype=bool)), classes_
+
+
+def _is_candidate_form(y):
+    """Candidate sets (a CandidateSets, a 2-D mask of several columns, a list of label
+    lists) rather than one label per row."""
+    from ..labels import CandidateSets
+
+    if isinstance(y, CandidateSets):
+        return True
+    if isinstance(y, list):
+        return any(isinstance(v, (list, tuple, set, np.ndarray)) for v in y)
+    arr = np.asarray(y) if not hasattr(y, "ndim") else y
+    return getattr(arr, "ndim", 1) == 2 and arr.shape[1] > 1
+
 
 _NO_INDEX = np.zeros(0, dtype=np.intp)
 _NO_FLOAT2 = np.zeros((0, 0), dtype=np.float64)
 _NO_BOOL = np.zeros(0, dtype=bool)
+_NO_BOOL2 = np.zeros((0, 0), dtype=bool)
 
 
 class _OracleTarget:
@@ -275,12 +318,14 @@ class _LoggedTarget:
 
 
 class _Encoded:
-    """What a pass reads: oracle label indices, or logged proposal indices and answers."""
+    """What a pass reads: oracle label indices (or candidate sets), or logged proposal
+    indices and answers."""
 
-    __slots__ = ("logged", "y", "proposed", "correct")
+    __slots__ = ("logged", "y", "proposed", "correct", "cand")
 
-    def __init__(self, logged, y, proposed, correct):
+    def __init__(self, logged, y, proposed, correct, cand=None):
         self.logged, self.y, self.proposed, self.correct = logged, y, proposed, correct
+        self.cand = _NO_BOOL2 if cand is None else cand
 
 
 _COMMON_DOC = """
@@ -642,7 +687,7 @@ class Confidit(_BanditLearner):
         diagonal = self._A_diag.size > 0
         t, nu = _confidit_pass(self._W, self._A_diag, self._A_inv, diagonal, float(self.eta), float(self.t_),
                                dense, is_dense, data, indices, indptr, order, enc.logged, enc.y, enc.proposed,
-                               enc.correct, hist["predictions"], hist["proposals"], hist["correct"], sw)
+                               enc.correct, hist["predictions"], hist["proposals"], hist["correct"], sw, enc.cand)
         self._fill_propensities(enc, hist)
         self.t_ = int(t)
         return nu

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._validation import AT_LEAST_1, POSITIVE, describe_rows
 from ..labels import check_candidates
-from .._online import OnlineLinear
+from .._online import OnlineLinear, candidate_score  # noqa: F401 (re-exported)
 from .._persist import register
 from ..linear import doc_with_common
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
@@ -158,21 +158,6 @@ class _OnlineCandidateLearner(OnlineLinear):
         super()._set_state(arrays, meta)
         self._scale = 1.0
         self._normsq = float(np.sum(self._W * self._W))
-
-
-def candidate_score(est, X, y, sample_weight=None):
-    """``est``'s fraction of predictions inside the candidate sets ``y`` (weighted); with
-    1-D labels, scikit-learn's accuracy."""
-    from sklearn.base import ClassifierMixin
-
-    from ..labels import CandidateSets
-
-    if not isinstance(y, (list, CandidateSets)) and np.ndim(y) == 1:
-        return ClassifierMixin.score(est, X, y, sample_weight=sample_weight)
-    pred = est.predict(X)
-    S, _ = check_candidates(y, len(pred), est.classes_)
-    inside = S[np.arange(len(pred)), np.searchsorted(est.classes_, pred)]
-    return float(np.average(inside, weights=sample_weight))
 
 
 def _carries_classes(y):

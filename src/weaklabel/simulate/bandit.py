@@ -16,8 +16,10 @@ def bandit_feedback(y, proposed=None, *, classes=None, random_state=None):
 
     Parameters
     ----------
-    y : array-like of shape (n_samples,)
-        True labels (the oracle).
+    y : array-like of shape (n_samples,), or candidate sets
+        True labels (the oracle); or, where several labels are acceptable, candidate sets
+        (a :class:`weaklabel.CandidateSets`, a bool mask, or label lists): a proposal is
+        right when it is any acceptable label of its row.
     proposed : array-like of shape (n_samples,), default=None
         The labels proposed; ``None`` proposes a uniformly random class per sample
         (a uniform logging policy, the usual way to make an off-line bandit log).
@@ -39,19 +41,29 @@ def bandit_feedback(y, proposed=None, *, classes=None, random_state=None):
     >>> fb = bandit_feedback([0, 1, 2, 1], proposed=[0, 2, 2, 0])
     >>> fb.correct.tolist()
     [True, False, True, False]
+    >>> bandit_feedback([[0, 1], [1], [1, 2], [0]], proposed=[1, 2, 2, 0]).correct.tolist()
+    [True, False, True, True]
     """
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D labels; got shape {y.shape}.")
-    classes = _classes_array(np.unique(y) if classes is None else classes)
-    idx = _labels_to_index(y, classes, "y")
+    from ..labels import CandidateSets, check_candidates
+
+    if isinstance(y, (CandidateSets, list)) or np.ndim(y) == 2:
+        S, classes = check_candidates(y, None, classes)
+        n = S.shape[0]
+    else:
+        y = np.asarray(y)
+        if y.ndim != 1:
+            raise ValueError(f"y must be 1-D labels or candidate sets; got shape {y.shape}.")
+        classes = _classes_array(np.unique(y) if classes is None else classes)
+        S = None
+        n = y.size
+        idx = _labels_to_index(y, classes, "y")
     if proposed is None:
         rng = check_random_state(random_state)
-        proposed = classes[rng.randint(classes.size, size=y.size)]
+        proposed = classes[rng.randint(classes.size, size=n)]
     else:
         proposed = np.asarray(proposed)
-        if proposed.shape != y.shape:
-            raise ValueError(f"proposed must have the shape of y {y.shape}; got {proposed.shape}.")
-        _labels_to_index(proposed, classes, "proposed")
-    correct = _labels_to_index(proposed, classes, "proposed") == idx
+        if proposed.shape != (n,):
+            raise ValueError(f"proposed must have one label per row of y ({n},); got shape {proposed.shape}.")
+    p_idx = _labels_to_index(proposed, classes, "proposed")
+    correct = S[np.arange(n), p_idx] if S is not None else p_idx == idx
     return BanditFeedback(proposed, correct)
