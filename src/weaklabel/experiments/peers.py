@@ -69,3 +69,32 @@ def vw_cbify_pass(features, y_idx, n_classes, epsilon, seed, order=None):
     finally:
         ws.finish()
     return correct
+
+
+def vw_cb_explore_pass(features, S, n_classes, epsilon, seed, order=None):
+    """One pass of ``vw --cb_explore K --epsilon E`` over the rows in ``order``, with
+    several acceptable labels per row (``S``, bool (n, K)).
+
+    ``--cbify`` takes one right label only (VW issue 2262), so the contextual-bandit loop
+    is run by hand, as VW's documentation does it: VW gives its distribution over the
+    actions, one action is drawn from it (with our seeded generator), its cost is 0 if the
+    action is acceptable and 1 otherwise, and VW learns ``action:cost:probability``.
+    Returns the bool array "played action was acceptable".
+    """
+    import vowpalwabbit
+
+    order = np.arange(len(features)) if order is None else order
+    rng = np.random.default_rng(seed)
+    ws = vowpalwabbit.Workspace(f"--cb_explore {int(n_classes)} --epsilon {float(epsilon)} --quiet "
+                                f"--random_seed {int(seed)}")
+    right = np.empty(len(order), dtype=bool)
+    try:
+        for r, i in enumerate(order):
+            pmf = np.asarray(ws.predict(f"|f {features[i]}"), dtype=float)
+            pmf = pmf / pmf.sum()
+            a = int(rng.choice(pmf.size, p=pmf))
+            right[r] = bool(S[i, a])
+            ws.learn(f"{a + 1}:{0.0 if right[r] else 1.0}:{pmf[a]:.9g} |f {features[i]}")
+    finally:
+        ws.finish()
+    return right

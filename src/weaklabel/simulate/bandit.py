@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 from .._validation import _classes_array, _labels_to_index
 from ..labels import BanditFeedback
 
-__all__ = ["bandit_feedback"]
+__all__ = ["bandit_feedback", "acceptable_labels"]
 
 
 def bandit_feedback(y, proposed=None, *, classes=None, random_state=None):
@@ -67,3 +67,64 @@ def bandit_feedback(y, proposed=None, *, classes=None, random_state=None):
     p_idx = _labels_to_index(proposed, classes, "proposed")
     correct = S[np.arange(n), p_idx] if S is not None else p_idx == idx
     return BanditFeedback(proposed, correct)
+
+
+def acceptable_labels(y, p=0.5, *, classes=None, partner_seed=0, random_state=None):
+    """Sets of acceptable labels: each row's label, and with probability ``p`` its class's
+    partner too.
+
+    Every class is paired with one other class, once for the data set (a random
+    permutation without fixed points drawn from ``partner_seed``), as synonyms or a
+    shared parent make two labels both right for some rows.  Feed the sets to a bandit
+    learner's ``fit`` / ``partial_fit`` (a proposal is right when it is in the set) or to
+    :func:`bandit_feedback`.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        True labels.
+    p : float in [0, 1], default=0.5
+        Probability that the partner label is acceptable too, per row.
+    classes : array-like of shape (n_classes,), default=None
+        Every label (at least 2); ``None`` takes the labels present in ``y``.
+    partner_seed : int, default=0
+        Seed of the pairing (fixed per data set, so that the structure can be learnt).
+    random_state : int, RandomState instance or None, default=None
+        Seed of the per-row draws.
+
+    Returns
+    -------
+    S : CandidateSets
+
+    Examples
+    --------
+    >>> from weaklabel.simulate import acceptable_labels
+    >>> S = acceptable_labels([0, 1, 2, 2], p=1.0, classes=range(3))
+    >>> S.sizes.tolist()
+    [2, 2, 2, 2]
+    """
+    from numbers import Real
+
+    from ..labels import CandidateSets
+
+    if isinstance(p, bool) or not isinstance(p, Real) or not 0.0 <= float(p) <= 1.0:
+        raise ValueError(f"p must be a probability in [0, 1]; got {p!r}.")
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D labels; got shape {y.shape}.")
+    classes = _classes_array(np.unique(y) if classes is None else classes)
+    K = classes.size
+    if K < 2:
+        raise ValueError(f"acceptable_labels needs at least 2 classes; got {K}.")
+    idx = _labels_to_index(y, classes, "y")
+    prng = np.random.RandomState(partner_seed)
+    while True:
+        partner = prng.permutation(K)
+        if not (partner == np.arange(K)).any():
+            break
+    rng = check_random_state(random_state)
+    S = np.zeros((y.size, K), dtype=bool)
+    S[np.arange(y.size), idx] = True
+    both = np.flatnonzero(rng.random_sample(y.size) < p)
+    S[both, partner[idx[both]]] = True
+    return CandidateSets(S, classes=classes)
