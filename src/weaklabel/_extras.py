@@ -19,6 +19,7 @@ EXTRAS = {
     "h5py": ("h5py", "hdf5"),
     "dask": ("dask[distributed]", "dask"),
     "distributed": ("dask[distributed]", "dask"),
+    "pandas": ("pandas", "pandas"),
 }
 
 

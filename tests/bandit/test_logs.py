@@ -58,3 +58,28 @@ def test_vowpal_wabbit_learns_from_the_file(tmp_path):
     pred = model.predict("| 0:0.1 1:0.2")
     model.finish()
     assert pred in (1, 2, 3)
+
+
+def test_dataframe_round_trip_and_bad_columns():
+    pd = pytest.importorskip("pandas")
+    from weaklabel.bandit.logs import BanditLog
+
+    rng = np.random.default_rng(0)
+    X = sp.random(20, 6, density=0.4, random_state=1, format="csr")
+    log = BanditLog(X, rng.integers(0, 3, 20), rng.random(20), rng.uniform(0.1, 1.0, 20), [f"w{j}" for j in range(6)])
+    df = log.to_frame()
+    assert list(df.columns[:3]) == ["action", "reward", "propensity"] and list(df.columns[3:]) == log.feature_names
+    back = BanditLog.from_frame(df)
+    assert (back.X != log.X).nnz == 0 and back.feature_names == log.feature_names
+    np.testing.assert_array_equal(back.actions, log.actions)
+    np.testing.assert_array_equal(back.rewards, log.rewards)
+    np.testing.assert_array_equal(back.propensities, log.propensities)
+    dense = pd.DataFrame({"a": [0, 2], "r": [1.0, 0.0], "p": [0.5, 0.25], "x1": [1.0, 0.0], "x2": [0.0, 3.0]})
+    got = BanditLog.from_frame(dense, action="a", reward="r", propensity="p")
+    np.testing.assert_array_equal(got.X.toarray(), [[1.0, 0.0], [0.0, 3.0]])
+    with pytest.raises(ValueError, match="no column 'action'"):
+        BanditLog.from_frame(dense)
+    with pytest.raises(ValueError, match=r"\(0, 1\]"):
+        BanditLog.from_frame(dense.assign(p=[0.5, 0.0]), action="a", reward="r", propensity="p")
+    with pytest.raises(ValueError, match="0-based action"):
+        BanditLog.from_frame(dense.assign(a=[0.5, 1.0]), action="a", reward="r", propensity="p")

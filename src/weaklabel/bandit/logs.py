@@ -1,4 +1,4 @@
-"""Bandit logs in Vowpal Wabbit's ``--cb`` text format.
+"""Bandit logs in Vowpal Wabbit's ``--cb`` text format, as arrays, or as a pandas DataFrame.
 
 One line per logged round: ``action:cost:probability | features``, with the action
 1-based, the cost the logging system paid (lower is better) and the probability with which
@@ -28,6 +28,54 @@ class BanditLog:
     rewards: np.ndarray
     propensities: np.ndarray
     feature_names: list = field(default_factory=list)
+
+    def to_frame(self):
+        """The log as a pandas DataFrame: columns ``action``, ``reward``, ``propensity``,
+        then one column per feature (named by ``feature_names``; sparse columns when ``X``
+        is sparse).  Needs pandas (``pip install "weaklabel[pandas]"``)."""
+        from .._extras import require
+
+        pd = require("pandas", "BanditLog.to_frame")
+        names = self.feature_names or [str(j) for j in range(self.X.shape[1])]
+        head = pd.DataFrame({"action": self.actions, "reward": self.rewards, "propensity": self.propensities})
+        feats = pd.DataFrame.sparse.from_spmatrix(sp.csr_matrix(self.X), columns=names)
+        return pd.concat([head, feats], axis=1)
+
+    @classmethod
+    def from_frame(cls, df, *, action="action", reward="reward", propensity="propensity", features=None):
+        """A log from a DataFrame with one row per logged round.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+        action, reward, propensity : str
+            Columns of the 0-based logged action, the reward and the logging policy's
+            probability of that action, in (0, 1].
+        features : list of str, default=None
+            The context columns; ``None``: every other column.
+
+        Returns
+        -------
+        BanditLog
+        """
+        missing = [c for c in (action, reward, propensity) if c not in df.columns]
+        if missing:
+            raise ValueError(f"the DataFrame has no column {', '.join(map(repr, missing))}; it has "
+                             f"{', '.join(map(str, df.columns[:10]))}.")
+        features = [c for c in df.columns if c not in (action, reward, propensity)] if features is None else features
+        a = df[action].to_numpy()
+        if a.dtype.kind not in "iu" or (a < 0).any():
+            raise ValueError(f"column {action!r} must hold 0-based action indices (non-negative integers).")
+        r = df[reward].to_numpy(dtype=np.float64)
+        p = df[propensity].to_numpy(dtype=np.float64)
+        if not (np.isfinite(r).all() and np.isfinite(p).all()) or (p <= 0).any() or (p > 1).any():
+            raise ValueError(f"column {reward!r} must be finite and {propensity!r} in (0, 1].")
+        cols = df[features]
+        if hasattr(cols, "sparse") and all(getattr(cols[c].dtype, "name", "").startswith("Sparse") for c in features):
+            X = sp.csr_matrix(cols.sparse.to_coo())
+        else:
+            X = sp.csr_matrix(cols.to_numpy(dtype=np.float64))
+        return cls(X, a.astype(np.int64), r, p, [str(c) for c in features])
 
 
 def _open(target, mode):
