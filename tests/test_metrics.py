@@ -59,3 +59,29 @@ def test_progressive_validation_is_one_predict_then_learn_pass():
         progressive_validation(clone(AvgPerceptron()), X, S, print_every=0)
     with pytest.raises(ValueError, match="rows"):
         progressive_validation(AvgPerceptron(), X, S[:10])
+
+
+def test_candidate_log_loss_matches_a_loop_and_chooses_alpha():
+    from sklearn.datasets import load_digits
+    from sklearn.metrics import log_loss
+    from sklearn.model_selection import GridSearchCV
+
+    from weaklabel.metrics import candidate_log_loss, candidate_log_loss_score
+    from weaklabel.partial import PRODEN
+    from weaklabel.simulate import make_candidate_sets
+
+    rng = np.random.default_rng(0)
+    P = rng.dirichlet(np.ones(4), size=30)
+    S = rng.random((30, 4)) < 0.4
+    S[np.arange(30), rng.integers(0, 4, 30)] = True
+    ref = -np.mean([np.log(sum(P[i, a] for a in range(4) if S[i, a])) for i in range(30)])
+    assert candidate_log_loss(S, P) == pytest.approx(ref, rel=1e-12)
+    y = rng.integers(0, 4, 30)
+    assert candidate_log_loss(y, P) == pytest.approx(log_loss(y, P, labels=range(4)), rel=1e-9)
+    with pytest.raises(ValueError, match="columns"):
+        candidate_log_loss(S[:, :3], P)
+    X, yd = load_digits(return_X_y=True)
+    Sd = make_candidate_sets(yd[:600], 3, random_state=0)
+    search = GridSearchCV(PRODEN(), {"alpha": [1e-3, 1.0]}, scoring=candidate_log_loss_score, cv=3)
+    search.fit(X[:600] / 16, Sd)
+    assert search.best_params_ == {"alpha": 1e-3} and search.best_score_ < 0

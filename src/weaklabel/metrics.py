@@ -8,7 +8,7 @@ import numpy as np
 
 from .labels import BanditFeedback, CandidateSets, check_candidates
 
-__all__ = ["ambiguous_zero_one_loss", "progressive_error", "progressive_error_curve", "progressive_validation",
+__all__ = ["ambiguous_zero_one_loss", "candidate_log_loss", "candidate_log_loss_score", "progressive_error", "progressive_error_curve", "progressive_validation",
            "ProgressiveScore", "accuracy"]
 
 
@@ -37,6 +37,66 @@ def ambiguous_zero_one_loss(S, y_pred, *, classes=None, normalize=True):
     inside = (classes_[idx_c] == y_pred) & mask[np.arange(y_pred.size), idx_c]
     wrong = ~inside
     return float(wrong.mean()) if normalize else int(wrong.sum())
+
+
+def candidate_log_loss(S, proba, *, eps=1e-15):
+    """Mean negative log-probability a model gives the candidate sets:
+    ``-mean_i log sum_{a in S_i} p_a(x_i)``.
+
+    The likelihood of what was observed (a set, not a label) under the model, when the
+    sets hold the true label and do not depend on which of their labels is true (the
+    usual "candidates at random" assumption): a proper criterion for choosing
+    hyper-parameters from candidate sets alone, which unlike the ambiguous 0-1 loss
+    rewards confidence placed on the right set and punishes it elsewhere.  With 1-D labels
+    it is scikit-learn's log loss.
+
+    Parameters
+    ----------
+    S : CandidateSets, bool mask (n_samples, n_classes), list of label lists or 1-D labels
+        Columns in the order of the model's ``classes_``; labels are column indices.
+    proba : array-like of shape (n_samples, n_classes)
+        ``predict_proba`` of the model.
+    eps : float, default=1e-15
+        Probabilities are clipped below at ``eps``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.metrics import candidate_log_loss
+    >>> round(candidate_log_loss([[0, 1], [2]], np.array([[0.5, 0.3, 0.2], [0.1, 0.1, 0.8]]), eps=1e-15), 4)
+    0.2231
+    """
+    proba = np.asarray(proba, dtype=np.float64)
+    if proba.ndim != 2:
+        raise ValueError(f"proba must be 2-D (n_samples, n_classes); got shape {proba.shape}.")
+    classes = None if isinstance(S, CandidateSets) else np.arange(proba.shape[1])   # labels: column indices
+    mask, _ = check_candidates(S, n_samples=proba.shape[0], classes=classes, name="S")
+    if mask.shape != proba.shape:
+        raise ValueError(f"S has {mask.shape[1]} classes but proba has {proba.shape[1]} columns; they must match.")
+    inside = np.sum(proba * mask, axis=1)
+    return float(-np.mean(np.log(np.clip(inside, eps, None))))
+
+
+def candidate_log_loss_score(estimator, X, S):
+    """A scorer for ``GridSearchCV(scoring=...)``: minus :func:`candidate_log_loss` of
+    ``estimator.predict_proba(X)`` on the candidate sets ``S`` (greater is better), so that
+    hyper-parameters are chosen by the likelihood of held-out candidate sets.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.model_selection import GridSearchCV
+    >>> from weaklabel.metrics import candidate_log_loss_score
+    >>> from weaklabel.partial import PRODEN
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y[:600], 3, random_state=0)
+    >>> search = GridSearchCV(PRODEN(), {"alpha": [1e-3, 1.0]}, scoring=candidate_log_loss_score, cv=3)
+    >>> search.fit(X[:600] / 16, S).best_params_
+    {'alpha': 0.001}
+    """
+    mask, _ = check_candidates(S, n_samples=X.shape[0], classes=estimator.classes_, name="S")
+    return -candidate_log_loss(mask, estimator.predict_proba(X))
 
 
 def progressive_error(y_true, predictions):
