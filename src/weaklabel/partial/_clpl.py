@@ -5,13 +5,12 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._persist import register
-from .._validation import AT_LEAST_1, NON_NEGATIVE, check_X, transactional
-from ..labels import check_candidates
-from ..linear import LinearMulticlass, lbfgs_fit
+from .._validation import AT_LEAST_1, NON_NEGATIVE, transactional
+from ..linear import lbfgs_fit
+from ._batch import BatchPartialLinear
 
 __all__ = ["CLPL", "clpl_loss"]
 
@@ -59,7 +58,7 @@ def clpl_loss(Z, S, loss="squared_hinge", sample_weight=None):
 
 
 @register
-class CLPL(LinearMulticlass):
+class CLPL(BatchPartialLinear):
     """Linear classifier from candidate label sets with the convex CLPL loss.
 
     Cour, Sapp & Taskar, "Learning from Partial Labels", JMLR 12 (2011), Section 4.  With
@@ -130,54 +129,11 @@ class CLPL(LinearMulticlass):
         -------
         self
         """
-        from sklearn.utils.validation import _check_sample_weight
-
-        self._validate_params()
-        X = check_X(self, X, reset=True)
-        n, d = X.shape
-        S, classes = check_candidates(y, n, self.classes)
-        if classes.size < 2:
-            raise ValueError(f"CLPL needs at least 2 classes; got 1 class {classes.tolist()}.")
-        empty = ~S.any(axis=1)
-        if empty.any():
-            raise ValueError(f"y has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}.")
+        Xf, S, classes, sw = self._fit_inputs(X, y, sample_weight)
         K = classes.size
-        sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                                                     ensure_non_negative=True)
-        Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         self._W, res = lbfgs_fit(Xf, K, lambda Z: clpl_loss(Z, S, self.loss, sw), alpha=self.alpha,
                                  fit_intercept=self.fit_intercept, max_iter=self.max_iter, tol=self.tol)
         self.classes_ = classes
         self.n_iter_ = int(res.nit)
         self.loss_ = float(res.fun)
         return self
-
-    def score(self, X, y, sample_weight=None):
-        """Fraction of predictions inside the candidate sets (with 1-D labels: accuracy).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : CandidateSets, bool mask, list of label lists, or 1-D labels
-        sample_weight : array-like of shape (n_samples,), default=None
-
-        Returns
-        -------
-        score : float
-        """
-        from ._online import candidate_score
-
-        return candidate_score(self, X, y, sample_weight)
-
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        self._check_weight_shape()
-        self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags

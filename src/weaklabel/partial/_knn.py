@@ -12,7 +12,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._persist import register, save_model
 from .._validation import check_X, check_X_values, transactional
+from .._online import candidate_score
 from ..labels import check_candidates
+from ._batch import check_nonempty
 
 __all__ = ["PLKNN"]
 
@@ -84,9 +86,7 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         X = check_X(self, X, reset=True)
         n = X.shape[0]
         S, classes = check_candidates(y, n, self.classes)
-        empty = ~S.any(axis=1)
-        if empty.any():
-            raise ValueError(f"y has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}.")
+        check_nonempty(S)
         self._nn = NearestNeighbors(n_neighbors=min(self.n_neighbors, n), metric=self.metric).fit(X)
         self._X = X
         self._S = S.astype(np.float64)
@@ -123,8 +123,6 @@ class PLKNN(ClassifierMixin, BaseEstimator):
 
     def score(self, X, y, sample_weight=None):
         """Fraction of predictions inside the candidate sets (with 1-D labels: accuracy)."""
-        from ._online import candidate_score
-
         return candidate_score(self, X, y, sample_weight)
 
     def save(self, path):

@@ -11,9 +11,9 @@ from scipy.special import log_softmax, softmax
 from sklearn.utils._param_validation import Interval
 
 from .._persist import register
-from .._validation import AT_LEAST_1, NON_NEGATIVE, check_X, transactional
-from ..labels import check_candidates
-from ..linear import LinearMulticlass, lbfgs_fit
+from .._validation import AT_LEAST_1, NON_NEGATIVE, transactional
+from ..linear import lbfgs_fit
+from ._batch import BatchPartialLinear
 
 __all__ = ["PRODEN", "weighted_cross_entropy"]
 
@@ -46,7 +46,7 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
 
 
 @register
-class PRODEN(LinearMulticlass):
+class PRODEN(BatchPartialLinear):
     """Multinomial logistic regression from candidate label sets by progressive
     identification of the true label.
 
@@ -133,21 +133,8 @@ class PRODEN(LinearMulticlass):
         -------
         self
         """
-        from sklearn.utils.validation import _check_sample_weight
-
-        self._validate_params()
-        X = check_X(self, X, reset=True)
-        n, d = X.shape
-        S, classes = check_candidates(y, n, self.classes)
-        if classes.size < 2:
-            raise ValueError(f"PRODEN needs at least 2 classes; got 1 class {classes.tolist()}.")
-        empty = ~S.any(axis=1)
-        if empty.any():
-            raise ValueError(f"y has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}.")
-        K = classes.size
-        sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                                                     ensure_non_negative=True)
-        Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        Xf, S, classes, sw = self._fit_inputs(X, y, sample_weight)
+        d, K = Xf.shape[1], classes.size
         Sf = S.astype(np.float64)
         Q = Sf / Sf.sum(axis=1, keepdims=True)
         W = None
@@ -176,36 +163,6 @@ class PRODEN(LinearMulticlass):
     def predict_log_proba(self, X):
         """Log of :meth:`predict_proba`."""
         return log_softmax(self._scores(X), axis=1)
-
-    def score(self, X, y, sample_weight=None):
-        """Fraction of predictions inside the candidate sets (with 1-D labels: accuracy).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : CandidateSets, bool mask, list of label lists, or 1-D labels
-        sample_weight : array-like of shape (n_samples,), default=None
-
-        Returns
-        -------
-        score : float
-        """
-        from ._online import candidate_score
-
-        return candidate_score(self, X, y, sample_weight)
-
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        self._check_weight_shape()
-        self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
 
 def _scores(X, W, d):

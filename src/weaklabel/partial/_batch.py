@@ -1,0 +1,67 @@
+"""What the batch partial-label learners share: the boundary checks of ``fit``, the score on
+candidate sets, and the saved state."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._online import candidate_score
+from .._validation import check_X
+from ..labels import check_candidates
+from ..linear import LinearMulticlass
+
+
+def check_nonempty(S, name="y"):
+    """Raise when a row of the candidate mask ``S`` allows no label."""
+    empty = ~S.any(axis=1)
+    if empty.any():
+        raise ValueError(f"{name} has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}.")
+
+
+class BatchPartialLinear(LinearMulticlass):
+    """Base of the linear batch learners from candidate sets (CLPL, PRODEN)."""
+
+    def _fit_inputs(self, X, y, sample_weight):
+        """Validated ``(Xf, S, classes, sw)``: rows as CSR or float64, the candidate mask over
+        ``classes`` (at least 2, no empty set) and the weights (None when not given)."""
+        from sklearn.utils.validation import _check_sample_weight
+
+        self._validate_params()
+        X = check_X(self, X, reset=True)
+        S, classes = check_candidates(y, X.shape[0], self.classes)
+        if classes.size < 2:
+            raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class {classes.tolist()}.")
+        check_nonempty(S)
+        sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                                     ensure_non_negative=True)
+        Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        return Xf, S, classes, sw
+
+    def score(self, X, y, sample_weight=None):
+        """Fraction of predictions inside the candidate sets (with 1-D labels: accuracy).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : CandidateSets, bool mask, list of label lists, or 1-D labels
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        score : float
+        """
+        return candidate_score(self, X, y, sample_weight)
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
+
+    def _set_state(self, arrays, meta):
+        super()._set_state(arrays, meta)
+        self._check_weight_shape()
+        self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
