@@ -21,6 +21,18 @@ from ..simulate import make_candidate_sets
 DATASETS = {"usps": "dense", "sector": "sparse"}
 
 
+def _timed_fit(fn, repeats):
+    """(best seconds of ``repeats`` calls of ``fn``, the estimator of the last call), warnings off."""
+    t, est = np.inf, None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            est = fn()
+            t = min(t, time.perf_counter() - t0)
+    return t, est
+
+
 def _best_time(fn, repeats):
     best = np.inf
     for _ in range(repeats):
@@ -367,13 +379,7 @@ def run_noisy(names=("optdigits", "reuters", "sector9"), alpha=1e-4, repeats=3, 
             f"classes, alpha={alpha:g}, L-BFGS tol {tol:g})")
         base = None
         for label, fn in methods:
-            t = np.inf
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                for _ in range(repeats):
-                    t0 = time.perf_counter()
-                    est = fn()
-                    t = min(t, time.perf_counter() - t0)
+            t, est = _timed_fit(fn, repeats)
             pred = est.predict(Xte)
             if "cleanlab" in label:
                 pred = classes[pred]
@@ -429,13 +435,7 @@ def run_partial_batch(names=("lost", "birdsong", "italian"), repeats=3, out=prin
             f"classes, avg set size {mask.sum(axis=1).mean():.2f})")
         base = None
         for label, fn in methods:
-            t, est = np.inf, None
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                for _ in range(repeats):
-                    t0 = time.perf_counter()
-                    est = fn()
-                    t = min(t, time.perf_counter() - t0)
+            t, est = _timed_fit(fn, repeats)
             acc = float(np.mean(est.predict(Xte) == yte))
             base = t if base is None else base
             rows.append({"dataset": name, "method": label, "seconds": t, "ratio": t / base, "accuracy": acc})
