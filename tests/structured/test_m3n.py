@@ -195,3 +195,28 @@ def test_pairwise_scale_multiplies_the_pairwise_scores_at_prediction_only():
         with pytest.raises(ValueError, match="The 'pairwise_scale' parameter of LPMILM3N must be a float in the range"):
             LPMILM3N(graph=chain_graph(8), pairwise_scale=bad).fit(X, Y)
     np.testing.assert_array_equal(est.unary_, U0)
+
+
+def test_decode_honours_allowed_labels_and_forbidden_pairs():
+    """decode(allowed=, forbidden=): a tag dictionary per node and a transition that may never
+    happen, on a fitted chain model; an unsatisfiable request is reported, not hidden."""
+    X, Y = hidden_markov_chain(60, length=10, n_states=3, random_state=0)
+    est = MILM3N(alpha=1.0, n_states=3).fit(X, Y)
+    free, _ = est.decode(X[:20])
+    allowed = np.ones((20, 10, 3), dtype=bool)
+    allowed[:, 0] = [False, False, True]                 # node 0 must be label 2
+    forbidden = np.zeros((3, 3), dtype=bool)
+    forbidden[2, 2] = True                                # 2 may never follow 2
+    for method in ("viterbi", "exact", "milp"):
+        out, info = est.decode(X[:20], allowed=allowed, forbidden=forbidden, method=method)
+        assert (out[:, 0] == 2).all() and not ((out[:, :-1] == 2) & (out[:, 1:] == 2)).any()
+        assert info["infeasible_rows"] == []
+    assert (free[:, 0] != 2).any()                        # the constraint changed something
+    impossible = np.zeros((10, 3), dtype=bool)
+    impossible[:, 2] = True                               # every node 2, yet 2-2 forbidden
+    out, info = est.decode(X[:3], allowed=impossible, forbidden=forbidden)
+    assert info["infeasible_rows"] == [0, 1, 2]
+    with pytest.raises(ValueError, match="no label at nodes"):
+        est.decode(X[:3], allowed=np.zeros((10, 3), dtype=bool))
+    with pytest.raises(ValueError, match="2 examples but X has 3"):
+        est.decode(X[:3], allowed=np.ones((2, 10, 3), dtype=bool))

@@ -37,7 +37,7 @@ from sklearn.utils._param_validation import StrOptions
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least, check_X_finite, transactional
 from .graphs import Graph, chain_graph
-from .inference import exact_map, lp_map, milp_map
+from .inference import check_constraints, constrain, exact_map, lp_map, milp_map, satisfies
 from .inference._kernels import _viterbi
 from .model import check_label_prob, estimate_missingness, loss_augmented_oracle, sudoku_label_prob, unary_scores
 from .solvers import bcfw, bmrm, lp_adam
@@ -157,7 +157,7 @@ class _M3NBase(BaseEstimator):
         rows = n_sym if sym else X.shape[2]
         return np.zeros((rows, K)), np.zeros((K, K))
 
-    def _decode_all(self, X, sym, method=None, max_nodes=None, scale=1.0):
+    def _decode_all(self, X, sym, method=None, max_nodes=None, scale=1.0, constraints=None):
         g = self.graph_
         K = self.pairwise_.shape[0]
         Wp = self.pairwise_ if scale == 1.0 else scale * self.pairwise_
@@ -175,40 +175,57 @@ class _M3NBase(BaseEstimator):
             P = np.ascontiguousarray(np.broadcast_to(Wp, (max(n - 1, 1), K, K)))
             for i in range(X.shape[0]):
                 unary_scores(self.unary_, X, sym, i, scores)
+                U, Pi = self._constrained(scores, P[: n - 1], constraints, i)
                 if n == 1:
-                    out[i, 0] = int(np.argmax(scores[0]))
+                    out[i, 0] = int(np.argmax(U[0]))
                 else:
-                    _viterbi(scores, P, out[i])
+                    _viterbi(U, np.ascontiguousarray(Pi), out[i])
             info["tight"] = X.shape[0]
-            return out, info
+            return self._check_constrained(out, constraints, info)
         budget = 2_000_000 if max_nodes is None else max_nodes
         for i in range(X.shape[0]):
             unary_scores(self.unary_, X, sym, i, scores)
+            U, Pi = self._constrained(scores, Wp, constraints, i)
             if method == "exact":
-                r = exact_map(scores, Wp, g.edges, max_nodes=budget)
+                r = exact_map(U, Pi, g.edges, max_nodes=budget)
                 info["tight"] += r.info["tight_at_root"]
                 info["branch_and_bound"] += not r.info["tight_at_root"]
                 info["lp_calls"] += r.info["lp_calls"]
                 info["nodes"] += r.nodes
             elif method == "lp":
-                r = lp_map(scores, Wp, g.edges)
+                r = lp_map(U, Pi, g.edges)
                 info["tight"] += r.certified
                 info["lp_calls"] += 1
             else:
-                r = milp_map(scores, Wp, g.edges)
+                r = milp_map(U, Pi, g.edges)
                 info["tight"] += r.certified
                 info["lp_calls"] += 1
             if not r.certified:
                 info["not_proved"] += 1
                 info["not_proved_rows"].append(i)
             out[i] = r.labels
+        return self._check_constrained(out, constraints, info)
+
+    def _constrained(self, scores, P, constraints, i):
+        """Example ``i``'s potentials with the decode-time constraints imposed."""
+        if constraints is None:
+            return scores, P
+        per, F = constraints
+        n_edges = self.graph_.edges.shape[0]
+        return constrain(scores, P, n_edges, None if per is None else per[i], F)
+
+    def _check_constrained(self, out, constraints, info):
+        if constraints is not None:
+            per, F = constraints
+            info["infeasible_rows"] = [i for i in range(out.shape[0])
+                                       if not satisfies(out[i], self.graph_.edges, None if per is None else per[i], F)]
         return out, info
 
     def predict(self, X):
         """MAP labeling of each example, an int array (n_examples, n_nodes) of labels 0..K-1."""
         return self.decode(X)[0]
 
-    def decode(self, X, *, pairwise_scale=None, max_nodes=None, method=None):
+    def decode(self, X, *, pairwise_scale=None, max_nodes=None, method=None, allowed=None, forbidden=None):
         """The MAP labeling of each example and how it was found: the one way predictions are made.
 
         Parameters
@@ -224,6 +241,14 @@ class _M3NBase(BaseEstimator):
             ``None``: Viterbi on chains, else ``"exact"`` (LP relaxation, then branch and
             bound when it is not tight); ``"lp"``: the LP's labeling only; ``"milp"``: the
             integer program (HiGHS).
+        allowed : bool array (n_examples, n_nodes, K), (n_nodes, K) or (K,), default=None
+            Hard constraints: the labels each node may take (e.g. a Sudoku's given digits,
+            a tag dictionary).  Honoured by every method (see
+            :mod:`weaklabel.structured.inference.constraints`).
+        forbidden : bool array (K, K) or (n_edges, K, K), default=None
+            Hard constraints: label pairs no edge may take (``forbidden[a, b]``: the edge's
+            first node labelled ``a`` and its second ``b``), e.g. a tag that can never
+            follow another.
 
         Returns
         -------
@@ -232,7 +257,9 @@ class _M3NBase(BaseEstimator):
             ``tight`` (examples whose LP was tight, or chains), ``branch_and_bound``
             (examples that needed the search), ``not_proved`` and ``not_proved_rows``
             (examples whose labeling is not certified: the search ran out of its budget, or
-            the LP was not tight with ``method="lp"``), ``lp_calls``, ``nodes`` (search nodes).
+            the LP was not tight with ``method="lp"``), ``lp_calls``, ``nodes`` (search nodes),
+            and with constraints ``infeasible_rows`` (examples whose labeling breaks a
+            constraint: for a certified labeling, no labeling keeps them all).
         """
         check_is_fitted(self, "pairwise_")
         if method not in _METHODS:
@@ -242,7 +269,23 @@ class _M3NBase(BaseEstimator):
         scale = _check_pairwise_scale(getattr(self, "pairwise_scale", 1.0) if pairwise_scale is None
                                       else pairwise_scale)
         X, sym = self._check_X(X, False)
-        return self._decode_all(X, sym, method=method, max_nodes=max_nodes, scale=scale)
+        cons = None
+        if allowed is not None or forbidden is not None:
+            cons = self._check_decode_constraints(allowed, forbidden, X.shape[0], X.shape[1])
+        return self._decode_all(X, sym, method=method, max_nodes=max_nodes, scale=scale, constraints=cons)
+
+    def _check_decode_constraints(self, allowed, forbidden, n_examples, n_nodes):
+        """Per-example ``allowed`` masks (a list, or None) and the ``forbidden`` mask, checked."""
+        K, n_edges = self.n_states_, self.graph_.edges.shape[0]
+        A = None if allowed is None else np.asarray(allowed)
+        if A is not None and A.ndim == 3:
+            if A.shape[0] != n_examples:
+                raise ValueError(f"allowed has {A.shape[0]} examples but X has {n_examples}; they must match.")
+            per = [check_constraints(A[i], None, n_nodes, n_edges, K)[0] for i in range(n_examples)]
+        else:
+            per = None if A is None else [check_constraints(A, None, n_nodes, n_edges, K)[0]] * n_examples
+        F = check_constraints(None, forbidden, n_nodes, n_edges, K)[1]
+        return per, F
 
     def score(self, X, Y):
         """Share of the annotated nodes (``Y >= 0``) predicted right."""

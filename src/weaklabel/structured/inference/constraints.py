@@ -1,0 +1,83 @@
+"""Hard constraints at decode time: allowed labels per node, forbidden label pairs per edge.
+
+They are imposed on the potentials, so that every inference method honours them: a
+disallowed node label or a forbidden pair loses ``M``, more than the whole range of scores
+any labeling can span.  Then a labeling that breaks a constraint scores below every
+labeling that keeps them all, and an exact method (Viterbi, branch and bound when it
+finishes, the integer program, a tight LP) returns a constrained MAP labeling whenever one
+exists; when none exists, the labeling it returns breaks a constraint, which
+:func:`satisfies` detects.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["check_constraints", "constrain", "satisfies"]
+
+
+def check_constraints(allowed, forbidden, n_nodes, n_edges, K):
+    """``(allowed (n_nodes, K) bool or None, forbidden (n_edges, K, K) bool or None)``.
+
+    ``allowed`` may be (n_nodes, K) or (K,) (every node); ``forbidden`` (K, K) (every
+    edge; ``forbidden[a, b]``: the edge's first node labelled a and its second b) or
+    (n_edges, K, K).  A node that allows no label is an error.
+    """
+    A = None
+    if allowed is not None:
+        A = np.asarray(allowed)
+        if A.dtype != bool:
+            raise ValueError(f"allowed must be a bool mask; got dtype {A.dtype}.")
+        if A.shape == (K,):
+            A = np.broadcast_to(A, (n_nodes, K))
+        if A.shape != (n_nodes, K):
+            raise ValueError(f"allowed must have shape ({n_nodes}, {K}) or ({K},); got {A.shape}.")
+        none = ~A.any(axis=1)
+        if none.any():
+            raise ValueError(f"allowed leaves no label at nodes {np.flatnonzero(none)[:10].tolist()}; every node needs "
+                             "at least one.")
+    F = None
+    if forbidden is not None:
+        F = np.asarray(forbidden)
+        if F.dtype != bool:
+            raise ValueError(f"forbidden must be a bool mask; got dtype {F.dtype}.")
+        if F.shape == (K, K):
+            F = np.broadcast_to(F, (n_edges, K, K))
+        if F.shape != (n_edges, K, K):
+            raise ValueError(f"forbidden must have shape ({K}, {K}) or ({n_edges}, {K}, {K}); got {F.shape}.")
+    return A, F
+
+
+def constrain(U, P, n_edges, allowed=None, forbidden=None):
+    """``(U', P')``: the potentials with the constraints imposed.
+
+    ``U`` (n, K); ``P`` (K, K), shared by the ``n_edges`` edges, or (n_edges, K, K);
+    ``allowed`` (n, K) bool and ``forbidden`` (n_edges, K, K) bool from
+    :func:`check_constraints`, either None.  ``P'`` is (n_edges, K, K) when a pair is
+    forbidden, ``P`` otherwise.
+    """
+    if allowed is None and forbidden is None:
+        return U, P
+    span = float(np.sum(U.max(axis=1) - U.min(axis=1)))
+    if P.ndim == 3:
+        span += float(np.sum(P.max(axis=(1, 2)) - P.min(axis=(1, 2))))
+    else:
+        span += n_edges * float(P.max() - P.min())
+    M = 2.0 * span + 1.0              # more than any two labelings' scores can differ by
+    if allowed is not None:
+        U = np.where(allowed, U, U - M)
+    if forbidden is not None:
+        P3 = np.broadcast_to(P, forbidden.shape) if P.ndim == 2 else P
+        P = np.where(forbidden, P3 - M, P3)
+    return np.ascontiguousarray(U), np.ascontiguousarray(P)
+
+
+def satisfies(labels, edges, allowed=None, forbidden=None):
+    """Whether ``labels`` (n_nodes,) keeps every constraint."""
+    y = np.asarray(labels)
+    if allowed is not None and not allowed[np.arange(y.size), y].all():
+        return False
+    if forbidden is not None and edges.shape[0] and forbidden[np.arange(edges.shape[0]), y[edges[:, 0]],
+                                                              y[edges[:, 1]]].any():
+        return False
+    return True
