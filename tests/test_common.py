@@ -17,7 +17,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from weaklabel.bags import MMS, CandidateLabelSVM
 from weaklabel._online import OnlineLinear
-from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport
+from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport, SketchedConfidit
 from weaklabel.noisy import UMA, CorrectedLogistic, LabelALittle
 from weaklabel.partial import CLPL, PLKNN, PRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 from weaklabel.structured import LPMILM3N, MILM3N, RampCCCPM3N
@@ -30,7 +30,7 @@ _KW = dict(max_iter=5, fit_intercept=True)
 # UMA with confusion="identity" (C = I for whatever classes the check uses)
 ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perceptron(), Pegasos(),
               CSPA(**_KW), SPA(**_KW), Banditron(random_state=0, **_KW), BPA(random_state=0, **_KW),
-              Confidit(**_KW), GaussianSupport(n_support=20),
+              Confidit(**_KW), SketchedConfidit(sketch_size=4, **_KW), GaussianSupport(n_support=20),
               UMA("identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
               CorrectedLogistic("identity"), CorrectedLogistic("identity", correction="backward"), CLPL(),
               CLPL(loss="logistic"), PRODEN(), PLKNN()]
@@ -79,7 +79,7 @@ def test_sklearn_compatible(estimator, check):
 
 
 ALL_CLASSES = [AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, Perceptron, Pegasos, CSPA, SPA, Banditron, BPA,
-               Confidit, GaussianSupport, UMA, LabelALittle, MMS, CandidateLabelSVM, MILM3N, RampCCCPM3N, LPMILM3N,
+               Confidit, SketchedConfidit, GaussianSupport, UMA, LabelALittle, MMS, CandidateLabelSVM, MILM3N, RampCCCPM3N, LPMILM3N,
                CorrectedLogistic, CLPL, PRODEN, PLKNN]
 
 
@@ -93,7 +93,7 @@ _BAD = {"max_iter": 0, "alpha": -1.0, "eta": 0.0, "beta": 1.5, "gamma": 1.0, "to
         "n_support": 0, "g": float("nan"), "m": 0, "n_rounds": 0, "batch_size": 0, "learning_rate": 0.0,
         "pairwise_scale": float("inf"), "correct_margin": -0.5, "selection": "best", "loss": "l1",
         "solver": "sgd", "inference": "lp", "shuffle": "yes", "fit_intercept": 2.5,
-        "max_rounds": 0, "n_neighbors": 0, "weights": "gaussian", "trusted_weight": 0.0}
+        "max_rounds": 0, "n_neighbors": 0, "sketch_size": 1, "weights": "gaussian", "trusted_weight": 0.0}
 
 
 def _fit_args(est):

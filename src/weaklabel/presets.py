@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .bags import MMS, CandidateLabelSVM
-from .bandit import BPA, CSPA, SPA, Banditron, Confidit
+from .bandit import BPA, CSPA, SPA, Banditron, Confidit, SketchedConfidit
 from .noisy import UMA, CorrectedLogistic, LabelALittle
 from .partial import CLPL, PLKNN, PRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 from .structured import LPMILM3N, MILM3N, RampCCCPM3N
@@ -87,6 +87,8 @@ PRESETS = {p.name: p for p in (
     Preset("confidit", Confidit, kind="bandit", description="Confidit, diagonal when n_features > 1000"),
     Preset("confidit-diag", Confidit, {"diagonal": True}, kind="bandit", description="Confidit, diagonal"),
     Preset("confidit-full", Confidit, {"diagonal": False}, kind="bandit", description="Confidit, full matrices"),
+    Preset("confidit-sketch", SketchedConfidit, kind="bandit",
+           description="Confidit with Frequent Directions sketches of its matrices (text scale)"),
     Preset("uma", UMA, kind="noisy", description="UMA on noisy labels with a known confusion matrix"),
     Preset("uma-identity", UMA, {"confusion": "identity"}, kind="noisy",
            description="UMA with C = I (a multiclass Perceptron on the labels as given: the f_y baseline)"),

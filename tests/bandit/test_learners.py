@@ -250,3 +250,27 @@ def test_candidate_set_feedback_learns_and_singletons_equal_labels():
         with pytest.raises(ValueError, match="classes must be passed"):
             cls().partial_fit(X[:5], [[0, 1]] * 5)
         np.testing.assert_array_equal(stream.coef_, before)
+
+
+def test_sketched_confidit_keeps_the_frequent_directions_guarantee_and_saves(tmp_path):
+    """Every logged row proposes class 0, so class 0's sketch sees all of them: its Gram
+    matrix stays below sum x x^T and within ||X||_F^2 / (sketch_size / 2) of it (Ghashami et
+    al. 2016, Theorem 1.1); the model saves and loads."""
+    from weaklabel.bandit import SketchedConfidit
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(400, 30) * np.linspace(3, 0.1, 30)          # a decaying spectrum
+    est = SketchedConfidit(sketch_size=8)
+    est.partial_fit_feedback(X, np.zeros(400, dtype=int), rng.rand(400) < 0.5, classes=np.arange(3))
+    B = est._B[:, 0, :].T                                       # (sketch_size, n_features)
+    err = np.linalg.eigvalsh(X.T @ X - B.T @ B)
+    assert err.min() > -1e-8                                    # B^T B <= X^T X
+    assert err.max() <= np.sum(X * X) / 4 + 1e-8
+    assert np.all(est._B[:, 1:, :] == 0)                        # the other classes never learnt
+    back = weaklabel.load(est.save(tmp_path / "m.npz"))
+    assert_array_equal(back.coef_, est.coef_)
+    assert_array_equal(back.propose(X[:20]), est.propose(X[:20]))
+    a = back.partial_fit(X[:50], rng.randint(3, size=50))
+    assert np.isfinite(a.coef_).all()
+    with pytest.raises(ValueError, match="sketch_size must be even"):
+        SketchedConfidit(sketch_size=5).fit(X, rng.randint(3, size=400))

@@ -222,3 +222,36 @@ def test_candidate_set_feedback_matches_reference(stream, rule, sparse):
                "bpa": BPA(gamma=0.3, random_state=seed, max_iter=1, shuffle=False)}[rule]
     assume(gap > GAP)
     _check(est, X, S, K, W, out, sparse)
+
+
+@SETTINGS
+@given(streams(max_k=4), st.sampled_from([0.01, 1.0, 100.0]), st.sampled_from([0.0, 1.0]), st.booleans(),
+       st.sampled_from([4, 8]))
+def test_sketched_confidit_is_full_confidit_while_the_sketch_is_exact(stream, eta, alpha, sparse, ell):
+    """While each class's rows span at most sketch_size / 2 dimensions, Frequent Directions
+    loses nothing and SketchedConfidit is full-matrix Confidit (the numpy reference)."""
+    from weaklabel.bandit import SketchedConfidit
+
+    X, y, K, _ = stream
+    assume(X.shape[1] <= ell // 2)
+    W, out, gap = confidit_pass(X, K, y=y, eta=eta, alpha=alpha, diagonal=False)
+    assume(gap > GAP)
+    _check(SketchedConfidit(eta=eta, alpha=alpha, sketch_size=ell, max_iter=1, shuffle=False), X, y, K, W, out,
+           sparse)
+
+
+@SETTINGS
+@given(streams(max_k=4), st.booleans(), st.integers(0, 1000))
+def test_weighted_sketched_confidit_matches_the_weighted_reference(stream, sparse, wseed):
+    """Weights enter the sketch as the row sqrt(v) x, so A_k += v x x^T as in Confidit."""
+    from weaklabel.bandit import SketchedConfidit
+
+    X, y, K, _ = stream
+    assume(X.shape[1] <= 4)
+    sw = np.random.RandomState(wseed).choice([0.0, 0.5, 1.0, 3.0], size=len(y))
+    W, out, gap = confidit_pass(X, K, y=y, eta=1.0, diagonal=False, sw=sw)
+    assume(gap > GAP)
+    est = SketchedConfidit(eta=1.0, sketch_size=8, max_iter=1, shuffle=False)
+    est.partial_fit(sp.csr_matrix(X) if sparse else X, y, classes=np.arange(K), sample_weight=sw)
+    np.testing.assert_allclose(est.coef_, W, rtol=1e-7, atol=1e-9)
+    np.testing.assert_array_equal(est.proposals_, [o[1] for o in out])

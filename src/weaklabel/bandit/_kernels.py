@@ -384,3 +384,197 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
                         A_inv[c, a, e] -= va * V[c, e]
         n_updates += 1
     return t, n_updates
+
+
+@njit(cache=True, nogil=True)
+def _fd_shrink(B, G, H, C, W, k, a, supp_idx, n_supp):
+    """Frequent Directions step for class ``k`` (Liberty 2013; Ghashami et al. 2016): fold
+    the implicit part ``B_k^T c_k`` of the weights into ``W[:, k]``, then rotate the full
+    sketch ``B_k`` onto its principal directions and shrink the squared singular values by
+    the middle one, which empties the lower half of the rows.  ``G_k = B_k B_k^T`` becomes
+    diagonal and ``H_k = (a I + G_k)^-1`` with it.  ``B`` is feature-major,
+    (n_features, n_classes, ell); only the features in ``supp_idx[k, :n_supp]`` (those some
+    row of the sketch uses) are visited.  Returns the rows kept."""
+    ell = B.shape[2]
+    lam, Q = np.linalg.eigh(G[k])                  # ascending
+    h = ell // 2
+    delta = lam[ell - 1 - h]                       # the (h+1)-th largest squared singular value
+    R = np.zeros((ell, ell))                       # new row r = sum_i R[r, i] * old row i
+    kept = 0
+    for r in range(h):
+        idx = ell - 1 - r                          # r-th largest
+        lr = lam[idx]
+        if lr <= delta or lr <= 0.0:
+            continue
+        f = np.sqrt((lr - delta) / lr)
+        for i in range(ell):
+            R[kept, i] = Q[i, idx] * f
+        kept += 1
+    c = C[k].copy()
+    old = np.empty(ell)
+    norms = np.zeros(ell)
+    for s_ in range(n_supp):
+        j = supp_idx[k, s_]
+        fold = 0.0
+        for i in range(ell):
+            v = B[j, k, i]
+            old[i] = v
+            fold += c[i] * v
+        W[j, k] += fold
+        for r in range(ell):
+            v = 0.0
+            if r < kept:
+                for i in range(ell):
+                    v += R[r, i] * old[i]
+            B[j, k, r] = v
+            norms[r] += v * v
+    for i in range(ell):
+        C[k, i] = 0.0
+        for m in range(ell):
+            G[k, i, m] = 0.0
+            H[k, i, m] = 0.0
+        G[k, i, i] = norms[i]
+        H[k, i, i] = 1.0 / (a + norms[i])
+    return kept
+
+
+@njit(cache=True, nogil=True)
+def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, data, indices, indptr,
+                            order, logged, y, proposed, correct, pred_out, prop_out, corr_out, sw, cand):
+    """One pass of Confidit with each ``A_k`` replaced by ``a I + B_k^T B_k``, ``B_k`` an
+    ell-row Frequent Directions sketch of the rows class ``k`` learnt from (as Luo et al.
+    sketch Online Newton, NeurIPS 2016).  ``B`` is feature-major, (n_features, n_classes,
+    ell), so the sketches' values for one feature are contiguous.
+
+    The weights are kept as ``w_k = W[:, k] + B_k^T c_k``: every step moves along
+    ``A_k^-1 x = (x - B_k^T H_k B_k x) / a`` (Woodbury, ``H_k = (a I + B_k B_k^T)^-1``), so
+    ``W`` takes the sparse part and the ell coefficients ``c_k`` the rest, and a round costs
+    O(K ell (nnz + ell)) plus O(ell^3) for the class that learns; the coefficients are
+    folded into ``W`` before a sketch rotates and at the end of the pass.  While a class's
+    rows span at most ``ell / 2`` dimensions the sketch is exact and this is full-matrix
+    Confidit.  Arguments as :func:`_confidit_pass`; ``nrows[k]`` counts the sketch's
+    filled rows.
+    """
+    n_classes = W.shape[1]
+    d = W.shape[0]
+    ell = B.shape[2]
+    width = X_dense.shape[1] if is_dense else d
+    nz_val = np.empty(width, dtype=W.dtype)
+    nz_idx = np.empty(width, dtype=np.int64)
+    scores = np.empty(n_classes)
+    quad = np.empty(n_classes)
+    ucb = np.empty(n_classes)
+    Z = np.empty((n_classes, ell))                 # B_k x
+    HZ = np.empty((n_classes, ell))                # H_k B_k x
+    C = np.zeros((n_classes, ell))
+    M = np.empty((ell, ell))
+    # the features each class's sketch uses (so that a rotation visits only those)
+    in_supp = np.zeros((d, n_classes), dtype=np.bool_)
+    supp_idx = np.empty((n_classes, d), dtype=np.int64)
+    n_supp = np.zeros(n_classes, dtype=np.int64)
+    for j in range(d):
+        for k in range(n_classes):
+            for m in range(ell):
+                if B[j, k, m] != 0.0:
+                    in_supp[j, k] = True
+                    supp_idx[k, n_supp[k]] = j
+                    n_supp[k] += 1
+                    break
+    n_updates = 0
+    for r in range(order.shape[0]):
+        i = order[r]
+        cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
+        _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
+        xx = 0.0
+        for p in range(cnt):
+            xx += nz_val[p] * nz_val[p]
+        for k in range(n_classes):
+            for m in range(ell):
+                Z[k, m] = 0.0
+        for p in range(cnt):
+            xj = nz_val[p]
+            j = nz_idx[p]
+            for k in range(n_classes):
+                if in_supp[j, k]:                  # a byte read instead of ell zeros
+                    for m in range(ell):
+                        Z[k, m] += xj * B[j, k, m]
+        for k in range(n_classes):
+            zhz = 0.0
+            cz = 0.0
+            for m in range(ell):
+                s = 0.0
+                for q in range(ell):
+                    s += H[k, m, q] * Z[k, q]
+                HZ[k, m] = s
+                zhz += Z[k, m] * s
+                cz += C[k, m] * Z[k, m]
+            scores[k] += cz
+            quad[k] = (xx - zhz) / a
+        # projection onto |w_k . x| <= 1 in the A_k norm
+        for k in range(n_classes):
+            sk = scores[k]
+            if (sk > 1.0 or sk < -1.0) and quad[k] > 0.0:
+                target = 1.0 if sk > 0.0 else -1.0
+                coef = (sk - target) / quad[k] / a
+                for p in range(cnt):
+                    W[nz_idx[p], k] -= coef * nz_val[p]
+                for m in range(ell):
+                    C[k, m] += coef * HZ[k, m]
+                scores[k] = target
+        width_t = eta * np.log(1.0 + t)
+        for k in range(n_classes):
+            ucb[k] = scores[k] + np.sqrt(width_t * max(quad[k], 0.0))
+        yhat = _argmax(scores)
+        if logged:
+            c = proposed[i]
+            b = correct[i]
+        else:
+            c = _argmax(ucb)
+            b = cand[i, c] if cand.shape[0] > 0 else y[i] == c
+        pred_out[r] = yhat
+        prop_out[r] = c
+        corr_out[r] = b
+        t += 1.0
+        v = sw[i] if sw.shape[0] > 0 else 1.0
+        if cnt == 0 or quad[c] <= 0.0 or v == 0.0:
+            continue
+        s_ = 1.0 if b else -1.0
+        g = v * (s_ - scores[c]) / (1.0 + v * quad[c]) / a
+        for p in range(cnt):
+            W[nz_idx[p], c] += g * nz_val[p]
+        for m in range(ell):
+            C[c, m] -= g * HZ[c, m]
+        # A_c += v x x^T: the row sqrt(v) x enters the sketch
+        if nrows[c] == ell:
+            nrows[c] = _fd_shrink(B, G, H, C, W, c, a, supp_idx, n_supp[c])
+            for m in range(ell):                   # B_c changed: its product with x again
+                Z[c, m] = 0.0
+            for p in range(cnt):
+                for m in range(ell):
+                    Z[c, m] += nz_val[p] * B[nz_idx[p], c, m]
+        row = nrows[c]
+        sv = np.sqrt(v)
+        for p in range(cnt):
+            j = nz_idx[p]
+            B[j, c, row] = sv * nz_val[p]
+            if not in_supp[j, c]:
+                in_supp[j, c] = True
+                supp_idx[c, n_supp[c]] = j
+                n_supp[c] += 1
+        for m in range(ell):
+            G[c, row, m] = sv * Z[c, m] if m != row else v * xx
+            G[c, m, row] = G[c, row, m]
+        nrows[c] = row + 1
+        for m in range(ell):
+            for q in range(ell):
+                M[m, q] = G[c, m, q]
+            M[m, m] += a
+        H[c] = np.linalg.inv(M)
+        n_updates += 1
+    for j in range(d):                             # fold the implicit parts into W
+        for k in range(n_classes):
+            f = 0.0
+            for m in range(ell):
+                f += C[k, m] * B[j, k, m]
+            W[j, k] += f
+    return t, n_updates
