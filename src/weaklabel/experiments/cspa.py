@@ -77,9 +77,10 @@ PAPER = {
     "sensorless": {"cspa": (92.6, 0.3), "banditron": (68.9, 1.2), "confidit-diag": (67.7, 0.5), "bpa": (87.6, 1.2)},
 }
 
-METHODS = ("cspa", "cspa-centred", "banditron", "confidit-diag", "confidit-full", "bpa", "bpa-m0", "spa", "vw")
+METHODS = ("cspa", "cspa-centred", "banditron", "confidit-diag", "confidit-full", "confidit-sketch", "bpa", "bpa-m0",
+           "spa", "vw")
 LABELS = {"cspa": "CSPA", "cspa-centred": "CSPA (centred kernel)", "banditron": "Banditron", "confidit-diag": "Confidit (diag)",
-          "confidit-full": "Confidit (full)", "bpa": "BPA (margin 1)", "bpa-m0": "BPA (margin 0)",
+          "confidit-full": "Confidit (full)", "confidit-sketch": "Confidit (sketched)", "bpa": "BPA (margin 1)", "bpa-m0": "BPA (margin 0)",
           "spa": "SPA (full feedback)", "vw": "VW --cbify"}
 HALF_BAND = "1/(2(K-1))"
 
@@ -93,6 +94,7 @@ LINEAR_GRID = {
 }
 LINEAR_GRID["bpa-m0"] = LINEAR_GRID["bpa"]
 LINEAR_GRID["confidit-full"] = LINEAR_GRID["confidit-diag"]
+LINEAR_GRID["confidit-sketch"] = {"eta": [1e-2, 1e-1, 1e0, 1e1, 1e2], "sketch_size": [8, 16]}
 KERNEL_GRID = {
     "g": [0.01, 0.1, 1.0, 10.0, 100.0],
     "cspa": {"beta": [0.1, 0.3, 0.5, 0.7, HALF_BAND]},
@@ -108,7 +110,8 @@ KERNEL_GRID["confidit-full"] = KERNEL_GRID["confidit-diag"]
 QUICK_GRID = {
     "cspa": {"beta": [0.3, 0.5, HALF_BAND]}, "cspa-centred": {"beta": [0.3, 0.5, HALF_BAND]}, "banditron": {"gamma": [0.01, 0.1]}, "bpa": {"gamma": [0.01, 0.1]},
     "bpa-m0": {"gamma": [0.01, 0.1]}, "confidit-diag": {"eta": [1e-2, 1.0, 1e2]},
-    "confidit-full": {"eta": [1e-2, 1.0, 1e2]}, "spa": {}, "vw": {"epsilon": [0.05]},
+    "confidit-full": {"eta": [1e-2, 1.0, 1e2]}, "confidit-sketch": {"eta": [1.0], "sketch_size": [8]}, "spa": {},
+    "vw": {"epsilon": [0.05]},
 }
 #: full-matrix Confidit costs O(K d^2) a round: linear sets with d <= 1000, and the
 #: kernel sets where the 700-dim matrices stay cheap (few classes and rounds)
@@ -227,6 +230,8 @@ def _methods(p, kind, name):
             continue
         if m == "cspa-centred" and kind != KERNEL:
             continue
+        if m == "confidit-sketch" and kind != LINEAR:
+            continue
         if m == "confidit-full":
             if kind == LINEAR and name in ("sector", "20news"):
                 continue
@@ -278,7 +283,8 @@ def best_points(rows):
 # ---- tables 1-2 ----------------------------------------------------------------------------
 
 _COLORS = {"cspa": "tab:red", "cspa-centred": "tab:orange", "banditron": "tab:gray", "confidit-diag": "tab:green",
-           "confidit-full": "darkgreen", "bpa": "tab:blue", "bpa-m0": "tab:cyan", "spa": "k", "vw": "tab:purple"}
+           "confidit-full": "darkgreen", "confidit-sketch": "tab:olive", "bpa": "tab:blue", "bpa-m0": "tab:cyan",
+           "spa": "k", "vw": "tab:purple"}
 
 
 def _table_execute(kind):
@@ -298,7 +304,8 @@ def table_summary(p, kind, rows):
     table = LINEAR_DATA if kind == LINEAR else KERNEL_DATA
     title = ("Table 1 / Figure 3, linear model" if kind == LINEAR else
              "Table 2 / Figure 4, Gaussian kernel over a 700-instance support set")
-    methods = [m for m in METHODS if (m != "vw" or p["vw"]) and (m != "cspa-centred" or kind == KERNEL)]
+    methods = [m for m in METHODS if (m != "vw" or p["vw"]) and (m != "cspa-centred" or kind == KERNEL)
+               and (m != "confidit-sketch" or kind == LINEAR)]
     ratio_rows, long, chosen_rows = [], [], []
     for name in list(p["datasets"]) + list(NOT_HERE[kind]):
         row = [name, "ours"]
@@ -322,6 +329,9 @@ def table_summary(p, kind, rows):
              "SPA learns from the true label every round (full feedback): an upper reference, not a bandit method.",
              "VW --cbify: the vowpalwabbit package in this process, on the same stream and the same features "
              "(named f<j>), scored on the action it played. " + ("" if p["vw"] else VW_MISSING)]
+    if kind == LINEAR:
+        notes.insert(1, "Confidit (sketched): SketchedConfidit, each A_k kept as (1 + alpha)^2 I plus a Frequent "
+                        "Directions sketch of sketch_size rows (issue 21; not in the paper).")
     if kind == KERNEL:
         notes.insert(0, "Kernel features: GaussianSupport(n_support=700, g) over the first 700 instances of each "
                         "run's stream (the paper's support set B; in file order satimage's first 700 rows are all "
