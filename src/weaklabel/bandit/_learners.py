@@ -281,6 +281,12 @@ class _BanditLearner(OnlineLinear):
         return _Encoded(False, idx, _NO_INDEX, _NO_BOOL, np.ascontiguousarray(S, dtype=bool)), classes_
 
 
+def _ucb_choice(scores, quad, eta, t):
+    """Confidit's proposal: the projected score plus the confidence width, argmax per row."""
+    ucb = np.clip(scores, -1.0, 1.0) + np.sqrt(eta * np.log(1.0 + t) * np.maximum(quad, 0))
+    return np.argmax(ucb, axis=1)
+
+
 def _is_candidate_form(y):
     """Candidate sets (a CandidateSets, a 2-D mask of several columns, a list of label
     lists) rather than one label per row."""
@@ -709,8 +715,7 @@ class Confidit(_BanditLearner):
         else:
             Xd = X.toarray() if sp.issparse(X) else np.asarray(X)
             quad = np.column_stack([np.einsum("na,na->n", Xd @ Ainv, Xd) for Ainv in self._A_inv])
-        ucb = np.clip(scores, -1.0, 1.0) + np.sqrt(float(self.eta) * np.log(1.0 + self.t_) * np.maximum(quad, 0))
-        return np.argmax(ucb, axis=1)
+        return _ucb_choice(scores, quad, float(self.eta), self.t_)
 
     def _state_arrays(self):
         return {"W": self._W, "classes": self.classes_, "A_diag": self._A_diag, "A_inv": self._A_inv}
@@ -824,8 +829,7 @@ class SketchedConfidit(_BanditLearner):
         for k in range(self.classes_.size):
             Z = np.asarray(X @ self._B[:, k, :])                              # (n, ell)
             quad[:, k] = (xx - np.einsum("nm,mq,nq->n", Z, self._H[k], Z)) / self._a0()
-        ucb = np.clip(scores, -1.0, 1.0) + np.sqrt(float(self.eta) * np.log(1.0 + self.t_) * np.maximum(quad, 0))
-        return np.argmax(ucb, axis=1)
+        return _ucb_choice(scores, quad, float(self.eta), self.t_)
 
     def _state_arrays(self):
         return {"W": self._W, "classes": self.classes_, "B": self._B, "G": self._G, "H": self._H,
