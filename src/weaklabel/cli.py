@@ -206,7 +206,7 @@ def fit(method, train, params, model, n_features, confusion, bags_file, graph, p
                    f"{est.n_states_} states; model written to {model}")
         return
     X, S = _read_svm(train, n_features=n_features)
-    exact = preset.exact_labels or kind in ("bandit", "noisy")
+    exact = preset.exact_labels or kind == "noisy" or (kind == "bandit" and not (S.sizes > 1).any())
     if exact and (S.sizes > 1).any():
         raise ValueError(f"{method} needs exact labels, but {train} has candidate sets with several labels.")
     if method in NEEDS_CONFUSION:

@@ -111,7 +111,8 @@ PRESETS = {p.name: p for p in (
 INPUTS = {
     "partial": "svmlight; a label field may be a candidate set, e.g. \"2,5 1:0.3\"",
     "partial-batch": "as partial (batch learners: no --progress)",
-    "bandit": "svmlight with exact labels, the oracle of the learner's own proposals",
+    "bandit": "svmlight with exact labels (or sets of acceptable labels, e.g. \"2,5 1:0.3\"), the oracle of the "
+              "learner's own proposals",
     "noisy": "svmlight with (noisy) labels; uma and corrected-logistic need --confusion, label-a-little reads -1 as "
              "unlabelled",
     "bags": "svmlight with candidate sets (bags of one), or --bags FILE.json for bags with labeling vectors",
