@@ -168,7 +168,7 @@ def summarize(ctx, rows):
                            paper, f"{err:.2f} / {errt:.2f}", read, f"{tight:.0f} / {tightt:.0f}", fit,
                            f"{ms:.0f} / {mst:.0f}"])
         long.append([m, tau, len(r), sol[0], sol[1], tun[0], tun[1], err, errt, read, fit, ms, mst])
-        group = f"m={m}, tau={tau:g}"
+        group = f"tau={tau:g}" if len({c["m"] for c, _ in rows}) == 1 else f"m={m}\ntau={tau:g}"
         for label, v in (("LP-MIL-M3N, scale 1 (here)", sol), ("LP-MIL-M3N, scale chosen (here)", tun),
                          ("LP-MIL-M3N (paper)", PAPER[tau] if paper else None)):
             if v is not None:
@@ -193,7 +193,9 @@ def summarize(ctx, rows):
     ]
     figures = [Figure("solved", f"visual Sudoku: solved puzzles (SATNet {SATNET} %, complete labels)",
                       [Series(label, *v) for label, v in bars.items()], ylabel="solved puzzles %", kind="bar",
-                      xlabel="training puzzles m, share tau of labels missing")] \
+                      xlabel=("share tau of labels missing" + (f" ({table_rows[0][0]:,} training puzzles)"
+                                                                if len({r[0] for r in table_rows}) == 1 else
+                                                                ", m training puzzles")))] \
         if bars else []
     intro = (f"LP-MIL-M3N (alpha = {p['alpha']:g}, {p['epochs']} epochs, learning rate {p['learning_rate']:g}); "
              f"{p['repeats']} repeats; whitened RBF features to {p['n_centres']:,} centres from the MNIST training "
