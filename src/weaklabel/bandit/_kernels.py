@@ -273,6 +273,27 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
     return n_updates
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _confidit_round(scores, quad, ucb, eta, t, logged, i, r, y, proposed, correct, cand, pred_out, prop_out,
+                    corr_out):
+    """Confidit's proposal (the upper confidence bound ``score + sqrt(eta quad log(1 + t))``)
+    and its feedback for row ``i`` at round ``r``, recorded; returns (class, right)."""
+    width_t = eta * np.log(1.0 + t)
+    for k in range(scores.shape[0]):
+        ucb[k] = scores[k] + np.sqrt(width_t * max(quad[k], 0.0))
+    yhat = _argmax(scores)
+    if logged:
+        c = proposed[i]
+        b = correct[i]
+    else:
+        c = _argmax(ucb)
+        b = cand[i, c] if cand.shape[0] > 0 else y[i] == c
+    pred_out[r] = yhat
+    prop_out[r] = c
+    corr_out[r] = b
+    return c, b
+
+
 @njit(cache=True, nogil=True)
 def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, indices, indptr,
                    order, logged, y, proposed, correct, pred_out, prop_out, corr_out, sw, cand):
@@ -346,19 +367,8 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
                     for a in range(d):
                         W[a, k] -= coef * V[k, a]
                 scores[k] = target
-        width_t = eta * np.log(1.0 + t)
-        for k in range(n_classes):
-            ucb[k] = scores[k] + np.sqrt(width_t * quad[k])
-        yhat = _argmax(scores)
-        if logged:
-            c = proposed[i]
-            b = correct[i]
-        else:
-            c = _argmax(ucb)
-            b = cand[i, c] if cand.shape[0] > 0 else y[i] == c
-        pred_out[r] = yhat
-        prop_out[r] = c
-        corr_out[r] = b
+        c, b = _confidit_round(scores, quad, ucb, eta, t, logged, i, r, y, proposed, correct, cand, pred_out,
+                               prop_out, corr_out)
         t += 1.0
         v = sw[i] if sw.shape[0] > 0 else 1.0
         if cnt == 0 or quad[c] == 0.0 or v == 0.0:
@@ -521,19 +531,8 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
                 for m in range(ell):
                     C[k, m] += coef * HZ[k, m]
                 scores[k] = target
-        width_t = eta * np.log(1.0 + t)
-        for k in range(n_classes):
-            ucb[k] = scores[k] + np.sqrt(width_t * max(quad[k], 0.0))
-        yhat = _argmax(scores)
-        if logged:
-            c = proposed[i]
-            b = correct[i]
-        else:
-            c = _argmax(ucb)
-            b = cand[i, c] if cand.shape[0] > 0 else y[i] == c
-        pred_out[r] = yhat
-        prop_out[r] = c
-        corr_out[r] = b
+        c, b = _confidit_round(scores, quad, ucb, eta, t, logged, i, r, y, proposed, correct, cand, pred_out,
+                               prop_out, corr_out)
         t += 1.0
         v = sw[i] if sw.shape[0] > 0 else 1.0
         if cnt == 0 or quad[c] <= 0.0 or v == 0.0:
