@@ -20,23 +20,48 @@ def psi(x, y, edges, S, K, features=None):
     return Gu, Gp
 
 
-def psi_p(x, a, edges, S, K, p):
-    """psi^p(x, a) (15): annotated unary terms / p_v, edges with both ends annotated / (p_u p_v)."""
-    Gu = np.zeros((S, K))
-    Gp = np.zeros((K, K))
+def as_masks(a, K):
+    """Annotations as candidate masks (n, K): an int label -> one True, -1 -> all True;
+    bool masks pass through."""
+    a = np.asarray(a)
+    if a.dtype == bool:
+        return a
+    M = np.zeros((a.size, K), dtype=bool)
     for v, lab in enumerate(a):
         if lab >= 0:
-            Gu[x[v], lab] += 1 / p[v]
+            M[v, lab] = True
+        else:
+            M[v] = True
+    return M
+
+
+def psi_p(x, a, edges, S, K, p):
+    """psi^p(x, a) (15): an annotated node's unary term / p_v, shared equally by the labels of
+    its candidate set (one label: the paper's term); an edge with both ends annotated
+    / (p_u p_v), shared equally by the pairs of the two sets.  A node whose set holds every
+    label is missing and adds nothing."""
+    M = as_masks(a, K)
+    ann = ~M.all(axis=1)
+    Gu = np.zeros((S, K))
+    Gp = np.zeros((K, K))
+    for v in range(len(M)):
+        if ann[v]:
+            for lab in np.flatnonzero(M[v]):
+                Gu[x[v], lab] += 1 / (p[v] * M[v].sum())
     for u, v in edges:
-        if a[u] >= 0 and a[v] >= 0:
-            Gp[a[u], a[v]] += 1 / (p[u] * p[v])
+        if ann[u] and ann[v]:
+            for y in np.flatnonzero(M[u]):
+                for z in np.flatnonzero(M[v]):
+                    Gp[y, z] += 1 / (p[u] * p[v] * M[u].sum() * M[v].sum())
     return Gu, Gp
 
 
-def partial_loss(a, y):
-    """l^p (10) with the normalised Hamming loss: annotated mismatches / n."""
-    a, y = np.asarray(a), np.asarray(y)
-    return float(np.sum((a >= 0) & (a != y)) / a.size)
+def partial_loss(a, y, K=None):
+    """l^p (10) with the normalised Hamming loss: nodes whose label lies outside their
+    candidate set (for int annotations: annotated mismatches), over n."""
+    y = np.asarray(y)
+    M = as_masks(a, K if K is not None else int(max(np.max(a), np.max(y))) + 1)
+    return float(np.sum(~M[np.arange(len(y)), y]) / len(y))
 
 
 def delta_p(Wu, Wp, x, a, edges, p):
@@ -46,7 +71,7 @@ def delta_p(Wu, Wp, x, a, edges, p):
     best, arg = -np.inf, None
     for y in itertools.product(range(K), repeat=n):
         gu, gp = psi(x, y, edges, S, K)
-        v = partial_loss(a, y) + np.sum(Wu * gu) + np.sum(Wp * gp)
+        v = partial_loss(a, y, K) + np.sum(Wu * gu) + np.sum(Wp * gp)
         if v > best + 1e-12:
             best, arg = v, np.array(y)
     pu, pp = psi_p(x, a, edges, S, K, p)
@@ -58,11 +83,12 @@ def risk(Wu, Wp, X, A, edges, P):
     m = len(X)
     S, K = Wu.shape[0], Wp.shape[0]
     R, Gu, Gp = 0.0, np.zeros_like(Wu), np.zeros_like(Wp)
-    for x, a, p in zip(X, A, P):
-        v, yhat = delta_p(Wu, Wp, x, a, edges, p)
+    for i, (x, a, p) in enumerate(zip(X, A, P)):
+        edges_i = edges[i] if isinstance(edges, list) else edges     # one graph, or one per example
+        v, yhat = delta_p(Wu, Wp, x, a, edges_i, p)
         R += v / m
-        gu, gp = psi(x, yhat, edges, S, K)
-        pu, pp = psi_p(x, a, edges, S, K, p)
+        gu, gp = psi(x, yhat, edges_i, S, K)
+        pu, pp = psi_p(x, a, edges_i, S, K, p)
         Gu += (gu - pu) / m
         Gp += (gp - pp) / m
     return R, Gu, Gp
@@ -77,9 +103,9 @@ def lp_q(Wu, Wp, x, a, edges, p, phi):
     n, K = len(a), Wp.shape[0]
     S = Wu.shape[0]
     U = Wu[x].copy()
+    M = as_masks(a, K)
     for v in range(n):
-        if a[v] >= 0:
-            U[v] += (np.arange(K) != a[v]) / n
+        U[v] += ~M[v] / n
     for e, (u, v) in enumerate(edges):
         U[u] -= phi[e, 0]
         U[v] -= phi[e, 1]

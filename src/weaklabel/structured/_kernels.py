@@ -1,10 +1,18 @@
-"""Numba kernels of the missing-label M3N learners (Franc & Yermakov).
+"""Numba kernels of the M3N learners from partially annotated examples (Franc & Yermakov).
 
 Model: unary scores ``theta_v(y) = Wu[x_v, y]`` (symbolic input, ``x_v`` a symbol) or
 ``F_v . Wu[:, y]`` (real node features ``F_v``), and one shared pairwise table
-``Wp[y, y']`` on every edge.  Annotations ``a_v`` are labels or -1 (missing).  The target
-loss is the Hamming loss normalised by the number of nodes ``n``; its partial version
-counts annotated nodes only, and is 0 for EVERY label at a missing node.
+``Wp[y, y']`` on every edge.
+
+Examples are laid out flat (:mod:`weaklabel.structured._examples`): example ``i``'s nodes
+are ``off[i] .. off[i+1]-1`` of ``Xs`` / ``F`` / ``A`` / ``pu``, its edges (local node ids)
+rows ``eoff[i] .. eoff[i+1]-1`` of ``E``; examples may differ in size and graph.
+
+Annotations: ``A[v]`` is a label, ``-1`` (missing: every label allowed) or ``-2`` (a
+candidate set, the labels ``y`` with ``C[v, y]``).  The target loss is the Hamming loss
+normalised by the example's number of nodes ``n``; its partial version counts a node's
+label as wrong when it lies outside the node's set, so it is 0 for EVERY label at a
+missing node (the paper's case) and the Hamming loss at a labelled one.
 """
 
 from __future__ import annotations
@@ -16,91 +24,164 @@ from .inference._kernels import _viterbi
 
 
 @njit(cache=True)
-def _unary(Wu, sym, Xs, F, i, out):
-    """Unary scores of example ``i`` into ``out`` (n, K)."""
-    n, K = out.shape
+def _unary(Wu, sym, Xs, F, a, n, out):
+    """Unary scores of the ``n`` nodes starting at flat node ``a`` into ``out[:n]``."""
+    K = out.shape[1]
     if sym:
         for v in range(n):
             for y in range(K):
-                out[v, y] = Wu[Xs[i, v], y]
+                out[v, y] = Wu[Xs[a + v], y]
     else:
-        d = F.shape[2]
+        d = F.shape[1]
         for v in range(n):
             for y in range(K):
                 s = 0.0
                 for f in range(d):
-                    s += F[i, v, f] * Wu[f, y]
+                    s += F[a + v, f] * Wu[f, y]
                 out[v, y] = s
 
 
 @njit(cache=True)
-def _add_unary(G, sym, Xs, F, i, v, y, c):
-    """G_u += c * psi_v(x, y)."""
+def _add_unary(G, sym, Xs, F, node, y, c):
+    """G_u += c * psi_v(x, y) for the flat node ``node``."""
     if sym:
-        G[Xs[i, v], y] += c
+        G[Xs[node], y] += c
     else:
-        for f in range(F.shape[2]):
-            G[f, y] += c * F[i, v, f]
+        for f in range(F.shape[1]):
+            G[f, y] += c * F[node, f]
 
 
 @njit(cache=True)
-def _add_psi_p(Gu, Gp, sym, Xs, F, A, pu, edges, i, c):
-    """(Gu, Gp) += c * psi^p(x_i, a_i): annotated unary terms weighted 1/p(z_v = 1), edges
-    with both ends annotated weighted 1/(p_u p_v) (independent annotation)."""
-    n = A.shape[1]
+def _outside(A, C, node, y):
+    """Whether label ``y`` lies outside the node's candidate set (costs the partial loss)."""
+    code = A[node]
+    if code >= 0:
+        return y != code
+    if code == -1:
+        return False
+    return not C[node, y]
+
+
+@njit(cache=True)
+def _set_size(A, C, node):
+    code = A[node]
+    if code >= 0:
+        return 1
+    cnt = 0
+    for y in range(C.shape[1]):
+        if C[node, y]:
+            cnt += 1
+    return cnt
+
+
+@njit(cache=True)
+def _add_psi_p(Gu, Gp, sym, Xs, F, A, C, pu, E, a, n, ea, eb, c):
+    """(Gu, Gp) += c * psi^p(x_i, a_i) (15): an annotated node's unary term weighted
+    1/p(z_v = 1) (a candidate set's labels share it equally), an edge with both ends
+    annotated weighted 1/(p_u p_v) (independent annotation; over the pairs of the two sets)."""
+    K = Gp.shape[0]
     for v in range(n):
-        if A[i, v] >= 0:
-            _add_unary(Gu, sym, Xs, F, i, v, A[i, v], c / pu[i, v])
-    for e in range(edges.shape[0]):
-        u = edges[e, 0]
-        v = edges[e, 1]
-        if A[i, u] >= 0 and A[i, v] >= 0:
-            Gp[A[i, u], A[i, v]] += c / (pu[i, u] * pu[i, v])
+        node = a + v
+        code = A[node]
+        if code >= 0:
+            _add_unary(Gu, sym, Xs, F, node, code, c / pu[node])
+        elif code == -2:
+            w = c / (pu[node] * _set_size(A, C, node))
+            for y in range(K):
+                if C[node, y]:
+                    _add_unary(Gu, sym, Xs, F, node, y, w)
+    for e in range(ea, eb):
+        u = a + E[e, 0]
+        v = a + E[e, 1]
+        if A[u] == -1 or A[v] == -1:
+            continue
+        w = c / (pu[u] * pu[v])
+        if A[u] >= 0 and A[v] >= 0:
+            Gp[A[u], A[v]] += w
+        else:
+            w /= _set_size(A, C, u) * _set_size(A, C, v)
+            for y in range(K):
+                if _outside(A, C, u, y):
+                    continue
+                for z in range(K):
+                    if not _outside(A, C, v, z):
+                        Gp[y, z] += w
 
 
 @njit(cache=True)
-def _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, scores):
-    """<w, psi^p(x_i, a_i)> given the unary scores scores of example i."""
-    n = A.shape[1]
+def _psi_p_score(Wp, A, C, pu, E, a, n, ea, eb, scores):
+    """<w, psi^p(x_i, a_i)> given example i's unary scores ``scores``."""
+    K = Wp.shape[0]
     s = 0.0
     for v in range(n):
-        if A[i, v] >= 0:
-            s += scores[v, A[i, v]] / pu[i, v]
-    for e in range(edges.shape[0]):
-        u = edges[e, 0]
-        v = edges[e, 1]
-        if A[i, u] >= 0 and A[i, v] >= 0:
-            s += Wp[A[i, u], A[i, v]] / (pu[i, u] * pu[i, v])
+        node = a + v
+        code = A[node]
+        if code >= 0:
+            s += scores[v, code] / pu[node]
+        elif code == -2:
+            t = 0.0
+            for y in range(K):
+                if C[node, y]:
+                    t += scores[v, y]
+            s += t / (pu[node] * _set_size(A, C, node))
+    for e in range(ea, eb):
+        u = a + E[e, 0]
+        v = a + E[e, 1]
+        if A[u] == -1 or A[v] == -1:
+            continue
+        w = 1.0 / (pu[u] * pu[v])
+        if A[u] >= 0 and A[v] >= 0:
+            s += w * Wp[A[u], A[v]]
+        else:
+            t = 0.0
+            for y in range(K):
+                if _outside(A, C, u, y):
+                    continue
+                for z in range(K):
+                    if not _outside(A, C, v, z):
+                        t += Wp[y, z]
+            s += w * t / (_set_size(A, C, u) * _set_size(A, C, v))
     return s
 
 
 @njit(cache=True)
-def _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, scores, P, edges, yhat, Gu, Gp, c):
-    """Loss-augmented inference for example ``i`` of a chain model (Viterbi).
+def _augment(scores, A, C, a, n):
+    """Loss augmentation: every label outside a node's candidate set gains 1/n."""
+    K = scores.shape[1]
+    inv = 1.0 / n
+    for v in range(n):
+        if A[a + v] == -1:
+            continue
+        for y in range(K):
+            if _outside(A, C, a + v, y):
+                scores[v, y] += inv
+
+
+@njit(cache=True)
+def _chain_oracle(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yref, i, scores, P, yhat, Gu, Gp, c):
+    """Loss-augmented inference for chain example ``i`` (Viterbi).
 
     Adds ``c * (psi(x_i, yhat) - psi_ref)`` to ``(Gu, Gp)``, where ``yhat`` maximises
     ``l^p(a_i, y) + <w, psi(x_i, y)>`` and ``psi_ref`` is ``psi^p(x_i, a_i)`` (15) or, with
-    ``ramp``, ``psi(x_i, yref_i)`` (the CCCP-linearised ramp loss).  Returns
-    ``(Delta_i, l^p(a_i, yhat))``: the example's loss (14) and the partial loss of ``yhat``.
-    Buffers: ``scores`` (n, K), ``P`` (n-1, K, K) filled with ``Wp``, ``edges`` the chain's,
-    ``yhat`` (n,).
+    ``ramp``, ``psi(x_i, yref_i)`` (the CCCP-linearised ramp loss; ``yref`` flat).  Returns
+    ``(Delta_i, l^p(a_i, yhat))``.  Buffers, at least the longest example: ``scores``
+    (n, K), ``P`` (n-1, K, K) filled with ``Wp``, ``yhat`` (n,).
     """
-    n = A.shape[1]
-    K = Wp.shape[0]
-    _unary(Wu, sym, Xs, F, i, scores)
+    a = off[i]
+    n = off[i + 1] - a
+    ea = eoff[i]
+    eb = eoff[i + 1]
+    _unary(Wu, sym, Xs, F, a, n, scores)
     base = 0.0
     if ramp:
         for v in range(n):
-            base += scores[v, yref[i, v]]
+            base += scores[v, yref[a + v]]
         for t in range(n - 1):
-            base += Wp[yref[i, t], yref[i, t + 1]]
+            base += Wp[yref[a + t], yref[a + t + 1]]
     else:
-        base = _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, scores)
-    for v in range(n):                      # loss augmentation on annotated nodes only
-        if A[i, v] >= 0:
-            for y in range(K):
-                if y != A[i, v]:
-                    scores[v, y] += 1.0 / n
+        base = _psi_p_score(Wp, A, C, pu, E, a, n, ea, eb, scores)
+    _augment(scores, A, C, a, n)
+    K = Wp.shape[0]
     if n == 1:
         best = -np.inf
         for y in range(K):
@@ -109,80 +190,79 @@ def _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, scores, P, edges, yh
                 yhat[0] = y
         top = best
     else:
-        top = _viterbi(scores, P, yhat)
+        top = _viterbi(scores[:n], P[:n - 1], yhat[:n])
     loss = 0.0
     for v in range(n):
-        if A[i, v] >= 0 and yhat[v] != A[i, v]:
+        if _outside(A, C, a + v, yhat[v]):
             loss += 1.0 / n
-        _add_unary(Gu, sym, Xs, F, i, v, yhat[v], c)
+        _add_unary(Gu, sym, Xs, F, a + v, yhat[v], c)
     for t in range(n - 1):
         Gp[yhat[t], yhat[t + 1]] += c
     if ramp:
         for v in range(n):
-            _add_unary(Gu, sym, Xs, F, i, v, yref[i, v], -c)
+            _add_unary(Gu, sym, Xs, F, a + v, yref[a + v], -c)
         for t in range(n - 1):
-            Gp[yref[i, t], yref[i, t + 1]] -= c
+            Gp[yref[a + t], yref[a + t + 1]] -= c
     else:
-        _add_psi_p(Gu, Gp, sym, Xs, F, A, pu, edges, i, -c)
+        _add_psi_p(Gu, Gp, sym, Xs, F, A, C, pu, E, a, n, ea, eb, -c)
     return top - base, loss
 
 
 @njit(cache=True)
 def _chain_buffers(Wp, n):
-    """Work buffers of :func:`_chain_oracle` for chains of ``n`` nodes."""
+    """Work buffers of :func:`_chain_oracle` for chains of at most ``n`` nodes."""
     K = Wp.shape[0]
     scores = np.empty((n, K))
     P = np.empty((max(n - 1, 1), K, K))
     for t in range(max(n - 1, 1)):
         P[t] = Wp
-    edges = np.empty((max(n - 1, 0), 2), np.int64)
-    for t in range(n - 1):
-        edges[t, 0] = t
-        edges[t, 1] = t + 1
-    return scores, P, edges, np.empty(n, np.int64)
+    return scores, P, np.empty(n, np.int64)
 
 
 @njit(cache=True)
-def _chain_risk(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, Gu, Gp):
-    """Mean partial margin-rescaling loss (14) over the examples of a chain model, and its
-    subgradient into (Gu, Gp) (zeroed first).  Loss-augmented inference by Viterbi.
+def _chain_risk(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yref, Gu, Gp):
+    """Mean partial margin-rescaling loss (14) over the chain examples, and its subgradient
+    into (Gu, Gp) (zeroed first).  Loss-augmented inference by Viterbi.
 
     ``ramp``: the CCCP-linearised ramp loss instead, ``max_y [l^p + s(y)] - s(yref_i)``.
     """
-    m, n = A.shape
+    m = off.size - 1
+    nmax = 1
+    for i in range(m):
+        nmax = max(nmax, off[i + 1] - off[i])
     Gu[:] = 0.0
     Gp[:] = 0.0
-    scores, P, edges, yhat = _chain_buffers(Wp, n)
+    scores, P, yhat = _chain_buffers(Wp, nmax)
     risk = 0.0
     inv_m = 1.0 / m
     for i in range(m):
-        val, _ = _chain_oracle(Wu, Wp, sym, Xs, F, A, pu, ramp, yref, i, scores, P, edges, yhat, Gu, Gp, inv_m)
+        val, _ = _chain_oracle(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yref, i, scores, P, yhat, Gu, Gp,
+                               inv_m)
         risk += inv_m * val
     return risk
 
 
 @njit(cache=True)
-def _lp_example_grad(Wu, Wp, sym, Xs, F, A, pu, edges, i, phi, alpha, Gu, Gp, Gphi, scores, ybar):
-    """Value of Q_i (24) at (w, phi_i) without the regulariser, and its subgradient:
-    ``Gu, Gp`` accumulate d/dw (not zeroed), ``Gphi`` (n_edges, 2, K) is set.
+def _lp_example_grad(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, i, phi, Gu, Gp, Gphi, scores, ybar):
+    """Value of Q_i (24) at (w, phi) without the regulariser, and its subgradient:
+    ``Gu, Gp`` accumulate d/dw (not zeroed), ``Gphi[:n_edges_i]`` is set.  ``phi`` is
+    example i's (n_edges_i, 2, K) messages.
 
     ``u_v(y) = theta_v(y) + l_v(y) - sum_{e at v} phi_e,side(y)`` and
     ``u_e(y, y') = Wp[y, y'] + phi_e,0(y) + phi_e,1(y')``; the LP upper bound is
     ``sum_v max u_v + sum_e max u_e``.
     """
-    m, n = A.shape
+    a = off[i]
+    n = off[i + 1] - a
+    ea = eoff[i]
+    eb = eoff[i + 1]
     K = Wp.shape[0]
-    E = edges.shape[0]
-    _unary(Wu, sym, Xs, F, i, scores)
-    base = _psi_p_score(Wu, Wp, sym, Xs, F, A, pu, edges, i, scores)
-    for v in range(n):
-        if A[i, v] >= 0:
-            for y in range(K):
-                if y != A[i, v]:
-                    scores[v, y] += 1.0 / n
-    for e in range(E):
-        u = edges[e, 0]
-        v = edges[e, 1]
+    _unary(Wu, sym, Xs, F, a, n, scores)
+    base = _psi_p_score(Wp, A, C, pu, E, a, n, ea, eb, scores)
+    _augment(scores, A, C, a, n)
+    for e in range(eb - ea):
+        u = E[ea + e, 0]
+        v = E[ea + e, 1]
         for y in range(K):
             scores[u, y] -= phi[e, 0, y]
             scores[v, y] -= phi[e, 1, y]
@@ -196,10 +276,10 @@ def _lp_example_grad(Wu, Wp, sym, Xs, F, A, pu, edges, i, phi, alpha, Gu, Gp, Gp
                 arg = y
         ybar[v] = arg
         val += best
-        _add_unary(Gu, sym, Xs, F, i, v, arg, 1.0)
-    for e in range(E):
-        u = edges[e, 0]
-        v = edges[e, 1]
+        _add_unary(Gu, sym, Xs, F, a + v, arg, 1.0)
+    for e in range(eb - ea):
+        u = E[ea + e, 0]
+        v = E[ea + e, 1]
         best = -np.inf
         by = 0
         bz = 0
@@ -220,7 +300,7 @@ def _lp_example_grad(Wu, Wp, sym, Xs, F, A, pu, edges, i, phi, alpha, Gu, Gp, Gp
         Gphi[e, 0, ybar[u]] -= 1.0
         Gphi[e, 1, bz] += 1.0
         Gphi[e, 1, ybar[v]] -= 1.0
-    _add_psi_p(Gu, Gp, sym, Xs, F, A, pu, edges, i, -1.0)
+    _add_psi_p(Gu, Gp, sym, Xs, F, A, C, pu, E, a, n, ea, eb, -1.0)
     return val - base
 
 
@@ -240,19 +320,39 @@ def _adam_step(p, g, m1, m2, lr, b1, b2, t, eps):
 
 
 @njit(cache=True)
-def _lp_epoch(Wu, Wp, sym, Xs, F, A, pu, edges, phi, order, alpha, lr, mu, nu, t0, phi_m, phi_v, phi_t,
+def _adam_rows(p, g, m1, m2, ea, eb, lr, b1, b2, t, eps):
+    """Adam step of the rows ``ea:eb`` of ``p`` (n_rows, 2, K) with the gradient ``g[:eb - ea]``."""
+    c1 = 1.0 - b1 ** t
+    c2 = 1.0 - b2 ** t
+    for e in range(eb - ea):
+        for s in range(p.shape[1]):
+            for y in range(p.shape[2]):
+                gj = g[e, s, y]
+                r = ea + e
+                m1[r, s, y] = b1 * m1[r, s, y] + (1.0 - b1) * gj
+                m2[r, s, y] = b2 * m2[r, s, y] + (1.0 - b2) * gj * gj
+                p[r, s, y] -= lr * (m1[r, s, y] / c1) / (np.sqrt(m2[r, s, y] / c2) + eps)
+
+
+@njit(cache=True)
+def _lp_epoch(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, phi, order, alpha, lr, mu, nu, t0, phi_m, phi_v, phi_t,
               batch):
     """One Adam pass of LP-MIL-M3N over the examples in ``order`` (mini-batches of ``batch``).
-    ``mu, nu`` hold Adam moments of (Wu, Wp) stacked as tuples; each example's phi has its
-    own moments and step count.  Returns (mean Q_i over the pass, Adam steps taken)."""
-    m, n = A.shape
+    ``mu, nu`` hold Adam moments of (Wu, Wp) stacked as tuples; ``phi`` (all edges, 2, K)
+    holds every example's messages (example i's at rows ``eoff[i]:eoff[i+1]``), each example
+    with its own moments and step count.  Returns (mean Q_i over the pass, Adam steps taken)."""
+    m = off.size - 1
     K = Wp.shape[0]
-    E = edges.shape[0]
+    nmax = 1
+    emax = 1
+    for i in range(m):
+        nmax = max(nmax, off[i + 1] - off[i])
+        emax = max(emax, eoff[i + 1] - eoff[i])
     Gu = np.zeros_like(Wu)
     Gp = np.zeros_like(Wp)
-    Gphi = np.empty((E, 2, K))
-    scores = np.empty((n, K))
-    ybar = np.empty(n, np.int64)
+    Gphi = np.empty((emax, 2, K))
+    scores = np.empty((nmax, K))
+    ybar = np.empty(nmax, np.int64)
     mu_u, mu_p = mu
     nu_u, nu_p = nu
     t = t0
@@ -266,10 +366,13 @@ def _lp_epoch(Wu, Wp, sym, Xs, F, A, pu, edges, phi, order, alpha, lr, mu, nu, t
         Gp[:] = 0.0
         for r in range(kb):
             i = order[q + r]
-            val = _lp_example_grad(Wu, Wp, sym, Xs, F, A, pu, edges, i, phi[i], alpha, Gu, Gp, Gphi, scores, ybar)
+            ea = eoff[i]
+            eb = eoff[i + 1]
+            val = _lp_example_grad(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, i, phi[ea:eb], Gu, Gp, Gphi, scores,
+                                   ybar)
             tot += val
             phi_t[i] += 1
-            _adam_step(phi[i], Gphi, phi_m[i], phi_v[i], lr, b1, b2, phi_t[i], 1e-8)
+            _adam_rows(phi, Gphi, phi_m, phi_v, ea, eb, lr, b1, b2, phi_t[i], 1e-8)
         for j in range(Gu.size):
             Gu.ravel()[j] = Gu.ravel()[j] / kb + alpha * Wu.ravel()[j]
         for j in range(Gp.size):

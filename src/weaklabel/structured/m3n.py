@@ -35,11 +35,12 @@ from sklearn.utils.validation import check_is_fitted
 from .._persist import register, save_model
 from sklearn.utils._param_validation import StrOptions
 
-from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least, check_X_finite, transactional
-from .graphs import Graph, chain_graph
+from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least, transactional
+from ._examples import MISSING, SET, as_graph, check_examples, check_label_prob_flat, check_labels, label_masks
+from .graphs import Graph
 from .inference import check_constraints, constrain, exact_map, lp_map, milp_map, satisfies
 from .inference._kernels import _viterbi
-from .model import check_label_prob, estimate_missingness, loss_augmented_oracle, sudoku_label_prob, unary_scores
+from .model import estimate_missingness, loss_augmented_oracle, sudoku_label_prob, unary_scores
 from .solvers import bcfw, bmrm, lp_adam
 
 __all__ = ["MILM3N", "LPMILM3N", "RampCCCPM3N", "estimate_missingness", "sudoku_label_prob"]
@@ -56,12 +57,21 @@ class _M3NBase(BaseEstimator):
 
         Parameters
         ----------
-        X : int array (n_examples, n_nodes) of symbols, or float array (n_examples, n_nodes, n_features)
-        Y : int array (n_examples, n_nodes)
-            Labels 0..K-1, -1 for a missing label (an example may have none).
-        label_prob : None, float, array (n_nodes,) or (n_examples, n_nodes)
-            ``p(z_v = 1 | x)`` of the annotation process; edges use the product (independent
-            annotation).  ``None`` estimates the homogeneous rate (20).
+        X : examples of one size or a list of examples of their own sizes
+            An int array (n_examples, n_nodes) of symbols or a float array
+            (n_examples, n_nodes, n_features) of node features; or a list whose item ``i``
+            is an int array (n_i,) or a float array (n_i, n_features), or a pair
+            ``(x_i, edges_i)`` giving the example its own graph (then ``graph`` must be
+            None).  Without a graph each example is a chain over its nodes.
+        Y : labels or candidate sets, in X's form
+            Int labels 0..K-1 with -1 for a missing label (an array (n_examples, n_nodes) or
+            a list of (n_i,) arrays), or bool masks of the labels each node may take (an
+            array (n_examples, n_nodes, K) or a list of (n_i, K) arrays): all True is a
+            missing label, one True a label, several a candidate set.
+        label_prob : None, float, array (n_nodes,) or (n_examples, n_nodes), or a list of (n_i,) arrays
+            ``p(z_v = 1 | x)``, the probability that node ``v`` is annotated (given a label
+            or a candidate set narrower than all labels); edges use the product
+            (independent annotation).  ``None`` estimates the homogeneous rate (20).
 
         Returns
         -------
@@ -75,154 +85,117 @@ class _M3NBase(BaseEstimator):
         return self._fit(X, Y, label_prob)
 
     # ---- validation ---------------------------------------------------------------------
-    def _graph_for(self, n_nodes):
-        g = self.graph
-        if g is None:
-            return chain_graph(n_nodes)
-        if not isinstance(g, Graph):
-            if isinstance(g, tuple) and len(g) == 2:
-                g = Graph(*g)
-            else:
-                raise TypeError("graph must be a weaklabel.structured.Graph (chain_graph, grid_graph, "
-                                f"sudoku_graph, or Graph(n_nodes, edges)) or None; got {type(g).__name__}.")
-        if g.n_nodes != n_nodes:
-            raise ValueError(f"X has {n_nodes} nodes per example but the graph has {g.n_nodes}.")
-        return g
-
     def _check_X(self, X, fitting):
-        X = np.asarray(X)
-        if X.dtype.kind in "iu" and X.ndim == 2:
-            sym = True
-        elif X.dtype.kind == "f" and X.ndim == 3:
-            sym = False
-        elif X.dtype.kind == "f" and X.ndim == 2 and X.size and np.all(X == np.round(X)):
-            X = X.astype(np.int64)
-            sym = True
-        else:
-            raise ValueError("X must be an int array (n_examples, n_nodes) of symbols or a float array "
-                             f"(n_examples, n_nodes, n_features) of node features; got dtype {X.dtype}, shape "
-                             f"{X.shape}.")
-        if X.shape[0] == 0 or X.shape[1] == 0:
-            raise ValueError(f"X needs at least one example and one node; got shape {X.shape}.")
-        if sym:
-            if X.min() < 0:
-                raise ValueError(f"X holds symbol {int(X.min())}; symbols are 0 .. n_symbols-1.")
-            if not fitting and X.max() >= self.n_symbols_:
-                bad = np.unique(X[X >= self.n_symbols_])
-                raise ValueError(f"X holds symbols {bad[:10].tolist()} outside the alphabet 0..{self.n_symbols_ - 1} "
-                                 "the model was fitted with.")
-            X = np.ascontiguousarray(X, dtype=np.int64)
-        else:
-            check_X_finite(X.reshape(-1, X.shape[-1]))         # finite, and within the kernels' range
-            if not fitting and X.shape[2] != self.unary_.shape[0]:
-                raise ValueError(f"X has {X.shape[2]} features per node; the model was fitted with "
-                                 f"{self.unary_.shape[0]}.")
-            X = np.ascontiguousarray(X, dtype=np.float64)
-        if not fitting:
-            if sym != self.symbolic_:
-                raise ValueError("X is " + ("symbolic" if sym else "real-valued") + " but the model was fitted on "
-                                 + ("symbols." if self.symbolic_ else "node features."))
-            self._graph_for(X.shape[1])
-        return X, sym
+        """``X`` validated and laid out flat (:class:`~weaklabel.structured._examples.Examples`)."""
+        ex = check_examples(X, as_graph(self.graph) if fitting else self.graph_)
+        if fitting:
+            return ex
+        if ex.sym != self.symbolic_:
+            raise ValueError("X is " + ("symbolic" if ex.sym else "real-valued") + " but the model was fitted on "
+                             + ("symbols." if self.symbolic_ else "node features."))
+        if ex.sym and ex.Xs.max() >= self.n_symbols_:
+            bad = np.unique(ex.Xs[ex.Xs >= self.n_symbols_])
+            raise ValueError(f"X holds symbols {bad[:10].tolist()} outside the alphabet 0..{self.n_symbols_ - 1} "
+                             "the model was fitted with.")
+        if not ex.sym and ex.n_features != self.unary_.shape[0]:
+            raise ValueError(f"X has {ex.n_features} features per node; the model was fitted with "
+                             f"{self.unary_.shape[0]}.")
+        return ex
 
     def _check_fit(self, X, Y, label_prob):
-        X, sym = self._check_X(X, True)
-        Y = np.asarray(Y)
-        if Y.shape != X.shape[:2]:
-            raise ValueError(f"Y must have the shape of X's (n_examples, n_nodes) = {X.shape[:2]}; got {Y.shape}.")
-        if Y.dtype.kind not in "iu":
-            if Y.dtype.kind == "f" and np.all(np.isfinite(Y)) and np.all(Y == np.round(Y)):
-                Y = Y.astype(np.int64)
-            else:
-                raise TypeError(f"Y must hold integer labels (-1 = missing); got dtype {Y.dtype}.")
-        K = self.n_states if self.n_states is not None else int(Y.max()) + 1
-        if K < 2:
-            raise ValueError(f"need at least 2 labels; got n_states={K} (Y's largest label {int(Y.max())}).")
-        bad = (Y < -1) | (Y >= K)
-        if bad.any():
-            r, c = np.argwhere(bad)[0]
-            raise ValueError(f"Y[{r}, {c}] = {int(Y[r, c])} is not a label: labels are 0..{K - 1}, and -1 marks a "
-                             "missing one.")
-        g = self._graph_for(X.shape[1])
+        ex = self._check_X(X, True)
+        A, C, K = check_labels(Y, ex, self.n_states)
         n_sym = None
-        if sym:
-            n_sym = self.n_symbols if self.n_symbols is not None else int(X.max()) + 1
-            if X.max() >= n_sym:
-                raise ValueError(f"X holds symbol {int(X.max())} outside the alphabet 0..{n_sym - 1} (n_symbols).")
-        pu = check_label_prob(label_prob, Y)
-        return X, sym, np.ascontiguousarray(Y, dtype=np.int64), K, g, n_sym, pu
+        if ex.sym:
+            n_sym = self.n_symbols if self.n_symbols is not None else int(ex.Xs.max()) + 1
+            if ex.Xs.max() >= n_sym:
+                raise ValueError(f"X holds symbol {int(ex.Xs.max())} outside the alphabet 0..{n_sym - 1} (n_symbols).")
+        pu = check_label_prob_flat(label_prob, ex, A)
+        return ex, A, C, K, n_sym, pu
 
     # ---- decoding -----------------------------------------------------------------------
-    def _zero_weights(self, sym, n_sym, X, K):
-        rows = n_sym if sym else X.shape[2]
+    def _zero_weights(self, ex, n_sym, K):
+        rows = n_sym if ex.sym else ex.n_features
         return np.zeros((rows, K)), np.zeros((K, K))
 
-    def _decode_all(self, X, sym, method=None, max_nodes=None, scale=1.0, constraints=None):
-        g = self.graph_
+    def _decode_all(self, ex, method=None, max_nodes=None, scale=1.0, constraints=None):
+        """MAP labeling of every example (flat, (N,)) and the report."""
         K = self.pairwise_.shape[0]
         Wp = self.pairwise_ if scale == 1.0 else scale * self.pairwise_
-        n = X.shape[1]
-        out = np.empty(X.shape[:2], dtype=np.int64)
-        scores = np.empty((n, K))
+        nmax = ex.max_nodes
+        out = np.empty(ex.off[-1], dtype=np.int64)
+        scores = np.empty((nmax, K))
         info = {"tight": 0, "branch_and_bound": 0, "not_proved": 0, "lp_calls": 0, "nodes": 0,
                 "not_proved_rows": []}
         if method is None:
-            method = "viterbi" if g.kind == "chain" else "exact"
+            method = "viterbi" if ex.chain else "exact"
         if method == "viterbi":
-            if g.kind != "chain":
-                raise ValueError(f"method='viterbi' needs a chain graph; this one is {g!r}. Use 'exact', 'lp' or "
-                                 "'milp'.")
-            P = np.ascontiguousarray(np.broadcast_to(Wp, (max(n - 1, 1), K, K)))
-            for i in range(X.shape[0]):
-                unary_scores(self.unary_, X, sym, i, scores)
-                U, Pi = self._constrained(scores, P[: n - 1], constraints, i)
+            if not ex.chain:
+                raise ValueError("method='viterbi' needs chains; these examples have other graphs. Use 'exact', 'lp' "
+                                 "or 'milp'.")
+            P = np.ascontiguousarray(np.broadcast_to(Wp, (max(nmax - 1, 1), K, K)))
+            for i in range(ex.m):
+                a, b = ex.off[i], ex.off[i + 1]
+                n = b - a
+                unary_scores(self.unary_, ex, i, scores)
+                U, Pi = self._constrained(scores[:n], P[: n - 1], constraints, i)
                 if n == 1:
-                    out[i, 0] = int(np.argmax(U[0]))
+                    out[a] = int(np.argmax(U[0]))
                 else:
-                    _viterbi(U, np.ascontiguousarray(Pi), out[i])
-            info["tight"] = X.shape[0]
-            return self._check_constrained(out, constraints, info)
+                    _viterbi(U, np.ascontiguousarray(Pi), out[a:b])
+            info["tight"] = ex.m
+            return self._check_constrained(ex, out, constraints, info)
         budget = 2_000_000 if max_nodes is None else max_nodes
-        for i in range(X.shape[0]):
-            unary_scores(self.unary_, X, sym, i, scores)
-            U, Pi = self._constrained(scores, Wp, constraints, i)
+        for i in range(ex.m):
+            a, b = ex.off[i], ex.off[i + 1]
+            Ei = ex.edges_of(i)
+            unary_scores(self.unary_, ex, i, scores)
+            U, Pi = self._constrained(scores[: b - a], Wp, constraints, i)
             if method == "exact":
-                r = exact_map(U, Pi, g.edges, max_nodes=budget)
+                r = exact_map(U, Pi, Ei, max_nodes=budget)
                 info["tight"] += r.info["tight_at_root"]
                 info["branch_and_bound"] += not r.info["tight_at_root"]
                 info["lp_calls"] += r.info["lp_calls"]
                 info["nodes"] += r.nodes
             elif method == "lp":
-                r = lp_map(U, Pi, g.edges)
+                r = lp_map(U, Pi, Ei)
                 info["tight"] += r.certified
                 info["lp_calls"] += 1
             else:
-                r = milp_map(U, Pi, g.edges)
+                r = milp_map(U, Pi, Ei)
                 info["tight"] += r.certified
                 info["lp_calls"] += 1
             if not r.certified:
                 info["not_proved"] += 1
                 info["not_proved_rows"].append(i)
-            out[i] = r.labels
-        return self._check_constrained(out, constraints, info)
+            out[a:b] = r.labels
+        return self._check_constrained(ex, out, constraints, info)
 
-    def _constrained(self, scores, P, constraints, i):
+    @staticmethod
+    def _constrained(scores, P, constraints, i):
         """Example ``i``'s potentials with the decode-time constraints imposed."""
         if constraints is None:
             return scores, P
         per, F = constraints
-        n_edges = self.graph_.edges.shape[0]
-        return constrain(scores, P, n_edges, None if per is None else per[i], F)
+        n_edges = P.shape[0] if P.ndim == 3 else None
+        Fi = None if F is None else F[i]
+        if n_edges is None:
+            n_edges = 0 if Fi is None else Fi.shape[0]
+        return constrain(scores, P, n_edges, None if per is None else per[i], Fi)
 
-    def _check_constrained(self, out, constraints, info):
+    @staticmethod
+    def _check_constrained(ex, out, constraints, info):
         if constraints is not None:
             per, F = constraints
-            info["infeasible_rows"] = [i for i in range(out.shape[0])
-                                       if not satisfies(out[i], self.graph_.edges, None if per is None else per[i], F)]
+            info["infeasible_rows"] = [
+                i for i in range(ex.m)
+                if not satisfies(out[ex.off[i]:ex.off[i + 1]], ex.edges_of(i), None if per is None else per[i],
+                                 None if F is None else F[i])]
         return out, info
 
     def predict(self, X):
-        """MAP labeling of each example, an int array (n_examples, n_nodes) of labels 0..K-1."""
+        """MAP labeling of each example: an int array (n_examples, n_nodes) of labels 0..K-1 for
+        examples of one size, else a list of (n_i,) arrays."""
         return self.decode(X)[0]
 
     def decode(self, X, *, pairwise_scale=None, max_nodes=None, method=None, allowed=None, forbidden=None):
@@ -230,8 +203,8 @@ class _M3NBase(BaseEstimator):
 
         Parameters
         ----------
-        X : int array (n_examples, n_nodes) or float array (n_examples, n_nodes, n_features)
-            The examples: symbols, or node features.
+        X : examples, in any form :meth:`fit` takes
+            The examples: symbols, or node features; of one size, or a list.
         pairwise_scale : float or None, default=None
             Multiplies the learned pairwise scores; ``None`` is the estimator's own
             ``pairwise_scale`` (1 for the estimators without one).
@@ -241,18 +214,20 @@ class _M3NBase(BaseEstimator):
             ``None``: Viterbi on chains, else ``"exact"`` (LP relaxation, then branch and
             bound when it is not tight); ``"lp"``: the LP's labeling only; ``"milp"``: the
             integer program (HiGHS).
-        allowed : bool array (n_examples, n_nodes, K), (n_nodes, K) or (K,), default=None
+        allowed : bool mask, default=None
             Hard constraints: the labels each node may take (e.g. a Sudoku's given digits,
-            a tag dictionary).  Honoured by every method (see
-            :mod:`weaklabel.structured.inference.constraints`).
-        forbidden : bool array (K, K) or (n_edges, K, K), default=None
+            a tag dictionary): (K,) for every node, (n_nodes, K) for every example of one
+            size, (n_examples, n_nodes, K), or a list of per-example (n_i, K) masks.
+            Honoured by every method (see :mod:`weaklabel.structured.inference.constraints`).
+        forbidden : bool mask, default=None
             Hard constraints: label pairs no edge may take (``forbidden[a, b]``: the edge's
             first node labelled ``a`` and its second ``b``), e.g. a tag that can never
-            follow another.
+            follow another: (K, K) for every edge, (n_edges, K, K) when every example has
+            the same graph, or a list of per-example (n_edges_i, K, K) masks.
 
         Returns
         -------
-        labels : ndarray of int (n_examples, n_nodes)
+        labels : ndarray of int (n_examples, n_nodes), or a list of (n_i,) arrays
         info : dict
             ``tight`` (examples whose LP was tight, or chains), ``branch_and_bound``
             (examples that needed the search), ``not_proved`` and ``not_proved_rows``
@@ -268,33 +243,53 @@ class _M3NBase(BaseEstimator):
             check_int_at_least(max_nodes, "max_nodes", 1)
         scale = _check_pairwise_scale(getattr(self, "pairwise_scale", 1.0) if pairwise_scale is None
                                       else pairwise_scale)
-        X, sym = self._check_X(X, False)
+        ex = self._check_X(X, False)
         cons = None
         if allowed is not None or forbidden is not None:
-            cons = self._check_decode_constraints(allowed, forbidden, X.shape[0], X.shape[1])
-        return self._decode_all(X, sym, method=method, max_nodes=max_nodes, scale=scale, constraints=cons)
+            cons = self._check_decode_constraints(allowed, forbidden, ex)
+        out, info = self._decode_all(ex, method=method, max_nodes=max_nodes, scale=scale, constraints=cons)
+        return ex.split(out), info
 
-    def _check_decode_constraints(self, allowed, forbidden, n_examples, n_nodes):
-        """Per-example ``allowed`` masks (a list, or None) and the ``forbidden`` mask, checked."""
-        K, n_edges = self.n_states_, self.graph_.edges.shape[0]
-        A = None if allowed is None else np.asarray(allowed)
-        if A is not None and A.ndim == 3:
-            if A.shape[0] != n_examples:
-                raise ValueError(f"allowed has {A.shape[0]} examples but X has {n_examples}; they must match.")
-            per = [check_constraints(A[i], None, n_nodes, n_edges, K)[0] for i in range(n_examples)]
-        else:
-            per = None if A is None else [check_constraints(A, None, n_nodes, n_edges, K)[0]] * n_examples
-        F = check_constraints(None, forbidden, n_nodes, n_edges, K)[1]
+    def _check_decode_constraints(self, allowed, forbidden, ex):
+        """Per-example ``allowed`` and ``forbidden`` masks (lists, or None), checked."""
+        K = self.n_states_
+        sizes, ne = ex.sizes, np.diff(ex.eoff)
+
+        def per_example(mask, name, want_ndim):
+            if mask is None:
+                return None
+            if isinstance(mask, (list, tuple)):
+                if len(mask) != ex.m:
+                    raise ValueError(f"{name} has {len(mask)} examples but X has {ex.m}; they must match.")
+                return [np.asarray(a) for a in mask]
+            M = np.asarray(mask)
+            if M.ndim == want_ndim + 1:
+                if M.shape[0] != ex.m:
+                    raise ValueError(f"{name} has {M.shape[0]} examples but X has {ex.m}; they must match.")
+                return list(M)
+            return [M] * ex.m
+
+        As = per_example(allowed, "allowed", 2)
+        Fs = per_example(forbidden, "forbidden", 3)
+        per = None if As is None else [check_constraints(As[i], None, int(sizes[i]), int(ne[i]), K)[0]
+                                       for i in range(ex.m)]
+        F = None if Fs is None else [check_constraints(None, Fs[i], int(sizes[i]), int(ne[i]), K)[1]
+                                     for i in range(ex.m)]
         return per, F
 
     def score(self, X, Y):
-        """Share of the annotated nodes (``Y >= 0``) predicted right."""
-        Y = np.asarray(Y)
-        pred = self.predict(X)
-        if Y.shape != pred.shape:
-            raise ValueError(f"Y must have shape {pred.shape}; got {Y.shape}.")
-        lab = Y >= 0
-        return float(np.mean(pred[lab] == Y[lab])) if lab.any() else float("nan")
+        """Share of the annotated nodes predicted right: a node with a label, or with a
+        candidate set, counts as right when the prediction lies in it (missing nodes are
+        left out)."""
+        check_is_fitted(self, "pairwise_")
+        ex = self._check_X(X, False)
+        A, C, _ = check_labels(Y, ex, self.n_states_)
+        pred, _ = self._decode_all(ex, scale=_check_pairwise_scale(getattr(self, "pairwise_scale", 1.0)))
+        lab = A != MISSING
+        if not lab.any():
+            return float("nan")
+        right = label_masks(A, C, self.n_states_)[np.arange(A.size), pred]
+        return float(np.mean(right[lab]))
 
     def _finish(self, Wu, Wp, sym, n_sym, K, g):
         self.unary_ = Wu
@@ -322,16 +317,19 @@ class _M3NBase(BaseEstimator):
         return params
 
     def _state_arrays(self):
-        arrays = {"unary": self.unary_, "pairwise": self.pairwise_, "graph_edges": self.graph_.edges}
+        arrays = {"unary": self.unary_, "pairwise": self.pairwise_}
+        if self.graph_ is not None:
+            arrays["graph_edges"] = self.graph_.edges
         for name in ("objective_", "lower_bound_", "ramp_objective_"):
             if name in self.__dict__:
                 arrays[name.rstrip("_")] = np.asarray(self.__dict__[name], dtype=np.float64)
         return arrays
 
     def _state_meta(self):
+        g = self.graph_
         meta = {"symbolic": bool(self.symbolic_), "n_symbols": None if self.n_symbols_ is None else int(self.n_symbols_),
-                "n_states": int(self.n_states_), "graph_n_nodes": int(self.graph_.n_nodes),
-                "graph_kind": self.graph_.kind, "graph_param": self.graph is not None}
+                "n_states": int(self.n_states_), "graph_n_nodes": None if g is None else int(g.n_nodes),
+                "graph_kind": None if g is None else g.kind, "graph_param": g is not None}
         for name in ("n_iter_", "n_rounds_"):
             if name in self.__dict__:
                 meta[name.rstrip("_")] = int(self.__dict__[name])
@@ -340,8 +338,9 @@ class _M3NBase(BaseEstimator):
         return meta
 
     def _set_state(self, arrays, meta):
-        g = Graph(int(meta["graph_n_nodes"]), arrays["graph_edges"], kind=meta["graph_kind"])
-        if meta["graph_param"]:
+        g = None
+        if meta["graph_param"]:                 # files of earlier versions also saved the chain of graph=None
+            g = Graph(int(meta["graph_n_nodes"]), arrays["graph_edges"], kind=meta["graph_kind"])
             self.graph = g
         Wu = np.ascontiguousarray(arrays["unary"], dtype=np.float64)
         Wp = np.ascontiguousarray(arrays["pairwise"], dtype=np.float64)
@@ -363,7 +362,6 @@ class _M3NBase(BaseEstimator):
                 setattr(self, name + "_", int(meta[name]))
         if "converged" in meta:
             self.converged_ = bool(meta["converged"])
-
 
 def _check_pairwise_scale(scale):
     """``scale`` as a float, or a ValueError naming ``pairwise_scale``."""
@@ -469,19 +467,19 @@ class MILM3N(_M3NBase):
     def _check_params(self):
         self._validate_params()
 
-    def _oracle(self, X, sym, Y, pu, g, yref=None):
+    def _oracle(self, ex, A, C, pu, yref=None):
         """``(risk, oracle)`` of the model for the solvers (:func:`loss_augmented_oracle`)."""
-        if g.kind != "chain" and self.inference == "viterbi":
-            raise ValueError(f"inference='viterbi' needs a chain graph; this one is {g!r}. Use inference='exact' "
-                             "(small graphs) or LPMILM3N.")
-        return loss_augmented_oracle(X, sym, Y, pu, g, yref, self.inference == "viterbi")
+        if not ex.chain and self.inference == "viterbi":
+            raise ValueError("inference='viterbi' needs chains; these examples have other graphs. Use "
+                             "inference='exact' (small graphs) or LPMILM3N.")
+        return loss_augmented_oracle(ex, A, C, pu, yref, self.inference == "viterbi")
 
     def _fit(self, X, Y, label_prob):
         self._check_params()
-        X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
-        Wu, Wp = self._zero_weights(sym, n_sym, X, K)
-        (Wu, Wp), hist = self._solve(self._oracle(X, sym, Y, pu, g), Y.shape[0], [Wu.shape, Wp.shape])
-        self._finish(Wu, Wp, sym, n_sym, K, g)
+        ex, A, C, K, n_sym, pu = self._check_fit(X, Y, label_prob)
+        Wu, Wp = self._zero_weights(ex, n_sym, K)
+        (Wu, Wp), hist = self._solve(self._oracle(ex, A, C, pu), ex.m, [Wu.shape, Wp.shape])
+        self._finish(Wu, Wp, ex.sym, n_sym, K, as_graph(self.graph))
         self._set_history(hist)
         self._warn_if_not_converged()
         return self
@@ -500,10 +498,14 @@ class MILM3N(_M3NBase):
         self.converged_ = bool(h[-1, 3] <= self.tol * max(abs(h[-1, 1]), 1e-12))
 
     def partial_error(self, X, Y):
-        """Mean partial loss l^p (normalised Hamming on annotated nodes) of the predictions."""
-        Y = np.asarray(Y)
-        pred = self.predict(X)
-        return float(np.mean(np.sum((Y >= 0) & (pred != Y), axis=1) / Y.shape[1]))
+        """Mean partial loss l^p of the predictions: per example, the share of its nodes
+        predicted outside their candidate set (a wrong label; missing nodes never count)."""
+        check_is_fitted(self, "pairwise_")
+        ex = self._check_X(X, False)
+        A, C, _ = check_labels(Y, ex, self.n_states_)
+        pred, _ = self._decode_all(ex)
+        wrong = ~label_masks(A, C, self.n_states_)[np.arange(A.size), pred]
+        return float(np.mean(np.add.reduceat(wrong.astype(float), ex.off[:-1]) / ex.sizes))
 
 
 @register
@@ -544,25 +546,31 @@ class RampCCCPM3N(MILM3N):
         """Learn by CCCP rounds (``label_prob`` is accepted for a uniform interface and unused:
         the ramp loss needs no annotation marginals)."""
         self._check_params()
-        X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
-        Wu, Wp = self._zero_weights(sym, n_sym, X, K)
-        self._finish(Wu, Wp, sym, n_sym, K, g)
-        objs = [self._ramp_objective(X, sym, Y)]
+        ex, A, C, K, n_sym, pu = self._check_fit(X, Y, label_prob)
+        Wu, Wp = self._zero_weights(ex, n_sym, K)
+        self._finish(Wu, Wp, ex.sym, n_sym, K, as_graph(self.graph))
+        objs = [self._ramp_objective(ex, A, C)]
         rounds = 0
         hist = []
         for k in range(self.n_rounds):
             if k == 0:
                 # at w = 0 every labeling maximises the concave part; the supergradient taken is
-                # the one that agrees with the annotations, with random labels at missing nodes
+                # the one that agrees with the annotations, with labels drawn at random from each
+                # node's candidate set (any label at a missing node)
                 rng = check_random_state(self.random_state)
-                yref = np.where(Y >= 0, Y, rng.randint(0, K, size=Y.shape))
+                yref = np.where(A >= 0, A, rng.randint(0, K, size=A.size))
+                sets = np.flatnonzero(A == SET)
+                if sets.size:
+                    M = C[sets]
+                    draw = rng.random_sample(sets.size)[:, None] * M.sum(1, keepdims=True)
+                    yref[sets] = np.minimum((np.cumsum(M, axis=1) <= draw).sum(axis=1), K - 1)
             else:
-                yref, _ = self._decode_all(X, sym)
-            fns = self._oracle(X, sym, Y, pu, g, yref=np.ascontiguousarray(yref))
-            (Wu2, Wp2), h = self._solve(fns, Y.shape[0], [Wu.shape, Wp.shape])
+                yref, _ = self._decode_all(ex)
+            fns = self._oracle(ex, A, C, pu, yref=yref)
+            (Wu2, Wp2), h = self._solve(fns, ex.m, [Wu.shape, Wp.shape])
             old = (self.unary_, self.pairwise_)
             self.unary_, self.pairwise_ = Wu2, Wp2
-            obj = self._ramp_objective(X, sym, Y)
+            obj = self._ramp_objective(ex, A, C)
             rounds += 1
             hist += h
             if obj >= objs[-1] - 1e-9 * max(1.0, abs(objs[-1])):
@@ -577,10 +585,9 @@ class RampCCCPM3N(MILM3N):
         self._set_history(hist)
         return self
 
-    def _ramp_objective(self, X, sym, Y):
-        m, n = Y.shape
-        yref, _ = self._decode_all(X, sym)
-        risk, _ = self._oracle(X, sym, Y, np.ones(Y.shape), self.graph_, yref=np.ascontiguousarray(yref))
+    def _ramp_objective(self, ex, A, C):
+        yref, _ = self._decode_all(ex)
+        risk, _ = self._oracle(ex, A, C, np.ones(A.size), yref=yref)
         R, _ = risk([self.unary_, self.pairwise_])
         return float(0.5 * self.alpha * (np.sum(self.unary_ ** 2) + np.sum(self.pairwise_ ** 2)) + R)
 
@@ -661,11 +668,11 @@ class LPMILM3N(_M3NBase):
 
     def _fit(self, X, Y, label_prob):
         self._validate_params()
-        X, sym, Y, K, g, n_sym, pu = self._check_fit(X, Y, label_prob)
-        shapes = [s.shape for s in self._zero_weights(sym, n_sym, X, K)]
-        (Wu, Wp), objs = lp_adam(X, sym, Y, pu, g.edges, shapes, float(self.alpha), float(self.learning_rate),
-                                 self.batch_size, self.max_iter, self.random_state)
-        self._finish(Wu, Wp, sym, n_sym, K, g)
+        ex, A, C, K, n_sym, pu = self._check_fit(X, Y, label_prob)
+        shapes = [w.shape for w in self._zero_weights(ex, n_sym, K)]
+        (Wu, Wp), objs = lp_adam(ex, A, C, pu, shapes, float(self.alpha), float(self.learning_rate), self.batch_size,
+                                 self.max_iter, self.random_state)
+        self._finish(Wu, Wp, ex.sym, n_sym, K, as_graph(self.graph))
         self.objective_ = np.asarray(objs)
         self.n_iter_ = len(objs)
         return self

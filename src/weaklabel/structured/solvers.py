@@ -199,28 +199,26 @@ def _simplex_qp(G, b, beta0, iters=500):
     return x
 
 
-def lp_adam(X, sym, Y, pu, edges, shapes, alpha, learning_rate, batch_size, max_iter, random_state):
+def lp_adam(ex, A, C, pu, shapes, alpha, learning_rate, batch_size, max_iter, random_state):
     """Adam on problem (24): ``alpha/2 ||w||^2 + 1/m sum_i (u(x_i, a_i, phi^i, w) -
     <w, psi^p(x_i, a_i)>)`` over ``w`` and every example's messages ``phi^i`` (two of ``K``
     values per edge), a pass over the examples in random order, ``w`` stepping once per
-    mini-batch of ``batch_size``.  Returns ``([Wu, Wp], objective per pass)``."""
+    mini-batch of ``batch_size``.  ``ex`` holds the flat examples (any sizes and graphs),
+    ``A, C, pu`` the flat annotations.  Returns ``([Wu, Wp], objective per pass)``."""
     rng = check_random_state(random_state)
     Wu, Wp = np.zeros(shapes[0]), np.zeros(shapes[1])
-    m = Y.shape[0]
+    m = ex.m
     K = Wp.shape[0]
-    E = np.ascontiguousarray(edges)
-    phi = np.zeros((m, E.shape[0], 2, K))
+    phi = np.zeros((ex.E.shape[0], 2, K))
     phi_m, phi_v = np.zeros_like(phi), np.zeros_like(phi)
     phi_t = np.zeros(m, dtype=np.int64)
     mu = (np.zeros_like(Wu), np.zeros_like(Wp))
     nu = (np.zeros_like(Wu), np.zeros_like(Wp))
-    Xs = X if sym else np.zeros((1, 1), np.int64)
-    F = X if not sym else np.zeros((1, 1, 1))
     t = 0
     objs = []
     for _ in range(max_iter):
         order = rng.permutation(m).astype(np.int64)
-        val, t = _lp_epoch(Wu, Wp, sym, Xs, F, Y, pu, E, phi, order, float(alpha), float(learning_rate), mu, nu, t,
-                           phi_m, phi_v, phi_t, int(batch_size))
+        val, t = _lp_epoch(Wu, Wp, ex.sym, ex.Xs, ex.F, ex.off, A, C, pu, ex.E, ex.eoff, phi, order, float(alpha),
+                           float(learning_rate), mu, nu, t, phi_m, phi_v, phi_t, int(batch_size))
         objs.append(val + 0.5 * alpha * (np.sum(Wu ** 2) + np.sum(Wp ** 2)))
     return [Wu, Wp], objs
