@@ -21,6 +21,31 @@ def _grid_problem():
     return X, Y
 
 
+def _ragged_chain_problem():
+    """Chains of 1 to 7 nodes, labels with some missing."""
+    rng = np.random.RandomState(2)
+    X = [rng.randint(0, 3, size=n) for n in (3, 7, 1, 5, 4, 6, 2, 5)]
+    Y = [np.where(rng.rand(x.size) < 0.3, -1, x % 2) for x in X]
+    return X, Y
+
+
+def _ragged_graph_problem():
+    """Examples with their own loopy graphs and node features, candidate sets per node."""
+    rng = np.random.RandomState(3)
+    X, Y = [], []
+    for n in (3, 4, 5, 4, 3, 5):
+        F = rng.randn(n, 3)
+        E = np.c_[np.arange(n), (np.arange(n) + 1) % n]          # a cycle over the nodes
+        M = np.ones((n, 3), dtype=bool)
+        y = (F[:, 0] > 0).astype(int) + (F[:, 1] > 1)
+        M[np.arange(n), (y + 1) % 3] = False                      # rule out one wrong label
+        M[0] = False
+        M[0, y[0]] = True                                         # and label the first node
+        X.append((F, E))
+        Y.append(M)
+    return X, Y
+
+
 ESTIMATORS = [
     (MILM3N(alpha=0.5, max_iter=30, random_state=0), _chain_problem),
     (MILM3N(graph=chain_graph(5), solver="bmrm", alpha=0.5, max_iter=30), _chain_problem),
@@ -28,6 +53,11 @@ ESTIMATORS = [
     (RampCCCPM3N(alpha=0.5, max_iter=20, n_rounds=2, random_state=0), _chain_problem),
     (LPMILM3N(max_iter=5, random_state=0), _chain_problem),
     (LPMILM3N(graph=grid_graph(2, 2), max_iter=5, random_state=0, pairwise_scale=2.0), _grid_problem),
+    (MILM3N(alpha=0.5, max_iter=30, random_state=0), _ragged_chain_problem),
+    (RampCCCPM3N(alpha=0.5, max_iter=20, n_rounds=2, random_state=0), _ragged_chain_problem),
+    (LPMILM3N(max_iter=5, random_state=0), _ragged_chain_problem),
+    (MILM3N(inference="exact", alpha=0.5, max_iter=10, random_state=0), _ragged_graph_problem),
+    (LPMILM3N(max_iter=5, random_state=0), _ragged_graph_problem),
 ]
 
 

@@ -284,3 +284,111 @@ def test_decode_honours_allowed_labels_and_forbidden_pairs():
         est.decode(X[:3], allowed=np.zeros((10, 3), dtype=bool))
     with pytest.raises(ValueError, match="2 examples but X has 3"):
         est.decode(X[:3], allowed=np.ones((2, 10, 3), dtype=bool))
+
+
+def test_examples_of_their_own_length_learn_and_decode_as_fixed_size_ones():
+    """A list of chains of different lengths trains on the same objective as padded-free
+    arrays would: equal-length lists equal the array form, models decode any length, and
+    predictions come back in the form given."""
+    X, Y = hidden_markov_chain(30, length=6, n_states=3, random_state=0)
+    A = missing_labels(Y, 0.3, random_state=0)
+    a = MILM3N(alpha=0.5, n_states=3, random_state=0).fit(X, A)
+    b = MILM3N(alpha=0.5, n_states=3, random_state=0).fit(list(X), list(A))
+    np.testing.assert_allclose(a.unary_, b.unary_)
+    np.testing.assert_allclose(a.pairwise_, b.pairwise_)
+    assert isinstance(a.predict(X), np.ndarray) and a.predict(X).shape == (30, 6)
+    # cut the chains to lengths 1..6: the list form; decode equals Viterbi per example
+    from weaklabel.structured.inference import viterbi
+    Xr = [x[: 1 + i % 6] for i, x in enumerate(X)]
+    Ar = [y[: 1 + i % 6] for i, y in enumerate(A)]
+    c = MILM3N(alpha=0.5, n_states=3, random_state=0).fit(Xr, Ar)
+    pred = c.predict(Xr)
+    assert isinstance(pred, list) and [p.size for p in pred] == [x.size for x in Xr]
+    for x, p in zip(Xr, pred):
+        np.testing.assert_array_equal(p, viterbi(c.unary_[x], c.pairwise_).labels)
+    # a chain model decodes chains of any length, also longer than any it was trained on
+    long = [np.r_[x, x, x] for x in X[:3]]
+    assert [p.size for p in a.predict(long)] == [18, 18, 18]
+    assert c.score(Xr, Ar) > 0.6
+    for est in (LPMILM3N(max_iter=5, random_state=0), RampCCCPM3N(alpha=0.5, n_rounds=2, random_state=0)):
+        assert [p.size for p in est.fit(Xr, Ar).predict(Xr)] == [x.size for x in Xr]
+
+
+def test_candidate_sets_per_node_help_where_labels_are_missing():
+    """Nodes given a candidate set of 2 of 4 labels instead of no label: the learner uses them
+    (its accuracy rises) and never predicts outside a training node's set more than chance."""
+    rng = np.random.default_rng(0)
+    X, Y = hidden_markov_chain(60, length=10, n_states=4, random_state=1)
+    A = missing_labels(Y, 0.8, random_state=1)
+    M = np.ones(Y.shape + (4,), dtype=bool)
+    lab = A >= 0
+    M[lab] = np.eye(4, dtype=bool)[A[lab]]
+    other = (Y + rng.integers(1, 4, size=Y.shape)) % 4
+    sets = np.zeros_like(M)
+    np.put_along_axis(sets, Y[..., None], True, axis=2)
+    np.put_along_axis(sets, other[..., None], True, axis=2)
+    M[~lab] = sets[~lab]
+    Xt, Yt = hidden_markov_chain(200, length=10, n_states=4, random_state=2)
+    only_labels = MILM3N(alpha=0.1, n_states=4, random_state=0).fit(X, A)
+    with_sets = MILM3N(alpha=0.1, n_states=4, random_state=0).fit(X, M)
+    assert with_sets.score(Xt, Yt) > only_labels.score(Xt, Yt) + 0.02
+    assert with_sets.partial_error(X, M) < only_labels.partial_error(X, M) - 0.03
+
+
+def test_bad_examples_get_clear_errors_and_leave_the_model_unchanged():
+    X = [np.array([0, 1, 2]), np.array([1, 2]), np.array([2, 0, 1, 1])]
+    Y = [np.array([0, 1, -1]), np.array([1, 0]), np.array([0, -1, 1, 1])]
+    est = MILM3N(alpha=1.0).fit(X, Y)
+    W, P = est.unary_.copy(), est.pairwise_.copy()
+    pred = est.predict(X)
+    M = [np.ones((x.size, 2), dtype=bool) for x in X]
+    M[1][1] = False
+    with pytest.raises(ValueError, match="allows no label at node 1 of example 1"):
+        est.fit(X, M)
+    with pytest.raises(ValueError, match=r"Y\[1\] must have shape \(2,\)"):
+        est.fit(X, [Y[0], Y[2], Y[1]])
+    with pytest.raises(ValueError, match="Y has 2 examples but X has 3"):
+        est.fit(X, Y[:2])
+    with pytest.raises(ValueError, match=r"example 1's graph: edge 0 = \[0, 4\] names a node that does not exist"):
+        LPMILM3N().fit([(x, np.array([[0, 1]])) for x in X[:1]] + [(X[1], np.array([[0, 4]]))], Y[:2])
+    graph_X = [(X[0], np.array([[0, 1], [1, 2]])), (X[1], np.array([[0, 1]])), (X[2], np.array([[0, 3]]))]
+    lp = LPMILM3N(max_iter=3, random_state=0).fit(graph_X, Y)
+    Wl = lp.unary_.copy()
+    with pytest.raises(ValueError, match="names a node that does not exist"):
+        lp.fit([graph_X[0], (X[1], np.array([[0, 2]])), graph_X[2]], Y)    # features of 2 nodes, an edge to node 2
+    with pytest.raises(ValueError, match="mixes examples with their own graph"):
+        lp.fit([graph_X[0], X[1], X[2]], Y)
+    with pytest.raises(ValueError, match="the estimator has a graph and X gives each example its own"):
+        LPMILM3N(graph=chain_graph(3)).fit(graph_X, Y)
+    with pytest.raises(ValueError, match="different numbers of node features"):
+        est.fit([np.zeros((2, 3)), np.zeros((2, 4))], [np.array([0, 1]), np.array([1, 0])])
+    with pytest.raises(ValueError, match="mixes symbolic examples"):
+        est.fit([np.array([0, 1]), np.zeros((2, 4))], [np.array([0, 1]), np.array([1, 0])])
+    with pytest.raises(ValueError, match=r"X\[1\] has no nodes"):
+        est.fit([np.array([0, 1]), np.array([], dtype=int)], [np.array([0, 1]), np.array([], dtype=int)])
+    with pytest.raises(ValueError, match="finite"):
+        est.fit([np.array([[0.5, np.nan]]), np.array([[1.0, 2.0]])], [np.array([0]), np.array([1])])
+    with pytest.raises(ValueError, match="needs chains"):
+        MILM3N().fit(graph_X, Y)
+    np.testing.assert_array_equal(est.unary_, W)
+    np.testing.assert_array_equal(est.pairwise_, P)
+    np.testing.assert_array_equal(lp.unary_, Wl)
+    for a, b in zip(est.predict(X), pred):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_decode_constraints_on_examples_of_their_own_length():
+    X = [np.array([0, 1, 2]), np.array([1, 2]), np.array([2, 0, 1, 1])]
+    Y = [np.array([0, 1, -1]), np.array([1, 0]), np.array([0, -1, 1, 1])]
+    est = MILM3N(alpha=1.0).fit(X, Y)
+    allowed = [np.ones((x.size, 2), dtype=bool) for x in X]
+    allowed[2][:, 0] = False                              # example 2: label 1 everywhere
+    out, info = est.decode(X, allowed=allowed)
+    assert (out[2] == 1).all() and info["infeasible_rows"] == []
+    forbidden = np.array([[False, True], [False, False]])  # 0 may not be followed by 1
+    out, info = est.decode(X, forbidden=forbidden, method="exact")
+    assert info["infeasible_rows"] == []
+    for y in out:
+        assert not ((y[:-1] == 0) & (y[1:] == 1)).any()
+    with pytest.raises(ValueError, match="allowed has 2 examples but X has 3"):
+        est.decode(X, allowed=allowed[:2])

@@ -246,7 +246,7 @@ def check_labels(Y, ex, n_states):
         if len(kinds) > 1:
             raise ValueError("Y mixes int labels and bool candidate masks; use one form for every example.")
         mask = kinds.pop()
-        for i, (p, n) in enumerate(zip(parts, ex.sizes)):
+        for i, (p, n) in enumerate(zip(parts, ex.sizes.tolist())):
             want = (n, parts[0].shape[-1]) if mask else (n,)
             if p.shape != want or (mask and p.ndim != 2):
                 raise ValueError(f"Y[{i}] must have shape {want} (example {i} has {n} nodes); got {p.shape}.")

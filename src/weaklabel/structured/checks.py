@@ -3,8 +3,9 @@
 
 As river's ``checks``: :func:`yield_structured_checks` yields one check per contract, and
 a test suite parametrises over them (``tests/structured/test_checks.py``).  Each check
-takes a fresh unfitted estimator and a small problem ``(X, Y)`` and raises
-``AssertionError`` when the contract is broken.
+takes a fresh unfitted estimator and a small problem ``(X, Y)`` (examples of one size as
+arrays, or a list of examples of their own sizes) and raises ``AssertionError`` when the
+contract is broken.
 
 Examples
 --------
@@ -48,6 +49,46 @@ def _same_model(a, b, what):
             assert va == vb, f"{what}: {name} differs ({va!r} vs {vb!r})"
 
 
+def _copy(Z):
+    """A deep copy of examples in either form (an array, or a list of arrays / (x, edges) pairs)."""
+    return copy.deepcopy(Z) if isinstance(Z, list) else np.array(Z, copy=True)
+
+
+def _equal(a, b):
+    """Examples, labels or predictions in either form are equal."""
+    if isinstance(a, list) or isinstance(b, list):
+        return len(a) == len(b) and all(_equal(u, v) for u, v in zip(a, b))
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and all(_equal(u, v) for u, v in zip(a, b))
+    return np.array_equal(np.asarray(a), np.asarray(b))
+
+
+def _reverse(Z):
+    return Z[::-1]
+
+
+def _with_nan(X):
+    """X with a NaN in its first example's first value."""
+    if not isinstance(X, list):
+        Xn = np.asarray(X, dtype=np.float64).copy()
+        Xn.flat[0] = np.nan
+        return Xn
+    Xn = _copy(X)
+    first = Xn[0]
+    x = np.asarray(first[0] if isinstance(first, tuple) else first, dtype=np.float64).copy()
+    x.flat[0] = np.nan
+    Xn[0] = (x, first[1]) if isinstance(first, tuple) else x
+    return Xn
+
+
+def _bad_labels(Y):
+    """Labels that are none (-2 everywhere), and labels of the wrong size."""
+    if not isinstance(Y, list):
+        Y = np.asarray(Y)
+        return np.full(Y.shape, -2), Y[:, :-1]
+    return [np.full(np.shape(y), -2) for y in Y], [np.asarray(y)[:-1] for y in Y[:-1]] + [np.asarray(Y[-1])[:0]]
+
+
 def _assert_rejected(call, what):
     try:
         call()
@@ -80,12 +121,17 @@ def check_keyword_only_init(est, X, Y):
 
 def check_fit_returns_self_and_keeps_inputs(est, X, Y):
     """``fit`` returns the estimator and never modifies ``X`` or ``Y``."""
-    X0, Y0 = np.array(X, copy=True), np.array(Y, copy=True)
+    X0, Y0 = _copy(X), _copy(Y)
     assert _fit(est, X, Y) is est
-    assert np.array_equal(X, X0) and np.array_equal(Y, Y0), "fit modified its inputs"
+    assert _equal(X, X0) and _equal(Y, Y0), "fit modified its inputs"
     pred = est.predict(X)
-    assert pred.shape == np.asarray(Y).shape and pred.dtype.kind == "i"
-    assert np.array_equal(X, X0), "predict modified X"
+    if isinstance(X, list):
+        assert isinstance(pred, list) and len(pred) == len(Y)
+        for p, y in zip(pred, Y):
+            assert p.shape == np.shape(y)[:1] and p.dtype.kind == "i"
+    else:
+        assert pred.shape == np.asarray(Y).shape[:2] and pred.dtype.kind == "i"
+    assert _equal(X, X0), "predict modified X"
 
 
 def check_same_seed_same_model(est, X, Y):
@@ -93,7 +139,7 @@ def check_same_seed_same_model(est, X, Y):
     a = _fit(clone(est), X, Y)
     b = _fit(clone(est), X, Y)
     _same_model(a, b, "same seed")
-    refit = _fit(_fit(clone(est), X[::-1], Y[::-1]), X, Y)
+    refit = _fit(_fit(clone(est), _reverse(X), _reverse(Y)), X, Y)
     _same_model(a, refit, "refit after another fit")
 
 
@@ -103,14 +149,14 @@ def check_pickle_and_save(est, X, Y):
 
     a = _fit(clone(est), X, Y)
     b = pickle.loads(pickle.dumps(a))
-    assert np.array_equal(a.predict(X), b.predict(X))
+    assert _equal(a.predict(X), b.predict(X))
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "model.npz"
         a.save(path)
         c = load_model(path)
     assert type(c) is type(a)
     _same_model(a, c, "save/load")
-    assert np.array_equal(a.predict(X), c.predict(X))
+    assert _equal(a.predict(X), c.predict(X))
     assert c.get_params(deep=False).keys() == a.get_params(deep=False).keys()
 
 
@@ -119,24 +165,23 @@ def check_rejected_fit_leaves_model_unchanged(est, X, Y):
     a = _fit(clone(est), X, Y)
     before = copy.deepcopy({k: getattr(a, k) for k in _FITTED})
     pred = a.predict(X)
-    Xnan = np.asarray(X, dtype=np.float64).copy()
-    Xnan.flat[0] = np.nan
+    not_labels, wrong_size = _bad_labels(Y)
     bad_calls = [
-        (X, np.full(np.asarray(Y).shape, -2)),                         # not a label
-        (X, np.asarray(Y)[:, :-1]),                                    # wrong shape
-        (Xnan, Y),                                                     # a NaN input
+        (X, not_labels),                                               # not a label
+        (X, wrong_size),                                               # wrong shape
+        (_with_nan(X), Y),                                             # a NaN input
     ]
     for Xb, Yb in bad_calls:
         _assert_rejected(lambda: a.fit(Xb, Yb), "a bad fit")
         for k, v in before.items():
             now = getattr(a, k)
             assert (np.array_equal(now, v) if isinstance(v, np.ndarray) else now == v), f"{k} changed"
-        assert np.array_equal(a.predict(X), pred)
+        assert _equal(a.predict(X), pred)
     params = a.get_params(deep=False)
     a.set_params(max_iter=0)
     _assert_rejected(lambda: a.fit(X, Y), "max_iter=0")
     a.set_params(**params)
-    assert np.array_equal(a.predict(X), pred)
+    assert _equal(a.predict(X), pred)
 
 
 def check_decode_reports(est, X, Y):
@@ -144,11 +189,11 @@ def check_decode_reports(est, X, Y):
     how every labeling was found; a bad method is one clear error."""
     a = _fit(clone(est), X, Y)
     labels, info = a.decode(X)
-    assert np.array_equal(labels, a.predict(X))
+    assert _equal(labels, a.predict(X))
     assert info["not_proved"] == len(info["not_proved_rows"])
     for method in ("exact", "lp"):
         other, _ = a.decode(X, method=method)
-        assert other.shape == labels.shape
+        assert [np.shape(o) for o in other] == [np.shape(v) for v in labels]
     try:
         a.decode(X, method="nope")
     except ValueError as exc:
