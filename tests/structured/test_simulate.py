@@ -112,3 +112,25 @@ def test_visual_sudoku_draws_images_of_the_right_digit():
         visual_sudoku(X, images[digits != 3], digits[digits != 3])
     with pytest.raises(ValueError, match="one label per image"):
         visual_sudoku(X, images, digits[:5])
+
+
+def test_node_candidate_sets_hold_the_truth_and_the_asked_distractors():
+    from weaklabel.simulate import markov_chains_of_lengths, node_candidate_sets
+
+    X, Y = markov_chains_of_lengths(np.array([3, 50, 1, 20] * 50), 6, random_state=0)
+    assert [x.size for x in X[:4]] == [3, 50, 1, 20] and all(x.shape == y.shape for x, y in zip(X, Y))
+    M = node_candidate_sets(Y, 6, n_distractors=2, missing_rate=0.25, random_state=0)
+    flat, Mf = np.concatenate(Y), np.concatenate(M)
+    assert Mf[np.arange(flat.size), flat].all()                      # the true label is always in
+    sizes = Mf.sum(1)
+    assert set(np.unique(sizes)) == {3, 6}
+    assert abs(np.mean(sizes == 6) - 0.25) < 0.03
+    # distractors follow the confusion weights: label y's only confusable label is y+1
+    conf = np.roll(np.eye(6), 1, axis=1)
+    Mc = node_candidate_sets(Y, 6, n_distractors=1, confusion=conf, random_state=1)
+    Mc = np.concatenate(Mc)
+    assert Mc[np.arange(flat.size), (flat + 1) % 6].all() and (Mc.sum(1) == 2).all()
+    with pytest.raises(ValueError, match="n_distractors must be at most"):
+        node_candidate_sets(Y, 6, n_distractors=6)
+    with pytest.raises(ValueError, match="missing_rate"):
+        node_candidate_sets(Y, 6, missing_rate=1.5)

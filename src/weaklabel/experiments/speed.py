@@ -311,9 +311,52 @@ def run_structured(out=print, repeats=200, n_train=500, tau=0.5, n_test=100, n_o
     solved_other = int(np.all(pred == So - 1, axis=1).sum())
     out(f"  the same model on {n_other} puzzles from another source (25-77 givens): {solved_other}/{n_other} solved, "
         f"{info['branch_and_bound']} needed branch and bound, {1000 * t_other:.1f} ms per puzzle")
-    return {"viterbi_ratio": t_np / t_ours, "lp_ms": 1000 * t_lp, "fit_s": t_fit, "solved": solved,
+    ragged = run_variable_length(out=out)
+    return {"variable_length_fit_ratio": ragged["fit_ratio"], "variable_length_decode_ratio": ragged["decode_ratio"],
+            "viterbi_ratio": t_np / t_ours, "lp_ms": 1000 * t_lp, "fit_s": t_fit, "solved": solved,
             "decode_ms": 1000 * t_dec, "solved_other": 100.0 * solved_other / n_other,
             "decode_other_ms": 1000 * t_other}
+
+
+def run_variable_length(out=print, n_chains=10_000, lengths=(5, 100), n_states=30, passes=3, seed=0):
+    """MILM3N (BCFW, Viterbi) on ``n_chains`` chains of lengths drawn uniformly from
+    ``lengths`` against the same nodes cut into chains of one length, ``passes`` BCFW passes
+    each (the same work per node), and the time of decoding both.  Returns the ratios
+    (target: training on chains of their own lengths at most 1.5x the fixed-length time)."""
+    import warnings
+
+    from ..simulate import markov_chains_of_lengths, missing_labels
+    from ..structured import MILM3N
+
+    rng = np.random.default_rng(seed)
+    lens = rng.integers(lengths[0], lengths[1] + 1, size=n_chains)
+    Xr, Yr = markov_chains_of_lengths(lens, n_states, random_state=seed)
+    Ar = [missing_labels(y, 0.5, random_state=i) for i, y in enumerate(Yr)]
+    N = int(lens.sum())
+    L = int(round(N / n_chains))
+    m = N // L
+    Xf = np.concatenate(Xr)[: m * L].reshape(m, L)
+    Af = np.concatenate(Ar)[: m * L].reshape(m, L)
+
+    def fit(X, A):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")              # the fixed number of passes stops before tol
+            return MILM3N(alpha=1e-3, max_iter=passes, tol=1e-12, n_states=n_states, n_symbols=n_states,
+                          random_state=0).fit(X, A)
+
+    fit(Xf[:50], Af[:50])
+    fit(Xr[:50], Ar[:50])                                # compile both paths
+    t_fixed = _best_time(lambda: fit(Xf, Af), 1)
+    t_ragged = _best_time(lambda: fit(Xr, Ar), 1)
+    est = fit(Xf, Af)
+    d_fixed = _best_time(lambda: est.predict(Xf), 2)
+    d_ragged = _best_time(lambda: est.predict(Xr), 2)
+    out(f"MILM3N, {passes} BCFW passes, {n_states} states: {n_chains:,} chains of lengths {lengths[0]}-{lengths[1]} "
+        f"({N:,} nodes) {t_ragged:.2f} s; the same nodes as {m:,} chains of length {L}: {t_fixed:.2f} s; ratio "
+        f"{t_ragged / t_fixed:.2f}x (target at most 1.5x)")
+    out(f"  decoding them: {d_ragged:.2f} s against {d_fixed:.2f} s; ratio {d_ragged / d_fixed:.2f}x")
+    return {"fit_ratio": t_ragged / t_fixed, "decode_ratio": d_ragged / d_fixed, "fit_s": t_ragged,
+            "fit_fixed_s": t_fixed}
 
 
 def _noisy_problem(name):

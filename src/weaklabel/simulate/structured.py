@@ -8,7 +8,8 @@ from sklearn.utils import check_random_state
 
 from .._validation import check_int_at_least
 
-__all__ = ["hmc_model", "hidden_markov_chain", "hmc_bayes_predict", "missing_labels", "sudoku_puzzles", "visual_sudoku"]
+__all__ = ["hmc_model", "hidden_markov_chain", "markov_chains_of_lengths", "hmc_bayes_predict", "missing_labels",
+           "node_candidate_sets", "sudoku_puzzles", "visual_sudoku"]
 
 
 def hmc_model(n_states=30, stay=0.7, match=0.7):
@@ -104,6 +105,80 @@ def hmc_bayes_predict(X, rule="marginal", n_states=30, *, stay=0.7, match=0.7):
         b[:, t] = (e[:, t + 1] * b[:, t + 1]) @ trans.T
         b[:, t] /= b[:, t].sum(1, keepdims=True)
     return np.argmax(a * b, axis=2).astype(np.int64)
+
+
+def markov_chains_of_lengths(lengths, n_states=30, random_state=None, *, stay=0.7, match=0.7):
+    """Sequences of the Section 4.1 chain with their own lengths: lists ``(X, Y)`` of int
+    arrays, ``X[i]`` and ``Y[i]`` of ``lengths[i]`` symbols and states (each the prefix of a
+    :func:`hidden_markov_chain` sequence, so itself a sample of the chain)."""
+    lengths = np.asarray(lengths)
+    if lengths.ndim != 1 or lengths.size == 0 or lengths.dtype.kind not in "iu" or lengths.min() < 1:
+        raise ValueError(f"lengths must be a non-empty 1-D array of ints >= 1; got {lengths!r}.")
+    X, Y = hidden_markov_chain(lengths.size, int(lengths.max()), n_states, random_state, stay=stay, match=match)
+    return [x[:n] for x, n in zip(X, lengths)], [y[:n] for y, n in zip(Y, lengths)]
+
+
+def node_candidate_sets(Y, n_states, *, n_distractors=1, missing_rate=0.0, confusion=None, random_state=None):
+    """Partial annotation of structured examples by candidate sets, as a tag dictionary
+    gives it: each node's set holds its true label and ``n_distractors`` other labels;
+    a node is left unannotated (every label allowed) with probability ``missing_rate``.
+
+    Distractors are drawn without replacement, uniformly, or with ``confusion`` (K, K)
+    in proportion to ``confusion[y]`` (e.g. the labels a weak classifier confuses with
+    ``y``; its diagonal is ignored).
+
+    Parameters
+    ----------
+    Y : int array (n_examples, n_nodes) or a list of (n_i,) int arrays
+        True labels ``0 .. n_states-1``.
+    n_states : int
+    n_distractors : int, default=1
+    missing_rate : float in [0, 1], default=0.0
+    confusion : array (n_states, n_states) of non-negative weights, or None
+    random_state : int, RandomState or None
+
+    Returns
+    -------
+    Bool masks in Y's form: an array (n_examples, n_nodes, n_states) or a list of
+    (n_i, n_states) arrays, the ``Y`` of the structured learners.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> M = node_candidate_sets(np.array([[0, 2, 1]]), 4, n_distractors=1, random_state=0)
+    >>> M.shape, M.sum(axis=2).tolist(), bool(M[0, np.arange(3), [0, 2, 1]].all())
+    ((1, 3, 4), [[2, 2, 2]], True)
+    """
+    K = check_int_at_least(n_states, "n_states", 2)
+    check_int_at_least(n_distractors, "n_distractors", 0)
+    if n_distractors > K - 1:
+        raise ValueError(f"n_distractors must be at most n_states - 1 = {K - 1}; got {n_distractors}.")
+    if not 0 <= missing_rate <= 1:
+        raise ValueError(f"missing_rate must be a probability in [0, 1]; got {missing_rate!r}.")
+    ragged = isinstance(Y, (list, tuple))
+    parts = [np.asarray(y) for y in Y] if ragged else None
+    flat = np.concatenate(parts) if ragged else np.asarray(Y).ravel()
+    if flat.dtype.kind not in "iu" or flat.size == 0 or flat.min() < 0 or flat.max() >= K:
+        raise ValueError(f"Y must hold int labels 0..{K - 1}.")
+    W = np.ones((K, K)) if confusion is None else np.array(confusion, dtype=np.float64)
+    if W.shape != (K, K) or not np.all(np.isfinite(W)) or W.min() < 0:
+        raise ValueError(f"confusion must be a ({K}, {K}) array of non-negative weights; got shape {W.shape}.")
+    np.fill_diagonal(W, 0.0)
+    W = W + 1e-12 * (1 - np.eye(K))            # every other label keeps a chance
+    rng = check_random_state(random_state)
+    M = np.zeros((flat.size, K), dtype=bool)
+    M[np.arange(flat.size), flat] = True
+    if n_distractors:
+        # Gumbel-top-k: the k largest of log w + Gumbel noise are a draw without replacement
+        with np.errstate(divide="ignore"):
+            key = np.log(W[flat]) + rng.gumbel(size=(flat.size, K))
+        key[np.arange(flat.size), flat] = -np.inf
+        pick = np.argpartition(-key, n_distractors - 1, axis=1)[:, :n_distractors]
+        np.put_along_axis(M, pick, True, axis=1)
+    M[rng.random_sample(flat.size) < missing_rate] = True
+    if ragged:
+        return np.split(M, np.cumsum([p.size for p in parts])[:-1])
+    return M.reshape(np.asarray(Y).shape + (K,))
 
 
 def missing_labels(Y, rate, *, always=None, random_state=None):
