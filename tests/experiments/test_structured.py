@@ -66,3 +66,42 @@ def test_structured_speed_and_sudoku_slices(tmp_path):
     other = summary.table("second_source")
     assert all(v >= 80 for v in other.column("solved %"))
     assert (tmp_path / "sudoku_scores.png").stat().st_size > 5000
+
+
+@pytest.mark.data("reuters", "letter")
+def test_ocr_words_are_real_words_written_with_letter_images():
+    from weaklabel import datasets
+
+    X, Y, words = datasets.ocr_words("train", 40, random_state=0)
+    Xt, Yt, _ = datasets.ocr_words("test", 40, random_state=1)
+    d = datasets.load("letter")
+    for x, y, w in zip(X, Y, words):
+        assert 3 <= len(w) <= 14 and x.shape == (len(w), 16)
+        assert "".join(chr(ord("a") + c) for c in y) == w
+        # every letter is an image of that letter from letter's training part
+        rows = [np.flatnonzero((d.X_train == row).all(axis=1)) for row in x]
+        assert all(np.any(d.y_train[r] - 1 == c) for r, c in zip(rows, y))
+    assert not any((d.X_train == row).all(axis=1).any() and not (d.X_test == row).all(axis=1).any()
+                   for x in Xt for row in x)                 # test words use test images
+    with pytest.raises(ValueError, match="split must be"):
+        datasets.ocr_words("val")
+
+
+@pytest.mark.data("reuters", "letter")
+def test_ocr_words_slice_structure_and_candidate_sets():
+    """One repeat of 150 words, the cells of `weaklabel reproduce ocr-words`: every learner reads
+    letters far above chance (1/26); with the true letters the chain model beats the
+    per-letter logistic regression (the bigrams of English help); the per-letter learners
+    on candidate sets beat the expanded-sets baseline a user would otherwise fit."""
+    from weaklabel.experiments import ocr_words
+
+    acc = {}
+    for m in ("latent-m3n", "proden", "lr-expand", "m3n-truth", "lr-truth"):
+        grid = ocr_words.grid_points(ocr_words.GRID[m])
+        res = ocr_words.cell({"setting": "uniform", "method": m, "repeat": 0, "grid": grid[1:2] or grid,
+                              "n_train": 150, "n_test": 150})
+        acc[m] = res["token_accuracy"]
+        assert 0 <= res["word_accuracy"] <= res["token_accuracy"]
+    assert min(acc.values()) > 0.45
+    assert acc["m3n-truth"] > acc["lr-truth"] + 0.01
+    assert acc["proden"] > acc["lr-expand"] + 0.02

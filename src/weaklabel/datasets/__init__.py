@@ -2,5 +2,6 @@
 candidate sets for partial-label sets) read from ``$WEAKLABEL_DATA``."""
 
 from ._registry import REGISTRY, DataNotFoundError, Dataset, available, data_dir, list_datasets, load
+from ._words import ocr_words
 
-__all__ = ["load", "list_datasets", "available", "data_dir", "Dataset", "DataNotFoundError", "REGISTRY"]
+__all__ = ["load", "ocr_words", "list_datasets", "available", "data_dir", "Dataset", "DataNotFoundError", "REGISTRY"]

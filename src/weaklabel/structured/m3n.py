@@ -510,15 +510,22 @@ class MILM3N(_M3NBase):
 
 @register
 class RampCCCPM3N(MILM3N):
-    """The ramp-loss baseline (11)-(12) with ``U^P = U^R = Y^V``, minimised by CCCP.
+    """The ramp-loss baseline (11)-(12) with ``U^P = U^R = Y^V``, minimised by CCCP; or, with
+    ``concave="candidates"``, the latent structural SVM over the annotations' candidates.
 
-    ``Delta = max_y [l^p(a, y) + <w, psi(x, y)>] - max_y <w, psi(x, y)>`` is non-convex;
-    CCCP (Yuille & Rangarajan 2003) replaces the concave part by its linearisation at the
-    current ``w`` (the current MAP labeling of each example) and solves the convex
-    problem with the ``solver`` of :class:`MILM3N`, until the objective stops decreasing.
-    Starts at ``w = 0``, where every labeling is a MAP labeling; the first linearisation
-    takes the one that agrees with the annotations, with labels drawn uniformly at random
-    (``random_state``) at missing nodes.
+    ``Delta = max_y [l^p(a, y) + <w, psi(x, y)>] - max_{y in U^R} <w, psi(x, y)>`` is
+    non-convex; CCCP (Yuille & Rangarajan 2003) replaces the concave part by its
+    linearisation at the current ``w`` (the current best labeling in ``U^R``) and solves the
+    convex problem with the ``solver`` of :class:`MILM3N`, until the objective stops
+    decreasing.  ``U^R`` is every labeling (``concave="all"``, the paper's baseline) or only
+    the labelings that keep every node inside its candidate set (``concave="candidates"``:
+    the latent structural SVM of Yu & Joachims, ICML 2009, whose latent variables are the
+    missing labels and the choices within candidate sets; each round decodes every example
+    constrained to its sets, so the model disambiguates its own training labels, as the
+    max-loss Pegasos of the partial-label paper does per example).  Starts at ``w = 0``,
+    where every labeling in ``U^R`` is a best one; the first linearisation takes the one
+    that agrees with the annotations, with labels drawn at random (``random_state``) from
+    each node's candidate set (any label at a missing node).
 
     Parameters
     ----------
@@ -526,6 +533,14 @@ class RampCCCPM3N(MILM3N):
         As :class:`MILM3N`; ``max_iter`` bounds each round's BMRM.
     n_rounds : int, default=10
         Most CCCP rounds.
+    concave : {"all", "candidates"}, default="all"
+        ``U^R`` of the concave part: every labeling (the paper's ramp loss) or the
+        labelings inside the candidate sets (latent structural SVM).
+    start : {"zero", "convex"}, default="zero"
+        Where CCCP starts: ``w = 0`` (the paper), or the minimiser of the convex partial
+        loss (14), the :class:`MILM3N` solution, so that the first linearisation is the
+        convex model's best labeling instead of a random one (``ramp_objective_[0]`` is
+        the objective there).
 
     Attributes
     ----------
@@ -535,12 +550,23 @@ class RampCCCPM3N(MILM3N):
     """
 
     def __init__(self, *, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
-                 n_states=None, n_symbols=None, random_state=None, n_rounds=10):
+                 n_states=None, n_symbols=None, random_state=None, n_rounds=10, concave="all", start="zero"):
         super().__init__(graph=graph, inference=inference, alpha=alpha, solver=solver, max_iter=max_iter, tol=tol,
                          n_states=n_states, n_symbols=n_symbols, random_state=random_state)
         self.n_rounds = n_rounds
+        self.concave = concave
+        self.start = start
 
-    _parameter_constraints = {**MILM3N._parameter_constraints, "n_rounds": [AT_LEAST_1]}
+    _parameter_constraints = {**MILM3N._parameter_constraints, "n_rounds": [AT_LEAST_1],
+                              "concave": [StrOptions({"all", "candidates"})], "start": [StrOptions({"zero", "convex"})]}
+
+    def _best_in_UR(self, ex, A, C):
+        """The current best labeling of every example in ``U^R`` (flat)."""
+        if self.concave == "all":
+            return self._decode_all(ex)[0]
+        M = label_masks(A, C, self.n_states_)
+        per = [M[a:b] for a, b in zip(ex.off[:-1], ex.off[1:])]
+        return self._decode_all(ex, constraints=(per, None))[0]
 
     def _fit(self, X, Y, label_prob):
         """Learn by CCCP rounds (``label_prob`` is accepted for a uniform interface and unused:
@@ -548,12 +574,14 @@ class RampCCCPM3N(MILM3N):
         self._check_params()
         ex, A, C, K, n_sym, pu = self._check_fit(X, Y, label_prob)
         Wu, Wp = self._zero_weights(ex, n_sym, K)
+        hist = []
+        if self.start == "convex":         # the convex partial loss (14) first: MILM3N's solution
+            (Wu, Wp), hist = self._solve(self._oracle(ex, A, C, pu), ex.m, [Wu.shape, Wp.shape])
         self._finish(Wu, Wp, ex.sym, n_sym, K, as_graph(self.graph))
         objs = [self._ramp_objective(ex, A, C)]
         rounds = 0
-        hist = []
         for k in range(self.n_rounds):
-            if k == 0:
+            if k == 0 and self.start == "zero":
                 # at w = 0 every labeling maximises the concave part; the supergradient taken is
                 # the one that agrees with the annotations, with labels drawn at random from each
                 # node's candidate set (any label at a missing node)
@@ -565,7 +593,7 @@ class RampCCCPM3N(MILM3N):
                     draw = rng.random_sample(sets.size)[:, None] * M.sum(1, keepdims=True)
                     yref[sets] = np.minimum((np.cumsum(M, axis=1) <= draw).sum(axis=1), K - 1)
             else:
-                yref, _ = self._decode_all(ex)
+                yref = self._best_in_UR(ex, A, C)
             fns = self._oracle(ex, A, C, pu, yref=yref)
             (Wu2, Wp2), h = self._solve(fns, ex.m, [Wu.shape, Wp.shape])
             old = (self.unary_, self.pairwise_)
@@ -586,7 +614,7 @@ class RampCCCPM3N(MILM3N):
         return self
 
     def _ramp_objective(self, ex, A, C):
-        yref, _ = self._decode_all(ex)
+        yref = self._best_in_UR(ex, A, C)
         risk, _ = self._oracle(ex, A, C, np.ones(A.size), yref=yref)
         R, _ = risk([self.unary_, self.pairwise_])
         return float(0.5 * self.alpha * (np.sum(self.unary_ ** 2) + np.sum(self.pairwise_ ** 2)) + R)
