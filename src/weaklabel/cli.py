@@ -80,8 +80,11 @@ def datasets():
               help="Output folder (default: results/NAME[-quick]). Holds results.sqlite, report.md, CSV and PNGs.")
 @click.option("--dataset", "datasets_", multiple=True,
               help="Only these datasets (repeatable; rejected by reproductions without a choice of datasets).")
+@click.option("--unlabelled-givens", is_flag=True,
+              help="visual-sudoku only: add the setting with no label on any given cell (the same as --dataset "
+                   "labelled-givens --dataset unlabelled-givens).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, no_progress):
+def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, unlabelled_givens, no_progress):
     """Run (or resume) a paper reproduction and write its tables and plots.
 
     Finished cells are kept in OUT/results.sqlite: rerunning skips them, so a killed
@@ -93,6 +96,10 @@ def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, no_progress
     from .experiments.store import ResultStore
 
     exp = registry.get(name)
+    if unlabelled_givens:
+        if name != "visual-sudoku":
+            raise ValueError(f"--unlabelled-givens applies to visual-sudoku only; got {name!r}.")
+        datasets_ = tuple(dict.fromkeys((*(datasets_ or ("labelled-givens",)), "unlabelled-givens")))
     if scheduler is not None:
         if jobs != 1:
             raise ValueError("--jobs starts a local cluster and --scheduler uses a running one; pass one of them.")

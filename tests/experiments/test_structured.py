@@ -105,3 +105,21 @@ def test_ocr_words_slice_structure_and_candidate_sets():
     assert min(acc.values()) > 0.45
     assert acc["m3n-truth"] > acc["lr-truth"] + 0.01
     assert acc["proden"] > acc["lr-expand"] + 0.02
+
+
+@pytest.mark.data("sudoku")
+def test_unlabelled_givens_are_read_by_rules_learned_from_the_blank_cells():
+    """visual-sudoku --unlabelled-givens, stage 1: the rules learned from the blank cells'
+    digits alone (each puzzle's blank cells an example of its own graph) read the givens'
+    digits; the true givens are never seen (they are -1 in what the learner gets)."""
+    from weaklabel import datasets
+    from weaklabel.experiments import visual_sudoku
+
+    d = datasets.load("sudoku")
+    X, S = d.X_train[:200].astype(np.int64), d.y_train[:200].astype(np.int64) - 1
+    A = np.where(X > 0, 7, S)                                 # a wrong label on every given: must be ignored
+    A2, info = visual_sudoku._read_givens_by_learned_rules(
+        X, A, S, {"alpha": 1e-3, "learning_rate": 0.01, "repeat": 0, "tau": 0.0})
+    given = X > 0
+    assert info["givens_imputed"] > 0.95 and np.mean(A2[given] == S[given]) == info["givens_imputed"]
+    assert np.array_equal(A2[~given], S[~given])               # the blank cells' labels untouched

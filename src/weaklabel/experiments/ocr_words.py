@@ -212,8 +212,9 @@ def summarize(ctx, rows):
         time_rows.append(secs)
     heads = [LABELS[m] for m in METHODS]
     tables = [
-        Table("token_accuracy", "Letter accuracy on the test words' true letters", ["setting", "avg set size"] + heads,
-              tok_rows, formats={"avg set size": ".2f", **{h: ".3f" for h in heads}},
+        Table("token_accuracy", "Letter accuracy on the test words' true letters",
+              ["setting", "avg set size (26 when unannotated)"] + heads,
+              tok_rows, formats={"avg set size (26 when unannotated)": ".2f", **{h: ".3f" for h in heads}},
               note="The two oracle columns learn from the TRUE letters: the ceiling, not competitors."),
         Table("word_accuracy", "Words read entirely right", ["setting"] + heads, word_rows,
               formats={h: ".3f" for h in heads}),
