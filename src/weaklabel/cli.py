@@ -394,13 +394,16 @@ def report(name_or_store, out, html_out):
 
 
 @main.command()
-@click.option("--suite", type=click.Choice(["partial", "partial-batch", "bandit", "bags"]), default="partial",
+@click.option("--suite", type=click.Choice(["partial", "partial-batch", "bandit", "bags", "structured"]),
+              default="partial",
               show_default=True,
               help="partial: candidate-label learners vs scikit-learn's Perceptron; partial-batch: PRODEN, CLPL "
                    "and PL-KNN vs scikit-learn's LogisticRegression on the expanded sets (lost, birdsong, "
                    "italian); bandit: bandit learners vs "
                    "scikit-learn's PA-1 SGD pass and Vowpal Wabbit --cbify; bags: MMS's exact search on bags "
-                   "of 10 over 200 classes, and MMS on 100,000 instances vs LinearSVC(crammer_singer).")
+                   "of 10 over 200 classes, and MMS on 100,000 instances vs LinearSVC(crammer_singer); structured: "
+                   "Viterbi vs numpy, LPMILM3N on Sudoku, MILM3N on 10,000 chains of lengths 5-100 vs the same "
+                   "nodes in chains of one length.")
 @click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True)
 @click.option("--dataset", "datasets_", multiple=True,
               help="usps and/or sector (default both); partial-batch: lost, birdsong, italian or digits.")
@@ -411,6 +414,9 @@ def speed(suite, repeats, datasets_):
     names = tuple(datasets_) or ("usps", "sector")
     if suite == "partial-batch":
         speed.run_partial_batch(tuple(datasets_) or ("lost", "birdsong", "italian"), repeats=repeats, out=click.echo)
+        return
+    if suite == "structured":
+        speed.run_structured(out=click.echo)
         return
     if suite == "bags":
         speed.run_bag_search(out=click.echo)

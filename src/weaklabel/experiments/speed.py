@@ -262,7 +262,7 @@ def _numpy_viterbi(U, P):
     return y
 
 
-def run_structured(out=print, repeats=200, n_train=500, tau=0.5, n_test=100, n_other=100):
+def run_structured(out=print, repeats=200, n_train=500, tau=0.5, n_test=100, n_other=100, n_chains=10_000):
     """Viterbi on a 100-long, 30-state chain beside a plain-numpy Viterbi; lp_map and the
     exact decoder on Sudoku instances; LPMILM3N training time on ``n_train`` partially
     annotated Sudokus (``tau`` of the empty cells unlabelled) and its solved share (%) on
@@ -311,7 +311,7 @@ def run_structured(out=print, repeats=200, n_train=500, tau=0.5, n_test=100, n_o
     solved_other = int(np.all(pred == So - 1, axis=1).sum())
     out(f"  the same model on {n_other} puzzles from another source (25-77 givens): {solved_other}/{n_other} solved, "
         f"{info['branch_and_bound']} needed branch and bound, {1000 * t_other:.1f} ms per puzzle")
-    ragged = run_variable_length(out=out)
+    ragged = run_variable_length(out=out, n_chains=n_chains)
     return {"variable_length_fit_ratio": ragged["fit_ratio"], "variable_length_decode_ratio": ragged["decode_ratio"],
             "viterbi_ratio": t_np / t_ours, "lp_ms": 1000 * t_lp, "fit_s": t_fit, "solved": solved,
             "decode_ms": 1000 * t_dec, "solved_other": 100.0 * solved_other / n_other,
