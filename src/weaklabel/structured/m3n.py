@@ -17,9 +17,11 @@ and predict through :meth:`~_M3NBase.decode` with the inference functions
 
 Data: ``X`` is an int array (n_examples, n_nodes) of symbols (unary features one-hot in
 (symbol, label)) or a float array (n_examples, n_nodes, n_features) of node features
-(unary score ``w_y . phi(x_v)``); ``Y`` is an int array (n_examples, n_nodes) of labels
-``0 .. K-1`` with ``-1`` for a missing label.  One pairwise table ``(K, K)`` is shared by
-every edge.  The target loss is the Hamming loss divided by ``n_nodes``.
+(unary score ``w_y . phi(x_v)``), or a list of examples of their own sizes (and, as pairs
+``(x_i, edges_i)``, their own graphs); ``Y`` holds labels ``0 .. K-1`` with ``-1`` for a
+missing one, or bool masks (a candidate set per node), in X's form (see
+:mod:`weaklabel.structured._examples`).  One pairwise table ``(K, K)`` is shared by every
+edge.  The target loss is the Hamming loss divided by the example's number of nodes.
 """
 
 from __future__ import annotations
