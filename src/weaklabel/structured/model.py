@@ -76,10 +76,9 @@ def loss_augmented_oracle(ex, A, C, pu, yref, chain):
         buf = {}
 
         def oracle(i, Wu, Wp, Gu, Gp, c):
-            if "P" not in buf or buf["P"].shape[1:] != Wp.shape:
-                buf["scores"], buf["P"], buf["yhat"] = _chain_buffers(Wp, ex.max_nodes)
-            P = buf["P"]
-            P[:] = Wp                                   # the shared table on every edge
+            if "scores" not in buf:
+                buf["scores"], _, buf["yhat"] = _chain_buffers(Wp, ex.max_nodes)
+            P = np.broadcast_to(Wp, (max(ex.max_nodes - 1, 1),) + Wp.shape)   # a view: follows Wp, no copy
             return _chain_oracle(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yr, i, buf["scores"], P,
                                  buf["yhat"], Gu, Gp, c)
 
