@@ -1,7 +1,7 @@
 """weaklabel: train classifiers from weak supervision.
 
 Candidate label sets, bandit feedback, bags with candidate labelings, structured
-outputs with missing labels and noisy labels; see the README for what is built.
+outputs with missing labels and noisy labels; see the documentation (docs/, built by ``make -C docs html``) for what is built.
 """
 
 import importlib

@@ -367,13 +367,19 @@ def evaluate(model, data):
               help="Folder of an earlier reproduce run: rewrite its report.md, CSV and PNGs.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None,
               help="Write one self-contained HTML page (tables, embedded plots, commands, versions).")
-def report(name_or_store, out, html_out):
+@click.option("--snapshot", "snapshot_out", type=click.Path(dir_okay=False), default=None,
+              help="With --out: also write the plan and the stored rows the report reads to this gzip JSON "
+                   "file (what the documentation renders its reproduction pages from).")
+def report(name_or_store, out, html_out, snapshot_out):
     """Re-render a run's report, or write it as one HTML page.
 
     \b
     weaklabel report NAME --out DIR          rewrite DIR's tables and plots from DIR/results.sqlite
+    weaklabel report NAME --out DIR --snapshot docs/reproductions/stores/NAME.json.gz
     weaklabel report STORE --html OUT.html   one page for a results.sqlite (or its folder)
     """
+    if snapshot_out is not None and out is None:
+        raise ValueError("--snapshot needs --out DIR (the folder of the run to snapshot).")
     if html_out is None and out is None:
         raise ValueError("pass --out DIR (re-render a reproduction) or --html OUT.html (one page for a store).")
     if out is not None:
@@ -385,6 +391,9 @@ def report(name_or_store, out, html_out):
                                     f"{out}` first.")
         summary = exp.run(out, progress=False, execute=False)
         click.echo(f"report: {summary.report}")
+        if snapshot_out is not None:
+            snap = exp.write_snapshot(out, snapshot_out)
+            click.echo(f"snapshot: {snapshot_out} ({len(snap)} rows)")
     if html_out is not None:
         from .experiments.html import write_html
 

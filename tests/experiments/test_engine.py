@@ -105,3 +105,28 @@ def test_one_legend_holds_every_series_of_every_panel_and_problems_are_found():
         assert any(p.startswith("the legend covers panel") for p in found)
     finally:
         plt.close(f)
+
+
+def test_a_snapshot_holds_exactly_the_rows_its_report_reads_and_renders_the_same_report(toy, tmp_path):
+    from weaklabel.cli import main
+    from weaklabel.experiments.engine import Snapshot
+
+    out = tmp_path / "run"
+    toy.run(out, repeats=5, progress=False)
+    toy.run(out, repeats=3, progress=False)           # the store keeps 5 cells; the plan reads 3
+    snap_file = tmp_path / "toy.json.gz"
+    res = CliRunner().invoke(main, ["report", "toy", "--out", str(out), "--snapshot", str(snap_file)])
+    assert res.exit_code == 0, res.output
+    assert "(3 rows)" in res.output
+    snap = Snapshot.read(snap_file)
+    assert len(snap) == 3 and snap.plan == {"repeats": 3, "scale": 2.0}
+    again = toy.run(tmp_path / "from-snapshot", snapshot=snap_file)
+    assert (tmp_path / "from-snapshot" / "report.md").read_text() == (out / "report.md").read_text()
+    assert again.table("mean").value("n") == 3
+    (tmp_path / "bad.json.gz").write_bytes(b"not gzip")
+    with pytest.raises(ValueError, match="not a weaklabel snapshot"):
+        Snapshot.read(tmp_path / "bad.json.gz")
+    with pytest.raises(ValueError, match="snapshot of 'toy', not of 'uma-toy'"):
+        registry.get("uma-toy").run(tmp_path / "x", snapshot=snap_file)
+    res = CliRunner().invoke(main, ["report", "toy", "--snapshot", str(snap_file)])
+    assert res.exit_code == 2 and "--snapshot needs --out" in res.output

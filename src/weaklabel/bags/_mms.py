@@ -105,7 +105,7 @@ class MMS(BagScoring, LinearMulticlass):
     Luo & Orabona, "Learning from Candidate Labeling Sets", NIPS 2010.  Each training
     bag holds instances (rows of ``X``) and a set ``Z`` of candidate labeling vectors,
     one of which is correct.  With instance scores ``F(x, y) = w_y . x`` and bag scores
-    ``F(X, z) = sum_m F(x_m, z_m)``, MMS minimises
+    ``F(X, z) = sum_m F(x_m, z_m)``, MMS minimises::
 
         alpha/2 ||w||^2 + 1/N sum_i | max_{zbar not in Z_i} (l_A(zbar, Z_i) + F(X_i, zbar))
                                       - max_{z in Z_i} F(X_i, z) |_+
@@ -164,13 +164,13 @@ class MMS(BagScoring, LinearMulticlass):
         CCCP rounds run.
     n_iter_ : int
         Pegasos steps run, over all rounds.
-    n_passes_ : ndarray of shape (n_rounds_,)
+    n_passes_ : ndarray of shape (n_rounds,)
         Pegasos passes run in each round.
-    objective_ : ndarray of shape (n_rounds_ + 1,)
+    objective_ : ndarray of shape (n_rounds + 1,)
         Objective (5) at ``w = 0`` and after each round.
     best_round_ : int
         The round whose weights were kept (lowest objective), 1-based.
-    n_tied_ : ndarray of shape (n_rounds_,)
+    n_tied_ : ndarray of shape (n_rounds,)
         Mean size of the tied candidate sets ``|C_i|`` used by each round.
     alpha_ : float
         The regularisation used.

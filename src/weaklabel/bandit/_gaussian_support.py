@@ -56,11 +56,11 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_support_, n_features)
+    support_ : ndarray of shape (n_support, n_features)
         The support set (dense).
     n_support_ : int
         Its size: ``min(n_support, n_samples)``.
-    offset_ : ndarray of shape (n_support_,)
+    offset_ : ndarray of shape (n_support,)
         What ``transform`` subtracts: the support set's mean features if ``center``, else 0.
     n_features_in_ : int
 
@@ -119,7 +119,7 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        K : ndarray of shape (n_samples, n_support_)
+        K : ndarray of shape (n_samples, n_support)
         """
         check_is_fitted(self, "support_")
         X = check_X(self, X, reset=False)

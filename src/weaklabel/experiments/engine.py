@@ -44,7 +44,7 @@ from .runner import Cell, run_cells
 from .store import ResultStore, config_key
 
 __all__ = ["Experiment", "Context", "Table", "Figure", "Series", "Summary", "MeanStd", "to_markdown",
-           "write_summary"]
+           "write_summary", "Snapshot"]
 
 
 # ---- results that hold numbers -------------------------------------------------------------
@@ -226,13 +226,24 @@ class Experiment:
         return self.plan(quick, repeats, datasets)
 
     def run(self, out, *, quick=False, repeats=None, datasets=None, jobs=1, scheduler=None, progress=True,
-            execute=True, write=True):
+            execute=True, write=True, snapshot=None):
         """Run (or resume) the cells not yet stored in ``OUT/results.sqlite`` and return the
         :class:`Summary`; with ``write``, also write report.md, the CSVs and the PNGs.
 
         With ``execute=False`` nothing runs: the summary is made from the stored rows and
-        the saved plan (``weaklabel report``).
+        the saved plan (``weaklabel report``).  With ``snapshot`` (a file written by
+        :meth:`write_snapshot`), nothing runs either: the plan and the rows come from that
+        file, and ``out`` only receives the report.
         """
+        if snapshot is not None:
+            snap = Snapshot.read(snapshot)
+            if snap.experiment != self.name:
+                raise ValueError(f"{snapshot} is a snapshot of {snap.experiment!r}, not of {self.name!r}.")
+            ctx = Context(self, snap.plan, snap, out, execute=False, progress=False)
+            summary = self.summarize(ctx, self.execute(ctx))
+            if write:
+                write_summary(summary, out)
+            return summary
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         plan_file = out / "plan.json"
@@ -269,6 +280,106 @@ class Experiment:
         if write:
             write_summary(summary, out)
         return summary
+
+
+    def write_snapshot(self, out, path):
+        """Write the plan of ``OUT/plan.json`` and exactly the stored rows its report reads
+        (not every cell the store ever held) to ``path``, gzip-compressed JSON.
+
+        A snapshot is what the documentation renders its reproduction pages from: it is
+        small enough to keep under version control, and :meth:`run` with ``snapshot=path``
+        makes the same tables and figures as ``weaklabel report`` on the full store.
+        Returns the :class:`Snapshot`.
+        """
+        with ResultStore(Path(out) / "results.sqlite", read_only=True) as store:
+            plan_file = Path(out) / "plan.json"
+            if not plan_file.exists():
+                raise FileNotFoundError(f"{plan_file} is missing; it is written by `weaklabel reproduce {self.name}`.")
+            saved = json.loads(plan_file.read_text())
+            plan = saved["plan"] if isinstance(saved, dict) and set(saved) == {"experiment", "plan"} else saved
+            recorder = _Recorder(store)
+            ctx = Context(self, plan, recorder, out, execute=False, progress=False)
+            self.summarize(ctx, self.execute(ctx))
+        used = {stage: {k: recorder.used[stage][k] for k, _ in seen} for stage, seen in ctx._seen.items()}
+        snap = Snapshot(self.name, plan, used)
+        snap.write(path)
+        return snap
+
+
+class _Recorder:
+    """A read-only store that remembers the rows handed out."""
+
+    def __init__(self, store):
+        self.store, self.path, self.unreadable, self.used = store, store.path, [], {}
+
+    def rows(self, experiment, stage=None):
+        rows = self.store.rows(experiment, stage)
+        if stage is not None:
+            self.used.setdefault(stage, {}).update({config_key(c): (c, r) for c, r in rows})
+        return rows
+
+
+class Snapshot:
+    """The plan and the stored rows of one experiment's report, as one file.
+
+    Read with :meth:`read`; it answers ``rows(experiment, stage)`` as a results store does,
+    so a :class:`Context` can render from it.  Only the rows some cell of the plan reads
+    are kept (see :meth:`Experiment.write_snapshot`).
+    """
+
+    def __init__(self, experiment, plan, rows):
+        self.experiment, self.plan, self.unreadable = experiment, plan, []
+        self._rows = {stage: dict(r) for stage, r in rows.items()}
+        self.path = None
+
+    def __len__(self):
+        return sum(len(rows) for rows in self._rows.values())
+
+    def rows(self, experiment, stage=None):
+        if experiment != self.experiment:
+            return []
+        stages = [stage] if stage is not None else sorted(self._rows)
+        return [row for st in stages for row in self._rows.get(st, {}).values()]
+
+    def write(self, path):
+        import gzip
+
+        from .store import _default
+
+        body = {"experiment": self.experiment, "plan": self.plan,
+                "rows": {st: [[c, _round_floats(r)] for c, r in rows.values()]
+                         for st, rows in sorted(self._rows.items())}}
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        with gzip.open(path, "wt", encoding="utf-8") as fh:
+            json.dump(body, fh, default=_default, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def read(cls, path):
+        import gzip
+
+        try:
+            with gzip.open(path, "rt", encoding="utf-8") as fh:
+                body = json.load(fh)
+            rows = {st: {config_key(c): (c, r) for c, r in pairs} for st, pairs in body["rows"].items()}
+            snap = cls(body["experiment"], body["plan"], rows)
+        except FileNotFoundError:
+            raise
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path} is not a weaklabel snapshot ({exc}).") from None
+        snap.path = Path(path)
+        return snap
+
+
+def _round_floats(value, digits=7):
+    """``value`` with every float in it (results, not configs) rounded to ``digits``
+    significant digits: the reports print at most 4, and a snapshot is half the size."""
+    if isinstance(value, float):
+        return float(f"{value:.{digits}g}") if math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: _round_floats(v, digits) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_round_floats(v, digits) for v in value]
+    return value
 
 
 class Context:

@@ -278,7 +278,7 @@ def art_summarize(ctx, result):
              f"round's start, at most {p.get('max_passes', p['max_iter'])} passes. SVM costs chosen on a 25 % validation part of the training "
              "bags (true labels for 1vA/MC-SVM; the ambiguous error for CL-SVM). LIBSVM's news20 and covtype are "
              "not in the shared data: satimage and sector stand in. The paper's MIML baselines (MIMLSVM, M3MIML) are "
-             "not run (see the README)." + (" QUICK run (subsampled)." if p["quick"] else ""))
+             "not run (see the documentation's bags reproduction page)." + (" QUICK run (subsampled)." if p["quick"] else ""))
     return Summary("MMS on artificial candidate labeling sets (Luo & Orabona 2010, Section 4.1, Figure 1)", intro,
                    tables, figures)
 

@@ -58,7 +58,9 @@ class PRODEN(BatchPartialLinear):
     re-estimating ``q_ia = p_a(x_i) / sum_{b in S_i} p_b(x_i)``, the model's posterior
     restricted to the candidate set.  The paper makes step (ii) once per epoch of SGD on
     a deep network; here each round is ``max_iter`` L-BFGS iterations on a convex
-    problem, and the rounds stop when no weight moves by more than ``tol``.  Its fixed points are the
+    problem, and the rounds stop when no weight moves by more than ``tol`` and the last
+    round's L-BFGS converged (with singleton sets the weights never move, and the rounds
+    go on until the logistic regression is solved).  Its fixed points are the
     stationary points of the candidate likelihood ``-sum_i log sum_{a in S_i} p_a(x_i)``
     (the "CC" loss of Feng et al., NeurIPS 2020), of which the rounds are an EM.
 
@@ -145,7 +147,7 @@ class PRODEN(BatchPartialLinear):
             Q_new = _restricted_posterior(_scores(Xf, W, d), Sf)
             change = float(np.abs(Q_new - Q).max())
             Q = Q_new
-            if change < self.tol:
+            if change < self.tol and res.nit < self.max_iter:     # weights settled and the last solve converged
                 break
         if not np.isfinite(W).all():
             raise FloatingPointError("PRODEN weights are not finite; raise alpha.")

@@ -73,7 +73,7 @@ def confusion_family(n_classes, i, *, M=None, random_state=None):
 
 
 def noisy_labels(y, C, *, classes=None, random_state=None):
-    """Draw a noisy label for each true label: ``P(noisy = p | true = q) = C[p, q]``.
+    """Draw a noisy label for each true label from column ``q`` of ``C`` when the true label is ``q``.
 
     Parameters
     ----------

@@ -42,7 +42,7 @@ def hmc_model(n_states=30, stay=0.7, match=0.7):
 
 def hidden_markov_chain(n_sequences, length=100, n_states=30, random_state=None, *, stay=0.7, match=0.7):
     """Sequences ``(X, Y)`` of the Section 4.1 chain, both int arrays (n_sequences, length)
-    with symbols and states ``0 .. n_states-1``; ``stay`` and ``match`` as in
+    with symbols and states 0 to ``n_states - 1``; ``stay`` and ``match`` as in
     :func:`hmc_model` (the authors' generator's 0.7 and 0.7 by default)."""
     check_int_at_least(n_sequences, "n_sequences", 1)
     check_int_at_least(length, "length", 1)
@@ -266,7 +266,8 @@ def visual_sudoku(X, images, digits, random_state=None):
 
     Returns
     -------
-    ndarray (n, 81, *images.shape[1:]) of ``images.dtype``.
+    ndarray of shape (n, 81, ...)
+        One image per cell, the shape and dtype of ``images``' entries.
 
     Examples
     --------

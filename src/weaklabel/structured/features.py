@@ -34,9 +34,9 @@ def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, whiten
 
     Parameters
     ----------
-    images : array (..., *image_shape)
+    images : array of shape (..., height, width)
         Node images, for example (n_puzzles, 81, 28, 28).
-    centres : array (n_centres, *image_shape)
+    centres : array of shape (n_centres, height, width)
         The centre images ``mu_i`` (the paper draws 2,000 MNIST digits).
     gamma : float, default=2.0
         Kernel width, the paper's 2.

@@ -426,7 +426,7 @@ class MILM3N(_M3NBase):
     ----------
     unary_ : ndarray (n_symbols or n_features, K)
     pairwise_ : ndarray (K, K)
-    objective_, lower_bound_ : ndarray (n_iter_,)
+    objective_, lower_bound_ : ndarray of shape (n_iter,)
         Objective and lower bound per iteration (the convergence report; for BCFW the
         objective is the pass's running estimate except in the last row, which is exact).
     converged_ : bool
@@ -546,7 +546,7 @@ class RampCCCPM3N(MILM3N):
 
     Attributes
     ----------
-    ramp_objective_ : ndarray (n_rounds_ + 1,)
+    ramp_objective_ : ndarray of shape (n_rounds + 1,)
         Objective (12) at the start and after each round.
     n_rounds_ : int
     """

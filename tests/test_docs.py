@@ -1,0 +1,121 @@
+"""The documentation: every public name is in the API reference, and the built site (when
+``make -C docs html`` has run, as ``.ci/run`` does before the tests) opens in headless
+Chromium without console errors and with the expected headings."""
+
+import importlib
+import inspect
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+BUILT = DOCS / "_build" / "html"
+PUBLIC = ["weaklabel", "weaklabel.labels", "weaklabel.partial", "weaklabel.bandit", "weaklabel.bandit.evaluation",
+          "weaklabel.bandit.logs", "weaklabel.bags", "weaklabel.structured", "weaklabel.structured.inference",
+          "weaklabel.noisy", "weaklabel.calibration", "weaklabel.metrics", "weaklabel.simulate",
+          "weaklabel.datasets", "weaklabel.presets", "weaklabel.distributed", "weaklabel.experiments.engine",
+          "weaklabel.experiments.registry"]
+
+
+def _documented():
+    """``{module: names}`` listed under each ``.. currentmodule::`` of docs/api.rst."""
+    out, module = {}, None
+    for line in (DOCS / "api.rst").read_text().splitlines():
+        m = re.match(r"\.\. currentmodule:: (\S+)", line)
+        if m:
+            module = m.group(1)
+            continue
+        m = re.match(r"   ([A-Za-z_][A-Za-z0-9_]*)$", line)
+        if m and module:
+            out.setdefault(module, set()).add(m.group(1))
+        m = re.match(r"\.\. autodata:: (\S+)", line)
+        if m and module:
+            out.setdefault(module, set()).add(m.group(1))
+    return out
+
+
+def test_every_public_name_is_in_the_api_reference():
+    documented = _documented()
+    objects = {id(getattr(importlib.import_module(mod), n)) for mod, names in documented.items() for n in names
+               if hasattr(importlib.import_module(mod), n)}
+    missing = []
+    for mod in PUBLIC:
+        module = importlib.import_module(mod)
+        for name in module.__all__:
+            if name.startswith("__"):
+                continue
+            obj = getattr(module, name)
+            here = name in documented.get(mod, ())
+            elsewhere = (inspect.isclass(obj) or inspect.isfunction(obj)) and id(obj) in objects
+            if not (here or elsewhere):
+                missing.append(f"{mod}.{name}")
+    assert not missing, f"not in docs/api.rst: {missing}"
+
+
+def test_every_subpackage_with_all_is_listed():
+    """A new public subpackage must be added to the reference (and to PUBLIC above)."""
+    import pkgutil
+
+    import weaklabel
+
+    found = []
+    for info in pkgutil.walk_packages(weaklabel.__path__, "weaklabel."):
+        if any(part.startswith("_") for part in info.name.split(".")) or ".experiments." in info.name:
+            continue
+        if info.name.startswith("weaklabel.cli") or info.name == "weaklabel.experiments":
+            continue
+        module = importlib.import_module(info.name)
+        if getattr(module, "__all__", None) and info.ispkg:
+            found.append(info.name)
+    assert set(found) <= set(PUBLIC), sorted(set(found) - set(PUBLIC))
+
+
+def test_every_reproduction_page_has_its_snapshot():
+    from weaklabel.experiments import registry
+
+    pages = "".join(p.read_text() for p in (DOCS / "reproductions").glob("*.md"))
+    for name in re.findall(r"generated/([a-z0-9-]+)/report.md", pages):
+        assert name in registry.names()
+        assert (DOCS / "reproductions" / "stores" / f"{name}.json.gz").exists(), name
+
+
+def _chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.mark.skipif(not (BUILT / "index.html").exists() and not os.environ.get("CI"),
+                    reason="the docs are not built (make -C docs html); .ci/run builds them first")
+@pytest.mark.parametrize("page, headings", [
+    ("index.html", ["weaklabel"]),
+    ("user_guide/partial.html", ["Candidate label sets", "The online learners"]),
+    ("api.html", ["API reference"]),
+    ("reproductions/partial.html", ["Candidate label sets"]),
+])
+def test_built_page_opens_in_chromium(page, headings, tmp_path):
+    path = BUILT / page
+    assert path.exists(), f"{path} is missing: run `make -C docs html` first"
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("no headless Chromium (apt-get install chromium)")
+    proc = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                           "--enable-logging=stderr", "--v=1", f"--user-data-dir={tmp_path}",
+                           "--virtual-time-budget=5000", "--dump-dom", path.as_uri()],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    console = [line for line in proc.stderr.splitlines() if "CONSOLE" in line and
+               re.search(r"Uncaught|Error|error|Failed to load", line)]
+    assert not console, console
+    dom = proc.stdout
+    for heading in headings:
+        assert re.search(r"<h1[^>]*>[^<]*" + re.escape(heading), dom) or re.search(
+            r"<h[12][^>]*>(?:(?!</h).)*" + re.escape(heading), dom, re.S), heading
