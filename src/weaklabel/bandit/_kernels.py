@@ -482,14 +482,20 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
     in_supp = np.zeros((d, n_classes), dtype=np.bool_)
     supp_idx = np.empty((n_classes, d), dtype=np.int64)
     n_supp = np.zeros(n_classes, dtype=np.int64)
-    for j in range(d):
-        for k in range(n_classes):
-            for m in range(ell):
-                if B[j, k, m] != 0.0:
-                    in_supp[j, k] = True
-                    supp_idx[k, n_supp[k]] = j
-                    n_supp[k] += 1
-                    break
+    any_rows = False
+    for k in range(n_classes):
+        any_rows = any_rows or nrows[k] > 0
+    if any_rows:                                   # a fresh model's sketches are empty: no scan
+        for j in range(d):
+            for k in range(n_classes):
+                if nrows[k] == 0:
+                    continue
+                for m in range(ell):
+                    if B[j, k, m] != 0.0:
+                        in_supp[j, k] = True
+                        supp_idx[k, n_supp[k]] = j
+                        n_supp[k] += 1
+                        break
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
@@ -570,8 +576,9 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
             M[m, m] += a
         H[c] = np.linalg.inv(M)
         n_updates += 1
-    for j in range(d):                             # fold the implicit parts into W
-        for k in range(n_classes):
+    for k in range(n_classes):                     # fold the implicit parts into W
+        for s_ in range(n_supp[k]):                # B_k is zero off its support
+            j = supp_idx[k, s_]
             f = 0.0
             for m in range(ell):
                 f += C[k, m] * B[j, k, m]
