@@ -130,3 +130,33 @@ def test_a_snapshot_holds_exactly_the_rows_its_report_reads_and_renders_the_same
         registry.get("uma-toy").run(tmp_path / "x", snapshot=snap_file)
     res = CliRunner().invoke(main, ["report", "toy", "--snapshot", str(snap_file)])
     assert res.exit_code == 2 and "--snapshot needs --out" in res.output
+
+
+def test_a_snapshot_keeps_what_memo_read_from_the_data(tmp_path):
+    """``ctx.memo`` values (facts read from the data outside the cells) travel with the
+    snapshot, so a report renders from it on a machine without the data."""
+    calls = []
+
+    def fact():
+        calls.append(1)
+        return [7, 0.25]
+
+    def execute(ctx):
+        scale = ctx.memo("scale", lambda: 2.0 + len(calls) * 0.0)
+        return ctx.run([ctx.cell(toy_cell, seed=s, scale=scale) for s in range(2)])
+
+    def summarize(ctx, rows):
+        n, share = ctx.memo("fact", fact)
+        return Summary("memo", "", [Table("t", "T", ["n", "share", "rows"], [[n, share, len(rows)]])])
+
+    exp = registry.register(Experiment("toy-memo", "memo", _plan, execute, summarize))
+    try:
+        exp.run(tmp_path / "run", repeats=2, progress=False)
+        snap = tmp_path / "s.json.gz"
+        exp.write_snapshot(tmp_path / "run", snap)
+        calls.clear()
+        summary = exp.run(tmp_path / "again", snapshot=snap)
+        assert calls == []                                     # not computed again
+        assert summary.table("t").rows == [[7, 0.25, 2]]
+    finally:
+        registry.unregister("toy-memo")

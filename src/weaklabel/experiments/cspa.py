@@ -416,7 +416,7 @@ def beta_execute(ctx):
     for name in p["datasets"]:
         part, scaling, _ = LINEAR_DATA[name]
         for level in p["levels"]:
-            std = _noise_std(name, part, scaling, level)
+            std = ctx.memo(f"noise_std:{name}:{level}", lambda: _noise_std(name, part, scaling, level))
             real += [ctx.cell(online_cell, "real", dataset=name, part=part, scaling=scaling, method="cspa",
                               params={"beta": beta}, seed=r, rounds=p["rounds"], noise=std, level=level)
                      for beta in p["betas"] for r in range(p["runs"])]
@@ -432,7 +432,7 @@ def beta_summarize(ctx, result):
     art, real = result
     panels = {"artificial (K=4)": _beta_curves(art, "sigma", None, 4)}
     for name in p["datasets"]:
-        K = stream_data(name, *LINEAR_DATA[name][:2])[2]
+        K = ctx.memo(f"n_classes:{name}", lambda: int(stream_data(name, *LINEAR_DATA[name][:2])[2]))
         panels[f"{name} (K={K})"] = _beta_curves(real, "level", name, K)
     tables, series, spans, long = [], [], {}, []
     for title, curves in panels.items():

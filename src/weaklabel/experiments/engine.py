@@ -42,6 +42,7 @@ import numpy as np
 from .._extras import require
 from .runner import Cell, run_cells
 from .store import ResultStore, config_key
+from .store import _default as _json_default
 
 __all__ = ["Experiment", "Context", "Table", "Figure", "Series", "Summary", "MeanStd", "to_markdown",
            "write_summary", "Snapshot"]
@@ -301,7 +302,7 @@ class Experiment:
             ctx = Context(self, plan, recorder, out, execute=False, progress=False)
             self.summarize(ctx, self.execute(ctx))
         used = {stage: {k: recorder.used[stage][k] for k, _ in seen} for stage, seen in ctx._seen.items()}
-        snap = Snapshot(self.name, plan, used)
+        snap = Snapshot(self.name, plan, used, memos=ctx.memos)
         snap.write(path)
         return snap
 
@@ -327,8 +328,9 @@ class Snapshot:
     are kept (see :meth:`Experiment.write_snapshot`).
     """
 
-    def __init__(self, experiment, plan, rows):
+    def __init__(self, experiment, plan, rows, memos=None):
         self.experiment, self.plan, self.unreadable = experiment, plan, []
+        self.memos = json.loads(json.dumps(memos or {}, default=_json_default))
         self._rows = {stage: dict(r) for stage, r in rows.items()}
         self.path = None
 
@@ -344,14 +346,12 @@ class Snapshot:
     def write(self, path):
         import gzip
 
-        from .store import _default
-
-        body = {"experiment": self.experiment, "plan": self.plan,
+        body = {"experiment": self.experiment, "plan": self.plan, "memos": self.memos,
                 "rows": {st: [[c, _round_floats(r)] for c, r in rows.values()]
                          for st, rows in sorted(self._rows.items())}}
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         with gzip.open(path, "wt", encoding="utf-8") as fh:
-            json.dump(body, fh, default=_default, separators=(",", ":"), sort_keys=True)
+            json.dump(body, fh, default=_json_default, separators=(",", ":"), sort_keys=True)
 
     @classmethod
     def read(cls, path):
@@ -361,7 +361,7 @@ class Snapshot:
             with gzip.open(path, "rt", encoding="utf-8") as fh:
                 body = json.load(fh)
             rows = {st: {config_key(c): (c, r) for c, r in pairs} for st, pairs in body["rows"].items()}
-            snap = cls(body["experiment"], body["plan"], rows)
+            snap = cls(body["experiment"], body["plan"], rows, memos=body.get("memos"))
         except FileNotFoundError:
             raise
         except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -370,15 +370,17 @@ class Snapshot:
         return snap
 
 
-def _round_floats(value, digits=7):
-    """``value`` with every float in it (results, not configs) rounded to ``digits``
-    significant digits: the reports print at most 4, and a snapshot is half the size."""
+def _round_floats(value, digits=7, in_curve=False):
+    """``value`` with the floats of its long lists (curves, which only figures read)
+    rounded to ``digits`` significant digits: a snapshot is half the size, and every
+    number a table prints, computed from exact scalars, stays the same to the last digit."""
     if isinstance(value, float):
-        return float(f"{value:.{digits}g}") if math.isfinite(value) else value
+        return float(f"{value:.{digits}g}") if in_curve and math.isfinite(value) else value
     if isinstance(value, dict):
-        return {k: _round_floats(v, digits) for k, v in value.items()}
+        return {k: _round_floats(v, digits, in_curve) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_round_floats(v, digits) for v in value]
+        curve = in_curve or len(value) >= 10
+        return [_round_floats(v, digits, curve) for v in value]
     return value
 
 
@@ -392,9 +394,22 @@ class Context:
         self.out = Path(out)
         self.execute = execute
         self._seen = {}                               # stage -> [(key, result)] of the rows handed out
+        self.memos = {}                               # what memo() computed (a snapshot keeps it)
         self.jobs = jobs
         self.scheduler = scheduler
         self.progress = progress
+
+    def memo(self, key, fn):
+        """``fn()``, remembered under ``key`` (a string): for the few facts an experiment
+        reads from its data outside its cells (a dataset's size, a noise scale).  A
+        snapshot keeps them, so that a report renders from it without the data."""
+        stored = getattr(self.store, "memos", None)
+        if stored is not None and key in stored:
+            value = stored[key]
+        else:
+            value = fn()
+        self.memos[key] = value
+        return value
 
     def cell(self, fn, stage="main", **config):
         """A cell of this experiment: ``fn(config)`` at module level, ``config`` JSON-able."""
