@@ -75,7 +75,8 @@ class PRODEN(BatchPartialLinear):
         Re-estimations of the weights (1: logistic regression on the uniform weights,
         i.e. each candidate label counts ``1/|S_i|``, if ``max_iter`` lets it converge).
     tol : float, default=1e-3
-        Stop when the largest change of a weight ``q_ia`` in a round is below ``tol``.
+        Stop when the largest change of a weight ``q_ia`` in a round is below ``tol`` (and
+        that round's L-BFGS converged).
     max_iter : int, default=10
         L-BFGS iterations per round, each round starting from the last one's weights: a
         few iterations per round, as the paper's one epoch per re-estimation, reach the
