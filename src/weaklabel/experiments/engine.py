@@ -252,16 +252,7 @@ class Experiment:
             plan = self.make_plan(quick, repeats, datasets)
             plan_file.write_text(json.dumps({"experiment": self.name, "plan": plan}, indent=1))
         else:
-            if not plan_file.exists():
-                raise FileNotFoundError(f"{plan_file} is missing; it is written by `weaklabel reproduce {self.name}`.")
-            saved = json.loads(plan_file.read_text())
-            if isinstance(saved, dict) and set(saved) == {"experiment", "plan"}:
-                if saved["experiment"] != self.name:
-                    raise ValueError(f"{out} holds a run of {saved['experiment']!r}, not of {self.name!r}; use "
-                                     f"`weaklabel report {saved['experiment']} --out {out}`.")
-                plan = saved["plan"]
-            else:
-                plan = saved                                   # written before plan.json named its experiment
+            plan = self.saved_plan(out)
         with ResultStore(out / "results.sqlite", read_only=not execute) as store:
             ctx = Context(self, plan, store, out, execute=execute, jobs=jobs, scheduler=scheduler,
                           progress=progress)
@@ -282,6 +273,19 @@ class Experiment:
             write_summary(summary, out)
         return summary
 
+    def saved_plan(self, out):
+        """The plan ``weaklabel reproduce`` saved in ``OUT/plan.json`` (checked to be this
+        experiment's)."""
+        plan_file = Path(out) / "plan.json"
+        if not plan_file.exists():
+            raise FileNotFoundError(f"{plan_file} is missing; it is written by `weaklabel reproduce {self.name}`.")
+        saved = json.loads(plan_file.read_text())
+        if isinstance(saved, dict) and set(saved) == {"experiment", "plan"}:
+            if saved["experiment"] != self.name:
+                raise ValueError(f"{out} holds a run of {saved['experiment']!r}, not of {self.name!r}; use "
+                                 f"`weaklabel report {saved['experiment']} --out {out}`.")
+            return saved["plan"]
+        return saved                                           # written before plan.json named its experiment
 
     def write_snapshot(self, out, path):
         """Write the plan of ``OUT/plan.json`` and exactly the stored rows its report reads
@@ -292,12 +296,8 @@ class Experiment:
         makes the same tables and figures as ``weaklabel report`` on the full store.
         Returns the :class:`Snapshot`.
         """
+        plan = self.saved_plan(out)
         with ResultStore(Path(out) / "results.sqlite", read_only=True) as store:
-            plan_file = Path(out) / "plan.json"
-            if not plan_file.exists():
-                raise FileNotFoundError(f"{plan_file} is missing; it is written by `weaklabel reproduce {self.name}`.")
-            saved = json.loads(plan_file.read_text())
-            plan = saved["plan"] if isinstance(saved, dict) and set(saved) == {"experiment", "plan"} else saved
             recorder = _Recorder(store)
             ctx = Context(self, plan, recorder, out, execute=False, progress=False)
             self.summarize(ctx, self.execute(ctx))
