@@ -238,11 +238,21 @@ def lbfgs_fit(X, n_classes, loss_grad, *, alpha, fit_intercept, max_iter, tol, W
             cols, X = used, X[:, used]
     dd = X.shape[1]
 
+    ones = np.ones(X.shape[0])
+
     def objective(theta):
-        W = theta[:dd * K].reshape(dd, K)
-        value, G = loss_grad(np.asarray(X @ W) + (theta[dd * K:] if fi else 0.0))
-        out = [(np.asarray(X.T @ G) + alpha * W).ravel()] + ([G.sum(axis=0)] if fi else [])
-        return value + 0.5 * alpha * np.sum(W * W), np.concatenate(out)
+        flat = theta[:dd * K]
+        W = flat.reshape(dd, K)
+        Z = np.asarray(X @ W, dtype=np.float64)
+        if fi:
+            Z += theta[dd * K:]
+        value, G = loss_grad(Z)
+        grad = np.empty_like(theta)
+        grad[:dd * K] = np.asarray(X.T @ G).ravel()
+        grad[:dd * K] += alpha * flat
+        if fi:
+            grad[dd * K:] = ones @ G                # column sums, by BLAS
+        return value + 0.5 * alpha * float(flat @ flat), grad
 
     theta0 = np.zeros(dd * K + (K if fi else 0))
     if W0 is not None:

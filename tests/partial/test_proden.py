@@ -54,6 +54,26 @@ def test_loss_gradient_and_weight_update_match_numpy(seed):
     np.testing.assert_allclose(_restricted_posterior(Z, S.astype(float)), _reference_update(Z, S), rtol=1e-10)
 
 
+def test_loss_taken_in_blocks_equals_the_reference(monkeypatch):
+    """The loss runs over blocks of rows (cache-sized); rows split across several blocks,
+    a short last block included, give the same value and gradient."""
+    import weaklabel.partial._proden as proden
+
+    rng = np.random.default_rng(3)
+    n, K = 23, 5
+    Z = rng.normal(size=(n, K)) * 3.0
+    Q = rng.random((n, K)) * (rng.random((n, K)) < 0.5)
+    Q[:, 0] += 0.1
+    Q /= Q.sum(axis=1, keepdims=True)
+    w = rng.uniform(0.1, 2.0, n)
+    whole, G_whole = weighted_cross_entropy(Z, Q, w)
+    monkeypatch.setattr(proden, "_BLOCK_VALUES", 4 * K)          # blocks of 4 rows, the last of 3
+    blocked, G_blocked = weighted_cross_entropy(Z, Q, w)
+    assert blocked == pytest.approx(_reference_loss(Z, Q, w), rel=1e-12)
+    assert blocked == pytest.approx(whole, rel=1e-12)
+    np.testing.assert_allclose(G_blocked, G_whole, rtol=1e-12, atol=1e-15)
+
+
 def test_weight_update_survives_scores_far_apart():
     Z = np.array([[0.0, -2000.0, -2001.0]])
     S = np.array([[0.0, 1.0, 1.0]])

@@ -149,36 +149,62 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
 
 
 @njit(cache=True, nogil=True, fastmath=True)
-def _weighted_cross_entropy(Z, Q, w, G):
-    """Sum over rows of ``w_i * -sum_a Q_ia log softmax(Z_i)_a``, and ``G`` (written in
-    place) its gradient in ``Z`` divided by ``sum(w)``; returns the sum divided by ``sum(w)``.
-    One pass over each row: max, exponentials (kept in ``G``), log-sum-exp."""
+def _shift_by_row_max(Z, M, D):
+    """``M[i] = max_a Z[i, a]`` and ``D = Z - M[:, None]``."""
     n, K = Z.shape
-    total = 0.0
-    for i in range(n):
-        total += w[i]
-    value = 0.0
     for i in range(n):
         m = Z[i, 0]
         for a in range(1, K):
-            if Z[i, a] > m:
-                m = Z[i, a]
-        s = 0.0
+            m = max(m, Z[i, a])
+        M[i] = m
         for a in range(K):
-            e = np.exp(Z[i, a] - m)
-            G[i, a] = e
-            s += e
-        lse = m + np.log(s)
+            D[i, a] = Z[i, a] - m
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def _weighted_cross_entropy(Z, M, Q, w, scale, G):
+    """``scale`` times the sum over rows of ``w_i * -sum_a Q_ia log softmax(Z_i)_a``.
+
+    ``M`` holds each row's largest score and ``G`` enters holding ``exp(Z - M)`` (numpy's
+    SIMD exponential is several times faster than a scalar one); ``G`` leaves holding the
+    gradient of the returned value in ``Z``."""
+    n, K = Z.shape
+    value = 0.0
+    for i in range(n):
+        s = 0.0
         qsum = 0.0
         qz = 0.0
         for a in range(K):
+            s += G[i, a]
             q = Q[i, a]
-            if q != 0.0:
-                qsum += q
-                qz += q * Z[i, a]
-        value += w[i] * (qsum * lse - qz)
-        c = w[i] / total
+            qsum += q
+            qz += q * Z[i, a]
+        lse = M[i] + np.log(s)
+        c = w[i] * scale
+        value += c * (qsum * lse - qz)
         f = qsum / s * c
         for a in range(K):
             G[i, a] = G[i, a] * f - Q[i, a] * c
-    return value / total
+    return value
+
+
+@njit(cache=True, nogil=True)
+def _candidate_softmax(Z, S, Q):
+    """``Q`` = ``softmax(Z)`` restricted to the candidate sets ``S`` (bool) and
+    renormalised per row; the best candidate is ``exp(0)``, so nothing underflows to an
+    empty row.  Only the candidates' exponentials are taken."""
+    n, K = Z.shape
+    for i in range(n):
+        m = -np.inf
+        for a in range(K):
+            Q[i, a] = 0.0
+            if S[i, a] and Z[i, a] > m:
+                m = Z[i, a]
+        s = 0.0
+        for a in range(K):
+            if S[i, a]:
+                e = np.exp(Z[i, a] - m)
+                Q[i, a] = e
+                s += e
+        for a in range(K):
+            Q[i, a] /= s

@@ -17,6 +17,10 @@ from ._batch import BatchPartialLinear
 
 __all__ = ["PRODEN", "weighted_cross_entropy"]
 
+#: rows per block of the loss: about 256 KB of scores, so that the max, numpy's (SIMD)
+#: exponential and the gradient pass find a block in cache
+_BLOCK_VALUES = 32768
+
 
 def weighted_cross_entropy(Z, Q, sample_weight=None):
     """Mean of ``-sum_a Q_ia log softmax(Z_i)_a`` and its gradient in ``Z``.
@@ -35,13 +39,22 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
     loss : float
     grad : ndarray of shape (n_samples, n_classes)
     """
-    from ._kernels import _weighted_cross_entropy
+    from ._kernels import _shift_by_row_max, _weighted_cross_entropy
 
     Z = np.ascontiguousarray(Z, dtype=np.float64)
     Q = np.ascontiguousarray(Q, dtype=np.float64)
     w = np.ones(Z.shape[0]) if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    n = Z.shape[0]
+    M = np.empty(n)
     G = np.empty_like(Z)
-    value = _weighted_cross_entropy(Z, Q, w, G)
+    scale = 1.0 / w.sum()
+    value = 0.0
+    step = max(1, _BLOCK_VALUES // max(Z.shape[1], 1))
+    for b in range(0, n, step):                  # blocks that stay in cache between the three steps
+        e = min(n, b + step)
+        _shift_by_row_max(Z[b:e], M[b:e], G[b:e])
+        np.exp(G[b:e], out=G[b:e])
+        value += _weighted_cross_entropy(Z[b:e], M[b:e], Q[b:e], w[b:e], scale, G[b:e])
     return float(value), G
 
 
@@ -145,7 +158,7 @@ class PRODEN(BatchPartialLinear):
         for rounds in range(1, self.max_rounds + 1):
             W, res = lbfgs_fit(Xf, K, lambda Z, Q=Q: weighted_cross_entropy(Z, Q, sw), alpha=self.alpha,
                                fit_intercept=self.fit_intercept, max_iter=self.max_iter, tol=1e-6, W0=W)
-            Q_new = _restricted_posterior(_scores(Xf, W, d), Sf)
+            Q_new = _restricted_posterior(_scores(Xf, W, d), S)
             change = float(np.abs(Q_new - Q).max())
             Q = Q_new
             if change < self.tol and res.nit < self.max_iter:     # weights settled and the last solve converged
@@ -176,6 +189,8 @@ def _scores(X, W, d):
 
 def _restricted_posterior(Z, Sf):
     """``softmax(Z)`` restricted to the candidate sets and renormalised per row."""
-    Zs = np.where(Sf > 0, Z, -np.inf)
-    P = np.exp(Zs - Zs.max(axis=1, keepdims=True))     # the best candidate is exp(0) = 1: no underflow
-    return P / P.sum(axis=1, keepdims=True)
+    from ._kernels import _candidate_softmax
+
+    Q = np.empty(Z.shape)
+    _candidate_softmax(np.ascontiguousarray(Z, dtype=np.float64), np.ascontiguousarray(Sf > 0), Q)
+    return Q
