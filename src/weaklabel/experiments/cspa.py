@@ -94,7 +94,7 @@ LINEAR_GRID = {
 }
 LINEAR_GRID["bpa-m0"] = LINEAR_GRID["bpa"]
 LINEAR_GRID["confidit-full"] = LINEAR_GRID["confidit-diag"]
-LINEAR_GRID["confidit-sketch"] = {"eta": [1e-2, 1e-1, 1e0, 1e1, 1e2], "sketch_size": [8, 16]}
+LINEAR_GRID["confidit-sketch"] = {"eta": [1e-2, 1e-1, 1e0, 1e1, 1e2], "sketch_size": [8, 16, 32]}
 KERNEL_GRID = {
     "g": [0.01, 0.1, 1.0, 10.0, 100.0],
     "cspa": {"beta": [0.1, 0.3, 0.5, 0.7, HALF_BAND]},
