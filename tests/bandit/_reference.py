@@ -179,3 +179,55 @@ def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0,
         A[c] = A_old + v * xx
         W[c] = np.linalg.solve(A[c], A_old @ W[c] + v * sg * x)
     return W, out, g.min
+
+
+def sketched_confidit_pass(X, K, y, eta=1.0, alpha=1.0, ell=4, sw=None):
+    """Confidit with ``A_k = a I + B_k^T B_k``, ``B_k`` an ``ell``-row Frequent Directions
+    sketch of the rows class k learnt from (each ``sqrt(v) x``), written with explicit
+    matrices and an SVD: when the sketch is full, its squared singular values are shrunk by
+    the ``(ell/2 + 1)``-th largest and only the rows left positive are kept.  The weight step
+    uses the sketch before the new row enters it."""
+    n, d = X.shape
+    a = (1 + alpha) ** 2
+    W = np.zeros((K, d))
+    B = np.zeros((K, ell, d))
+    rows = np.zeros(K, dtype=int)
+    out = []
+    g = Gaps(K)
+
+    def solve(k, x):
+        return np.linalg.solve(a * np.eye(d) + B[k].T @ B[k], x)
+
+    for r in range(n):
+        t = 1 + r
+        x = X[r]
+        for k in range(K):
+            s = W[k] @ x
+            if abs(s) > 1:
+                g.moved(r, {k: ("projected", float(s))})
+                Ainv_x = solve(k, x)
+                W[k] = W[k] - (s - np.sign(s)) / (x @ Ainv_x) * Ainv_x
+        s = W @ x
+        quad = np.array([x @ solve(k, x) for k in range(K)])
+        yhat = g.argmax(s, not x.any())
+        c = g.argmax(s + np.sqrt(eta * quad * np.log(1 + t)), not x.any())
+        b = y[r] == c
+        out.append((yhat, c, b))
+        v = 1.0 if sw is None else float(sw[r])
+        if not x.any() or v == 0.0:
+            continue
+        sg = 1.0 if b else -1.0
+        g.moved(r, {c: sg * v})
+        W[c] = W[c] + v * (sg - W[c] @ x) / (1 + v * quad[c]) * solve(c, x)
+        if rows[c] == ell:                        # Frequent Directions: shrink, keep the top half
+            _, sv, Vt = np.linalg.svd(B[c], full_matrices=False)
+            lam = np.concatenate([sv ** 2, np.zeros(ell - sv.size)])    # descending, ell values
+            delta = lam[ell // 2]
+            keep = [i for i in range(ell // 2) if lam[i] > delta and lam[i] > 0]
+            B[c] = 0.0
+            for row, i in enumerate(keep):
+                B[c, row] = np.sqrt(lam[i] - delta) * Vt[i]
+            rows[c] = len(keep)
+        B[c, rows[c]] = np.sqrt(v) * x
+        rows[c] += 1
+    return W, out, g.min

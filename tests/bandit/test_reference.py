@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit
 
-from ._reference import confidit_pass, linear_pass, spa_step
+from ._reference import confidit_pass, linear_pass, sketched_confidit_pass, spa_step
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GAP = 1e-7
@@ -255,3 +255,24 @@ def test_weighted_sketched_confidit_matches_the_weighted_reference(stream, spars
     est.partial_fit(sp.csr_matrix(X) if sparse else X, y, classes=np.arange(K), sample_weight=sw)
     np.testing.assert_allclose(est.coef_, W, rtol=1e-7, atol=1e-9)
     np.testing.assert_array_equal(est.proposals_, [o[1] for o in out])
+
+
+@SETTINGS
+@given(streams(max_k=4), st.sampled_from([0.01, 1.0, 100.0]), st.sampled_from([0.0, 1.0]), st.booleans(),
+       st.sampled_from([2, 4]), st.booleans())
+def test_sketched_confidit_matches_the_frequent_directions_reference(stream, eta, alpha, sparse, ell, weighted):
+    """Beyond the exact regime: rows spanning more than sketch_size / 2 dimensions, so the
+    sketches shrink (many times over a stream of 40 rows and sketches of 2-4 rows, which
+    also exercises the rotations the kernel defers), against SVD-based Frequent Directions."""
+    from weaklabel.bandit import SketchedConfidit
+
+    X, y, K, seed = stream
+    sw = np.random.RandomState(seed + 5).choice([0.0, 0.5, 1.0, 3.0], size=len(y)) if weighted else None
+    W, out, gap = sketched_confidit_pass(X, K, y, eta=eta, alpha=alpha, ell=ell, sw=sw)
+    assume(gap > GAP)
+    est = SketchedConfidit(eta=eta, alpha=alpha, sketch_size=ell, max_iter=1, shuffle=False)
+    est.partial_fit(sp.csr_matrix(X) if sparse else X, y, classes=np.arange(K), sample_weight=sw)
+    np.testing.assert_allclose(est.coef_, W, rtol=1e-7, atol=1e-9)
+    yhat, prop, corr = (np.array(c) for c in zip(*out))
+    np.testing.assert_array_equal(est.predictions_, yhat)
+    np.testing.assert_array_equal(est.proposals_, prop)
