@@ -141,6 +141,17 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
     return W, out, g.min
 
 
+def _project(W, x, r, g, solve):
+    """Confidit's projection of each ``w_k`` onto ``|w_k . x| <= 1`` in the ``A_k`` norm;
+    ``solve(k, v)`` is ``A_k^-1 v``."""
+    for k in range(W.shape[0]):
+        s = W[k] @ x
+        if abs(s) > 1:
+            g.moved(r, {k: ("projected", float(s))})
+            Ainv_x = solve(k, x)
+            W[k] = W[k] - (s - np.sign(s)) / (x @ Ainv_x) * Ainv_x
+
+
 def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0, diagonal=False, t0=1, sw=None,
                   cand=None):
     """Confidit with explicit matrices A_k (diagonal matrices for the diagonal form); with
@@ -153,12 +164,7 @@ def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0,
     for r in range(n):
         t = t0 + r
         x = X[r]
-        for k in range(K):
-            s = W[k] @ x
-            if abs(s) > 1:
-                g.moved(r, {k: ("projected", float(s))})
-                Ainv_x = np.linalg.solve(A[k], x)
-                W[k] = W[k] - (s - np.sign(s)) / (x @ Ainv_x) * Ainv_x
+        _project(W, x, r, g, lambda k, v: np.linalg.solve(A[k], v))
         s = W @ x
         quad = np.array([x @ np.linalg.solve(A[k], x) for k in range(K)])
         ucb = s + np.sqrt(eta * quad * np.log(1 + t))
@@ -201,12 +207,7 @@ def sketched_confidit_pass(X, K, y, eta=1.0, alpha=1.0, ell=4, sw=None):
     for r in range(n):
         t = 1 + r
         x = X[r]
-        for k in range(K):
-            s = W[k] @ x
-            if abs(s) > 1:
-                g.moved(r, {k: ("projected", float(s))})
-                Ainv_x = solve(k, x)
-                W[k] = W[k] - (s - np.sign(s)) / (x @ Ainv_x) * Ainv_x
+        _project(W, x, r, g, solve)
         s = W @ x
         quad = np.array([x @ solve(k, x) for k in range(K)])
         yhat = g.argmax(s, not x.any())
