@@ -75,6 +75,8 @@ PRESETS = {p.name: p for p in (
     Preset("pegasos", Pegasos, kind="partial", exact_labels=True, description="Pegasos on exact labels"),
     Preset("proden", PRODEN, kind="partial-batch",
            description="PRODEN: logistic regression re-weighting each candidate set (Lv et al. 2020)"),
+    Preset("proden-clpl", PRODEN, {"init": "clpl"}, kind="partial-batch",
+           description="PRODEN started from the weights of a CLPL fit (Lv et al. 2020; Cour et al. 2011)"),
     Preset("clpl", CLPL, kind="partial-batch", description="CLPL, the convex partial-label loss (Cour et al. 2011)"),
     Preset("pl-knn", PLKNN, kind="partial-batch",
            description="k nearest neighbours voting over candidate sets (Hullermeier & Beringer 2006)"),

@@ -22,18 +22,19 @@ from .engine import Experiment, Summary, Table
 
 EXPERIMENT = "pll-realworld"
 DATASETS = ("lost", "birdsong", "italian")
-LEARNERS = ("avg-perceptron", "max-perceptron", "avg-pegasos", "max-pegasos", "proden", "proden-ll", "clpl", "pl-knn",
-            "sklearn-sgd-expand", "sklearn-lr-expand", "perceptron", "pegasos")
-FIGURE_LEARNERS = ("avg-pegasos", "max-pegasos", "proden", "clpl", "pl-knn", "sklearn-lr-expand", "pegasos")
+LEARNERS = ("avg-perceptron", "max-perceptron", "avg-pegasos", "max-pegasos", "proden", "proden-ll", "proden-clpl", "clpl",
+            "pl-knn", "sklearn-sgd-expand", "sklearn-lr-expand", "perceptron", "pegasos")
+FIGURE_LEARNERS = ("avg-pegasos", "max-pegasos", "proden", "proden-clpl", "clpl", "pl-knn", "sklearn-lr-expand", "pegasos")
 #: shorter legend entries for the figure (the tables keep the full names)
 FIGURE_LABELS = {"scikit-learn LogisticRegression, expanded sets weighted 1/|S|": "sklearn LR, expanded",
                  "oracle Pegasos (true labels)": "oracle Pegasos"}
-BATCH = ("proden", "clpl", "pl-knn")             # fitted once on the rows (no passes)
+BATCH = ("proden", "proden-clpl", "clpl", "pl-knn")             # fitted once on the rows (no passes)
 #: chosen by the likelihood of the validation candidate sets instead of the ambiguous error
 BY_LIKELIHOOD = {"proden-ll": "proden"}
 LABELS = {"avg-perceptron": "Avg Perceptron", "max-perceptron": "Max Perceptron", "avg-pegasos": "Avg Pegasos",
           "max-pegasos": "Max Pegasos", "proden": "PRODEN",
-          "proden-ll": "PRODEN, alpha by candidate likelihood", "clpl": "CLPL", "pl-knn": "PL-KNN",
+          "proden-ll": "PRODEN, alpha by candidate likelihood", "proden-clpl": "PRODEN from CLPL", "clpl": "CLPL",
+          "pl-knn": "PL-KNN",
           "sklearn-sgd-expand": "scikit-learn SGD, expanded sets",
           "sklearn-lr-expand": "scikit-learn LogisticRegression, expanded sets weighted 1/|S|",
           "perceptron": "oracle Perceptron (true labels)",
@@ -48,6 +49,7 @@ GRID = {
     "sklearn-sgd-expand": {"alpha": [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1]},
     "proden": {"alpha": [1e-4, 1e-3, 1e-2]},
     "proden-ll": {"alpha": [1e-4, 1e-3, 1e-2]},
+    "proden-clpl": {"alpha": [1e-4, 1e-3, 1e-2]},
     "clpl": {"alpha": [1e-4, 1e-3, 1e-2]},
     "pl-knn": {"n_neighbors": [5, 10, 20]},
     "sklearn-lr-expand": {"C": [0.1, 1.0, 10.0]},
