@@ -19,16 +19,17 @@ class Gaps:
     hinges on rounding.  ``hist[k]`` lists class k's updates as (round, coefficient).
     """
 
-    def __init__(self, n_classes):
+    def __init__(self, n_classes, exact_ties=False):
         self.min = np.inf
         self.hist = [[] for _ in range(n_classes)]
+        self.exact_ties = exact_ties              # exact ties are structural (scores that are 0 exactly)
 
     def argmax(self, v, zero_row=False):
         k = int(np.argmax(v))
         if zero_row:                  # every score is exactly 0 in both implementations
             return k
         for j in range(v.size):
-            if j != k and self.hist[j] != self.hist[k]:
+            if j != k and self.hist[j] != self.hist[k] and not (self.exact_ties and v[j] == v[k]):
                 self.min = min(self.min, abs(float(v[j] - v[k])))
         return k
 
@@ -187,19 +188,23 @@ def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0,
     return W, out, g.min
 
 
-def sketched_confidit_pass(X, K, y, eta=1.0, alpha=1.0, ell=4, sw=None):
+def sketched_confidit_pass(X, K, y=None, eta=1.0, alpha=1.0, ell=4, sw=None, proposed=None, correct=None, cand=None,
+                           exact_ties=False):
     """Confidit with ``A_k = a I + B_k^T B_k``, ``B_k`` an ``ell``-row Frequent Directions
     sketch of the rows class k learnt from (each ``sqrt(v) x``), written with explicit
     matrices and an SVD: when the sketch is full, its squared singular values are shrunk by
     the ``(ell/2 + 1)``-th largest and only the rows left positive are kept.  The weight step
-    uses the sketch before the new row enters it."""
+    uses the sketch before the new row enters it.  Every class's score and ``x^T A_k^-1 x``
+    are computed in full each round (the kernel computes only those that can matter).
+    ``exact_ties``: exact ties do not count as near-ties (on sparse rows many classes score
+    exactly 0, in both implementations)."""
     n, d = X.shape
     a = (1 + alpha) ** 2
     W = np.zeros((K, d))
     B = np.zeros((K, ell, d))
     rows = np.zeros(K, dtype=int)
     out = []
-    g = Gaps(K)
+    g = Gaps(K, exact_ties)
 
     def solve(k, x):
         return np.linalg.solve(a * np.eye(d) + B[k].T @ B[k], x)
@@ -211,8 +216,11 @@ def sketched_confidit_pass(X, K, y, eta=1.0, alpha=1.0, ell=4, sw=None):
         s = W @ x
         quad = np.array([x @ solve(k, x) for k in range(K)])
         yhat = g.argmax(s, not x.any())
-        c = g.argmax(s + np.sqrt(eta * quad * np.log(1 + t)), not x.any())
-        b = y[r] == c
+        if proposed is not None:
+            c, b = int(proposed[r]), bool(correct[r])
+        else:
+            c = g.argmax(s + np.sqrt(eta * quad * np.log(1 + t)), not x.any())
+            b = cand[r, c] if cand is not None else y[r] == c
         out.append((yhat, c, b))
         v = 1.0 if sw is None else float(sw[r])
         if not x.any() or v == 0.0:

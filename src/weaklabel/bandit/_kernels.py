@@ -448,6 +448,59 @@ def _fd_shrink(B, G, H, C, W, k, a, supp_idx, n_supp):
     return kept
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad):
+    """Class ``k``'s exact terms for the row: ``Z_k = B_k x``, ``HZ_k = H_k Z_k``; adds
+    ``c_k . Z_k`` to ``scores[k]`` (which holds ``W_k x``) and sets ``quad[k]``."""
+    ell = B.shape[2]
+    for m in range(ell):
+        Z[k, m] = 0.0
+    for p in range(cnt):
+        j = nz_idx[p]
+        if in_supp[j, k]:                          # a byte read instead of ell zeros
+            xj = nz_val[p]
+            for m in range(ell):
+                Z[k, m] += xj * B[j, k, m]
+    zhz = 0.0
+    cz = 0.0
+    for m in range(ell):
+        s = 0.0
+        for q in range(ell):
+            s += H[k, m, q] * Z[k, q]
+        HZ[k, m] = s
+        zhz += Z[k, m] * s
+        cz += C[k, m] * Z[k, m]
+    scores[k] += cz
+    quad[k] = (xx - zhz) / a
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sketch_exact_if(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad, done):
+    if not done[k]:
+        _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad)
+        done[k] = True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sketch_ucb(scores, quad, width_t, k):
+    return scores[k] + np.sqrt(width_t * max(quad[k], 0.0))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sketch_best(k, scores, quad, width_t, best_s, best_u):
+    """The best exact score and UCB so far, with class ``k`` now exact (ties: lowest index)."""
+    if best_s < 0 or scores[k] > scores[best_s] or (scores[k] == scores[best_s] and k < best_s):
+        best_s = k
+    if best_u < 0:
+        best_u = k
+    else:
+        uk = _sketch_ucb(scores, quad, width_t, k)
+        ub = _sketch_ucb(scores, quad, width_t, best_u)
+        if uk > ub or (uk == ub and k < best_u):
+            best_u = k
+    return best_s, best_u
+
+
 @njit(cache=True, nogil=True)
 def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, data, indices, indptr,
                             order, logged, y, proposed, correct, pred_out, prop_out, corr_out, sw, cand):
@@ -496,6 +549,9 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
                         supp_idx[k, n_supp[k]] = j
                         n_supp[k] += 1
                         break
+    done = np.zeros(n_classes, dtype=np.bool_)
+    radius = np.zeros(n_classes)
+    c_nonzero = np.zeros(n_classes, dtype=np.bool_)     # C[k] != 0 (set by a step, cleared by a fold)
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
@@ -504,30 +560,34 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
         xx = 0.0
         for p in range(cnt):
             xx += nz_val[p] * nz_val[p]
+        # The exact score W_k x + c_k . B_k x and quad_k = x^T A_k^-1 x cost a read of
+        # B_k over the row's features; they are computed only for the classes that can
+        # matter.  Bounds (Cauchy-Schwarz, and A_k >= a I):
+        #   |c_k . B_k x| <= sqrt(c_k^T G_k c_k xx) = radius_k,   0 <= quad_k <= xx / a.
+        # A class whose score bound can pass 1 may be projected: it is computed.  Then the
+        # classes are visited by their bound, highest first, until no bound can beat (or
+        # tie with a lower index) the best exact score and the best exact UCB found.
+        width_t = eta * np.log(1.0 + t)
+        ucb_slack = np.sqrt(width_t * xx / a) * (1.0 + 1e-9) + 1e-12
         for k in range(n_classes):
-            for m in range(ell):
-                Z[k, m] = 0.0
-        for p in range(cnt):
-            xj = nz_val[p]
-            j = nz_idx[p]
-            for k in range(n_classes):
-                if in_supp[j, k]:                  # a byte read instead of ell zeros
-                    for m in range(ell):
-                        Z[k, m] += xj * B[j, k, m]
-        for k in range(n_classes):
-            zhz = 0.0
-            cz = 0.0
-            for m in range(ell):
-                s = 0.0
-                for q in range(ell):
-                    s += H[k, m, q] * Z[k, q]
-                HZ[k, m] = s
-                zhz += Z[k, m] * s
-                cz += C[k, m] * Z[k, m]
-            scores[k] += cz
-            quad[k] = (xx - zhz) / a
+            done[k] = False
+            rk = 0.0
+            if c_nonzero[k]:
+                cgc = 0.0
+                for m in range(ell):
+                    s = 0.0
+                    for q in range(ell):
+                        s += G[k, m, q] * C[k, q]
+                    cgc += C[k, m] * s
+                rk = np.sqrt(max(cgc, 0.0) * xx) * (1.0 + 1e-9) + 1e-12
+            radius[k] = rk
+            if abs(scores[k]) + rk > 1.0:
+                _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad)
+                done[k] = True
         # projection onto |w_k . x| <= 1 in the A_k norm
         for k in range(n_classes):
+            if not done[k]:
+                continue
             sk = scores[k]
             if (sk > 1.0 or sk < -1.0) and quad[k] > 0.0:
                 target = 1.0 if sk > 0.0 else -1.0
@@ -536,9 +596,42 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
                     W[nz_idx[p], k] -= coef * nz_val[p]
                 for m in range(ell):
                     C[k, m] += coef * HZ[k, m]
+                c_nonzero[k] = True
                 scores[k] = target
-        c, b = _confidit_round(scores, quad, ucb, eta, t, logged, i, r, y, proposed, correct, cand, pred_out,
-                               prop_out, corr_out)
+        if logged:
+            _sketch_exact_if(B, H, C, in_supp, proposed[i], nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad, done)
+        best_s, best_u = -1, -1
+        for k in range(n_classes):
+            if done[k]:
+                best_s, best_u = _sketch_best(k, scores, quad, width_t, best_s, best_u)
+        while True:
+            top = -1                               # the unvisited class of highest bound
+            for k in range(n_classes):
+                if not done[k] and (top < 0 or scores[k] + radius[k] > scores[top] + radius[top]):
+                    top = k
+            if top < 0:
+                break
+            bound = scores[top] + radius[top]
+            need = best_s < 0 or bound > scores[best_s] or (bound == scores[best_s] and top < best_s)
+            if not logged:
+                ub = bound + ucb_slack
+                u_best = _sketch_ucb(scores, quad, width_t, best_u) if best_u >= 0 else 0.0
+                need = need or best_u < 0 or ub > u_best or (ub == u_best and top < best_u)
+            if not need:
+                break
+            _sketch_exact(B, H, C, in_supp, top, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad)
+            done[top] = True
+            best_s, best_u = _sketch_best(top, scores, quad, width_t, best_s, best_u)
+        yhat = best_s
+        if logged:
+            c = proposed[i]
+            b = correct[i]
+        else:
+            c = best_u
+            b = cand[i, c] if cand.shape[0] > 0 else y[i] == c
+        pred_out[r] = yhat
+        prop_out[r] = c
+        corr_out[r] = b
         t += 1.0
         v = sw[i] if sw.shape[0] > 0 else 1.0
         if cnt == 0 or quad[c] <= 0.0 or v == 0.0:
@@ -549,9 +642,11 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
             W[nz_idx[p], c] += g * nz_val[p]
         for m in range(ell):
             C[c, m] -= g * HZ[c, m]
+        c_nonzero[c] = True
         # A_c += v x x^T: the row sqrt(v) x enters the sketch
         if nrows[c] == ell:
             nrows[c] = _fd_shrink(B, G, H, C, W, c, a, supp_idx, n_supp[c])
+            c_nonzero[c] = False
             for m in range(ell):                   # B_c changed: its product with x again
                 Z[c, m] = 0.0
             for p in range(cnt):
