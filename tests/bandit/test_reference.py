@@ -216,7 +216,6 @@ def test_averaged_banditron_predicts_with_the_mean_of_the_rounds_weights(stream,
     Xf = sp.csr_matrix(X) if sparse else X
     avg = Banditron(gamma=gamma, random_state=seed, max_iter=1, shuffle=False)
     last = Banditron(average=False, gamma=gamma, random_state=seed, max_iter=1, shuffle=False)
-    seen = []
     for _ in range(passes):                      # continued partial_fit keeps one running mean
         avg.partial_fit(Xf, y, classes=np.arange(K))
         last.partial_fit(Xf, y, classes=np.arange(K))

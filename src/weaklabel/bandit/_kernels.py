@@ -526,7 +526,6 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
     nz_idx = np.empty(width, dtype=np.int64)
     scores = np.empty(n_classes)
     quad = np.empty(n_classes)
-    ucb = np.empty(n_classes)
     Z = np.empty((n_classes, ell))                 # B_k x
     HZ = np.empty((n_classes, ell))                # H_k B_k x
     C = np.zeros((n_classes, ell))
