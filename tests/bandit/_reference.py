@@ -240,3 +240,55 @@ def sketched_confidit_pass(X, K, y=None, eta=1.0, alpha=1.0, ell=4, sw=None, pro
         B[c, rows[c]] = np.sqrt(v) * x
         rows[c] += 1
     return W, out, g.min
+
+
+def dual_confidit_pass(Gram, K, y, eta=1.0, alpha=1.0):
+    """Full-matrix Confidit written on the Gram matrix ``Gram = X X^T`` of the stream (its
+    dual form), for feature spaces where ``A_k`` (n_features square) cannot be stored.
+
+    ``w_k = sum_j beta[k, j] x_j`` over the rows seen so far, and with ``R_k`` the rows
+    class ``k`` learnt from, ``A_k = a I + X_R^T X_R``, Woodbury gives
+    ``A_k^-1 x = (x - X_R^T H_k X_R x) / a`` with ``H_k = (a I + X_R X_R^T)^-1`` (grown by
+    one border per update).  Every step of :func:`confidit_pass` (projection, UCB,
+    Sherman-Morrison weight step) is then a step on ``beta``.  Returns the proposals'
+    correctness (the metric of the cspa experiments); ``beta @ X`` are the weights."""
+    n = len(y)
+    a = (1 + alpha) ** 2
+    beta = np.zeros((K, n))
+    rows = [[] for _ in range(K)]
+    H = [np.zeros((0, 0)) for _ in range(K)]
+    correct = np.zeros(n, dtype=bool)
+    for t in range(n):
+        kx = Gram[: t + 1, t]                     # x_j . x_t for the rows so far and itself
+        xx = Gram[t, t]
+        scores = beta[:, : t + 1] @ kx
+        quad = np.empty(K)
+        hz = []
+        for k in range(K):
+            z = Gram[rows[k], t]
+            hz.append(H[k] @ z)
+            quad[k] = (xx - z @ hz[k]) / a
+        for k in range(K):                        # projection onto |w_k . x| <= 1 in the A_k norm
+            if abs(scores[k]) > 1 and quad[k] > 0:
+                coef = (scores[k] - np.sign(scores[k])) / quad[k] / a
+                beta[k, t] -= coef
+                beta[k, rows[k]] += coef * hz[k]
+                scores[k] = np.sign(scores[k])
+        c = int(np.argmax(scores + np.sqrt(eta * np.maximum(quad, 0) * np.log(1 + (t + 1)))))
+        correct[t] = b = y[t] == c
+        if quad[c] <= 0:
+            continue
+        g = ((1.0 if b else -1.0) - scores[c]) / (1 + quad[c]) / a
+        beta[c, t] += g
+        beta[c, rows[c]] -= g * hz[c]
+        z = Gram[rows[c], t]                      # H_c gains the border of the new row
+        Hz = H[c] @ z
+        schur = a + xx - z @ Hz
+        m = len(rows[c])
+        Hn = np.empty((m + 1, m + 1))
+        Hn[:m, :m] = H[c] + np.outer(Hz, Hz) / schur
+        Hn[:m, m] = Hn[m, :m] = -Hz / schur
+        Hn[m, m] = 1.0 / schur
+        H[c] = Hn
+        rows[c].append(t)
+    return beta, correct

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit
 
-from ._reference import confidit_pass, linear_pass, sketched_confidit_pass, spa_step
+from ._reference import confidit_pass, dual_confidit_pass, linear_pass, sketched_confidit_pass, spa_step
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GAP = 1e-7
@@ -105,6 +105,22 @@ def test_logged_feedback_matches_reference(stream, rule):
     np.testing.assert_allclose(est.coef_, W, rtol=1e-9, atol=1e-9)
     np.testing.assert_array_equal(est.proposals_, proposed)
     np.testing.assert_array_equal(est.correct_, correct)
+
+
+@SETTINGS
+@given(streams(), st.sampled_from([0.01, 1.0, 100.0]), st.sampled_from([0.0, 1.0]))
+def test_dual_confidit_reference_is_full_confidit(stream, eta, alpha):
+    """The Gram-matrix (dual) form of full Confidit, which measures full Confidit where
+    A_k cannot be stored (sector, 20news; docs/reproductions/bandit.md), takes the same
+    decisions and reaches the same weights as the kernel of Confidit(diagonal=False)."""
+    X, y, K, _ = stream
+    W, out, gap = confidit_pass(X, K, y=y, eta=eta, alpha=alpha, diagonal=False)
+    assume(gap > GAP)
+    beta, correct = dual_confidit_pass(X @ X.T, K, y, eta=eta, alpha=alpha)
+    est = Confidit(eta=eta, alpha=alpha, diagonal=False, max_iter=1, shuffle=False).partial_fit(
+        X, y, classes=np.arange(K))
+    np.testing.assert_allclose(beta @ X, est.coef_, rtol=1e-7, atol=1e-9)
+    np.testing.assert_array_equal(correct, est.correct_)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -512,7 +512,8 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
     The weights are kept as ``w_k = W[:, k] + B_k^T c_k``: every step moves along
     ``A_k^-1 x = (x - B_k^T H_k B_k x) / a`` (Woodbury, ``H_k = (a I + B_k B_k^T)^-1``), so
     ``W`` takes the sparse part and the ell coefficients ``c_k`` the rest, and a round costs
-    O(K ell (nnz + ell)) plus O(ell^3) for the class that learns; the coefficients are
+    at most O(K ell (nnz + ell)) plus O(ell^3) for the class that learns (``B_k x`` is
+    computed only for the classes whose bounds can still win; see the loop); the coefficients are
     folded into ``W`` before a sketch rotates and at the end of the pass.  While a class's
     rows span at most ``ell / 2`` dimensions the sketch is exact and this is full-matrix
     Confidit.  Arguments as :func:`_confidit_pass`; ``nrows[k]`` counts the sketch's

@@ -744,9 +744,10 @@ class Confidit(_BanditLearner):
     Phillips & Woodruff, SICOMP 2016), as Luo, Agarwal, Cesa-Bianchi & Langford sketch the
     Online Newton Step (NeurIPS 2016).  Inverses come from Woodbury's identity through a
     ``sketch_size`` square matrix, and the weights are kept as a sparse part plus
-    ``sketch_size`` coefficients on the sketch's rows, so a round costs
-    O(K sketch_size (nnz + sketch_size)) time; the sketches take
-    O(K sketch_size n_features) memory.  While each class's rows span at most
+    ``sketch_size`` coefficients on the sketch's rows, so a round costs at most
+    O(K sketch_size (nnz + sketch_size)) time; a round computes ``B_k x`` only for the
+    classes whose bounds can still win the proposal or the prediction, which leaves every
+    decision as it is.  The sketches take O(K sketch_size n_features) memory.  While each class's rows span at most
     ``sketch_size / 2`` dimensions the sketch is exact and the learner is full-matrix
     Confidit (a test checks it equals ``Confidit(diagonal=False)`` then).
 
