@@ -27,14 +27,19 @@ def streams(draw, max_k=6):
     return X, y, K, seed
 
 
-def _check(est, X, y, K, W_ref, out_ref, sparse):
-    Xf = sp.csr_matrix(X) if sparse else X
-    est.partial_fit(Xf, y, classes=np.arange(K))
-    np.testing.assert_allclose(est.coef_, W_ref, rtol=1e-9, atol=1e-9)
+def _same_run(est, W_ref, out_ref, rtol=1e-9):
+    """A fitted learner's weights, predictions, proposals and answers are the reference's."""
+    np.testing.assert_allclose(est.coef_, W_ref, rtol=rtol, atol=1e-9)
     yhat, prop, corr = (np.array(c) for c in zip(*out_ref))
     np.testing.assert_array_equal(est.predictions_, yhat)
     np.testing.assert_array_equal(est.proposals_, prop)
     np.testing.assert_array_equal(est.correct_, corr)
+
+
+def _check(est, X, y, K, W_ref, out_ref, sparse):
+    Xf = sp.csr_matrix(X) if sparse else X
+    est.partial_fit(Xf, y, classes=np.arange(K))
+    _same_run(est, W_ref, out_ref)
     assert est.t_ == len(y) + 1
 
 
@@ -156,11 +161,7 @@ def test_sketched_confidit_on_many_classes_matches_the_reference(seed, eta, ell,
         W, out, gap = sketched_confidit_pass(X, K, y, eta=eta, ell=ell, cand=cand, exact_ties=True)
         assume(gap > GAP)
         est.partial_fit(Xs, target, classes=np.arange(K))
-    np.testing.assert_allclose(est.coef_, W, rtol=1e-7, atol=1e-9)
-    yhat, prop, corr = (np.array(c) for c in zip(*out))
-    np.testing.assert_array_equal(est.predictions_, yhat)
-    np.testing.assert_array_equal(est.proposals_, prop)
-    np.testing.assert_array_equal(est.correct_, corr)
+    _same_run(est, W, out, rtol=1e-7)
 
 
 @SETTINGS
@@ -328,7 +329,4 @@ def test_sketched_confidit_matches_the_frequent_directions_reference(stream, eta
     assume(gap > GAP)
     est = SketchedConfidit(eta=eta, alpha=alpha, sketch_size=ell, max_iter=1, shuffle=False)
     est.partial_fit(sp.csr_matrix(X) if sparse else X, y, classes=np.arange(K), sample_weight=sw)
-    np.testing.assert_allclose(est.coef_, W, rtol=1e-7, atol=1e-9)
-    yhat, prop, corr = (np.array(c) for c in zip(*out))
-    np.testing.assert_array_equal(est.predictions_, yhat)
-    np.testing.assert_array_equal(est.proposals_, prop)
+    _same_run(est, W, out, rtol=1e-7)
