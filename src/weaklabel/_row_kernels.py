@@ -6,7 +6,36 @@ dense C-contiguous array or from CSR ``(data, indices, indptr)``; ties in an arg
 to the lowest index.
 """
 
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+@intrinsic
+def _prefetch(typingctx, arr, i, j):
+    """A hint that ``arr[i, j]`` (2-D) or ``arr[i, j, 0]`` (3-D) will soon be read and
+    written: LLVM's ``prefetch`` (write, keep in all cache levels).  It changes no value;
+    kernels that walk scattered rows of a large array issue it some rows ahead, so the
+    memory reads overlap instead of each waiting in turn."""
+    if not isinstance(arr, types.Array) or arr.ndim not in (2, 3):
+        return None
+    sig = types.void(arr, i, j)
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        ary = context.make_array(aty)(context, builder, args[0])
+        idx = [context.cast(builder, args[1], signature.args[1], types.intp),
+               context.cast(builder, args[2], signature.args[2], types.intp)]
+        if aty.ndim == 3:
+            idx.append(context.get_constant(types.intp, 0))
+        ptr = cgutils.get_item_pointer(context, builder, aty, ary, idx, wraparound=False)
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 1), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -17,7 +17,10 @@ Two feedback modes share each pass:
 import numpy as np
 from numba import njit
 
-from .._row_kernels import _argmax, _dense_scores, _dense_update, _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import _argmax, _dense_scores, _dense_update, _prefetch, _row_nonzeros, _row_scores, _row_update
+
+#: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
+PREFETCH_AHEAD = 12
 
 RULE_CSPA = 0
 RULE_SPA = 1
@@ -421,23 +424,31 @@ def _fd_shrink(B, G, H, C, W, k, a, supp_idx, n_supp):
             R[kept, i] = Q[i, idx] * f
         kept += 1
     c = C[k].copy()
-    old = np.empty(ell)
+    Rt = np.zeros((ell, ell))                      # Rt[i, r] = R[r, i]: the inner loop runs over r
+    for r in range(kept):
+        for i in range(ell):
+            Rt[i, r] = R[r, i]
+    new = np.empty(ell)
     norms = np.zeros(ell)
     for s_ in range(n_supp):
         j = supp_idx[k, s_]
+        if s_ + PREFETCH_AHEAD < n_supp:          # the entries are scattered over the whole array
+            _prefetch(B, supp_idx[k, s_ + PREFETCH_AHEAD], k)
+            _prefetch(W, supp_idx[k, s_ + PREFETCH_AHEAD], k)
         fold = 0.0
-        for i in range(ell):
-            v = B[j, k, i]
-            old[i] = v
-            fold += c[i] * v
+        for r in range(kept):
+            new[r] = 0.0
+        for i in range(ell):                       # each new[r] sums over i in order, as R @ old would;
+            v = B[j, k, i]                         # the kept rows accumulate side by side (no chain of
+            fold += c[i] * v                       # ell dependent additions per row)
+            for r in range(kept):
+                new[r] += Rt[i, r] * v
         W[j, k] += fold
-        for r in range(ell):
-            v = 0.0
-            if r < kept:
-                for i in range(ell):
-                    v += R[r, i] * old[i]
-            B[j, k, r] = v
-            norms[r] += v * v
+        for r in range(kept):
+            B[j, k, r] = new[r]
+            norms[r] += new[r] * new[r]
+        for r in range(kept, ell):
+            B[j, k, r] = 0.0
     for i in range(ell):
         C[k, i] = 0.0
         for m in range(ell):
@@ -457,6 +468,8 @@ def _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores
         Z[k, m] = 0.0
     for p in range(cnt):
         j = nz_idx[p]
+        if p + PREFETCH_AHEAD < cnt:
+            _prefetch(B, nz_idx[p + PREFETCH_AHEAD], k)
         if in_supp[j, k]:                          # a byte read instead of ell zeros
             xj = nz_val[p]
             for m in range(ell):
@@ -674,6 +687,9 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
     for k in range(n_classes):                     # fold the implicit parts into W
         for s_ in range(n_supp[k]):                # B_k is zero off its support
             j = supp_idx[k, s_]
+            if s_ + PREFETCH_AHEAD < n_supp[k]:
+                _prefetch(B, supp_idx[k, s_ + PREFETCH_AHEAD], k)
+                _prefetch(W, supp_idx[k, s_ + PREFETCH_AHEAD], k)
             f = 0.0
             for m in range(ell):
                 f += C[k, m] * B[j, k, m]
