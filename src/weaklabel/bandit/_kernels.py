@@ -459,7 +459,7 @@ def _fd_shrink(B, G, H, C, W, k, a, supp_idx, n_supp):
     return kept
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad):
     """Class ``k``'s exact terms for the row: ``Z_k = B_k x``, ``HZ_k = H_k Z_k``; adds
     ``c_k . Z_k`` to ``scores[k]`` (which holds ``W_k x``) and sets ``quad[k]``."""
@@ -487,19 +487,19 @@ def _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores
     quad[k] = (xx - zhz) / a
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _sketch_exact_if(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad, done):
     if not done[k]:
         _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad)
         done[k] = True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _sketch_ucb(scores, quad, width_t, k):
     return scores[k] + np.sqrt(width_t * max(quad[k], 0.0))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _sketch_best(k, scores, quad, width_t, best_s, best_u):
     """The best exact score and UCB so far, with class ``k`` now exact (ties: lowest index)."""
     if best_s < 0 or scores[k] > scores[best_s] or (scores[k] == scores[best_s] and k < best_s):
