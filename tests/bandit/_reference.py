@@ -153,6 +153,25 @@ def _project(W, x, r, g, solve):
             W[k] = W[k] - (s - np.sign(s)) / (x @ Ainv_x) * Ainv_x
 
 
+def _decide(g, r, t, x, s, quad, eta, out, y, proposed, correct, cand, sw):
+    """Confidit's round after the projection: the prediction, the proposal (the UCB's
+    argmax, or the log's) and its answer, recorded in ``out``; returns ``(c, sign, v)``
+    for the step, or ``None`` when the row teaches nothing (all zero, or weight 0)."""
+    yhat = g.argmax(s, not x.any())
+    if proposed is not None:
+        c, b = int(proposed[r]), bool(correct[r])
+    else:
+        c = g.argmax(s + np.sqrt(eta * quad * np.log(1 + t)), not x.any())
+        b = cand[r, c] if cand is not None else y[r] == c
+    out.append((yhat, c, b))
+    v = 1.0 if sw is None else float(sw[r])
+    if not x.any() or v == 0.0:
+        return None
+    sg = 1.0 if b else -1.0
+    g.moved(r, {c: sg * v})
+    return c, sg, v
+
+
 def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0, diagonal=False, t0=1, sw=None,
                   cand=None):
     """Confidit with explicit matrices A_k (diagonal matrices for the diagonal form); with
@@ -168,19 +187,10 @@ def confidit_pass(X, K, y=None, proposed=None, correct=None, eta=1.0, alpha=1.0,
         _project(W, x, r, g, lambda k, v: np.linalg.solve(A[k], v))
         s = W @ x
         quad = np.array([x @ np.linalg.solve(A[k], x) for k in range(K)])
-        ucb = s + np.sqrt(eta * quad * np.log(1 + t))
-        yhat = g.argmax(s, not x.any())
-        if proposed is not None:
-            c, b = int(proposed[r]), bool(correct[r])
-        else:
-            c = g.argmax(ucb, not x.any())
-            b = cand[r, c] if cand is not None else y[r] == c
-        out.append((yhat, c, b))
-        v = 1.0 if sw is None else float(sw[r])
-        if not x.any() or v == 0.0:
+        step = _decide(g, r, t, x, s, quad, eta, out, y, proposed, correct, cand, sw)
+        if step is None:
             continue
-        sg = 1.0 if b else -1.0
-        g.moved(r, {c: sg * v})
+        c, sg, v = step
         A_old = A[c].copy()
         xx = np.diag(x * x) if diagonal else np.outer(x, x)
         A[c] = A_old + v * xx
@@ -215,18 +225,10 @@ def sketched_confidit_pass(X, K, y=None, eta=1.0, alpha=1.0, ell=4, sw=None, pro
         _project(W, x, r, g, solve)
         s = W @ x
         quad = np.array([x @ solve(k, x) for k in range(K)])
-        yhat = g.argmax(s, not x.any())
-        if proposed is not None:
-            c, b = int(proposed[r]), bool(correct[r])
-        else:
-            c = g.argmax(s + np.sqrt(eta * quad * np.log(1 + t)), not x.any())
-            b = cand[r, c] if cand is not None else y[r] == c
-        out.append((yhat, c, b))
-        v = 1.0 if sw is None else float(sw[r])
-        if not x.any() or v == 0.0:
+        step = _decide(g, r, t, x, s, quad, eta, out, y, proposed, correct, cand, sw)
+        if step is None:
             continue
-        sg = 1.0 if b else -1.0
-        g.moved(r, {c: sg * v})
+        c, sg, v = step
         W[c] = W[c] + v * (sg - W[c] @ x) / (1 + v * quad[c]) * solve(c, x)
         if rows[c] == ell:                        # Frequent Directions: shrink, keep the top half
             _, sv, Vt = np.linalg.svd(B[c], full_matrices=False)
