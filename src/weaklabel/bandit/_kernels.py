@@ -424,11 +424,7 @@ def _fd_shrink(B, G, H, C, W, k, a, supp_idx, n_supp):
             R[kept, i] = Q[i, idx] * f
         kept += 1
     c = C[k].copy()
-    Rt = np.zeros((ell, ell))                      # Rt[i, r] = R[r, i]: the inner loop runs over r
-    for r in range(kept):
-        for i in range(ell):
-            Rt[i, r] = R[r, i]
-    new = np.empty(ell)
+    old = np.empty(ell)
     norms = np.zeros(ell)
     for s_ in range(n_supp):
         j = supp_idx[k, s_]
@@ -436,19 +432,18 @@ def _fd_shrink(B, G, H, C, W, k, a, supp_idx, n_supp):
             _prefetch(B, supp_idx[k, s_ + PREFETCH_AHEAD], k)
             _prefetch(W, supp_idx[k, s_ + PREFETCH_AHEAD], k)
         fold = 0.0
-        for r in range(kept):
-            new[r] = 0.0
-        for i in range(ell):                       # each new[r] sums over i in order, as R @ old would;
-            v = B[j, k, i]                         # the kept rows accumulate side by side (no chain of
-            fold += c[i] * v                       # ell dependent additions per row)
-            for r in range(kept):
-                new[r] += Rt[i, r] * v
+        for i in range(ell):
+            v = B[j, k, i]
+            old[i] = v
+            fold += c[i] * v
         W[j, k] += fold
-        for r in range(kept):
-            B[j, k, r] = new[r]
-            norms[r] += new[r] * new[r]
-        for r in range(kept, ell):
-            B[j, k, r] = 0.0
+        for r in range(ell):
+            v = 0.0
+            if r < kept:
+                for i in range(ell):
+                    v += R[r, i] * old[i]
+            B[j, k, r] = v
+            norms[r] += v * v
     for i in range(ell):
         C[k, i] = 0.0
         for m in range(ell):
