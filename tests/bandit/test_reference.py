@@ -330,3 +330,24 @@ def test_sketched_confidit_matches_the_frequent_directions_reference(stream, eta
     est = SketchedConfidit(eta=eta, alpha=alpha, sketch_size=ell, max_iter=1, shuffle=False)
     est.partial_fit(sp.csr_matrix(X) if sparse else X, y, classes=np.arange(K), sample_weight=sw)
     _same_run(est, W, out, rtol=1e-7)
+
+
+@pytest.mark.data("vehicle")
+def test_full_confidit_ceiling_script_reports_the_kernels_full_confidit(capsys):
+    """tests/bandit/full_confidit_ceiling.py on vehicle, where Confidit(diagonal=False) can
+    run: the ratio it prints is the kernel's on the same cspa-linear stream."""
+    import runpy
+    import sys
+
+    from weaklabel.experiments.cspa import LINEAR_DATA, stream
+
+    X, y, K = stream("vehicle", *LINEAR_DATA["vehicle"][:2], 0, 10**9)
+    est = Confidit(eta=1.0, diagonal=False, max_iter=1, shuffle=False).partial_fit(X, y, classes=np.arange(K))
+    argv = sys.argv
+    sys.argv = ["full_confidit_ceiling", "vehicle", "--runs", "1", "--eta", "1"]
+    try:
+        runpy.run_module("tests.bandit.full_confidit_ceiling", run_name="__main__")
+    finally:
+        sys.argv = argv
+    out = capsys.readouterr().out
+    assert f"eta=1: {100 * est.correct_.mean():.2f} +- 0.00 over 1 runs" in out, out
