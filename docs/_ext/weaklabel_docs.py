@@ -2,8 +2,9 @@
 
 Each ``docs/reproductions/stores/NAME.json.gz`` is a snapshot of a ``weaklabel reproduce NAME``
 results store (the plan and exactly the rows its report reads; written by
-``weaklabel report NAME --out DIR --snapshot FILE``).  Before the build reads any page, this
-extension renders each snapshot with the experiment's own ``summarize`` into
+``weaklabel report NAME --out DIR --write-snapshot FILE``).  Before the build reads any page, this
+extension renders each snapshot with the experiment's own ``summarize`` (exactly what
+``weaklabel report NAME --snapshot FILE --out DIR`` writes) into
 ``docs/reproductions/generated/NAME/`` (``report.md``, CSVs, PNGs), and the pages include
 ``report.md``.  The numbers on the pages therefore come from the stores, never typed by hand.
 """

@@ -83,8 +83,11 @@ def datasets():
 @click.option("--unlabelled-givens", is_flag=True,
               help="visual-sudoku only: add the setting with no label on any given cell (the same as --dataset "
                    "labelled-givens --dataset unlabelled-givens).")
+@click.option("--from-snapshot", "seed", type=click.Path(dir_okay=False, exists=True), default=None,
+              metavar="FILE", help="First copy this snapshot's rows (e.g. docs/reproductions/stores/NAME.json.gz) "
+                                   "into the store, so that only the cells it lacks are computed.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, unlabelled_givens, no_progress):
+def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, unlabelled_givens, seed, no_progress):
     """Run (or resume) a paper reproduction and write its tables and plots.
 
     Finished cells are kept in OUT/results.sqlite: rerunning skips them, so a killed
@@ -106,12 +109,12 @@ def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, unlabelled_
         _check_scheduler(scheduler)
     out = Path(out) if out else Path("results") / (name + ("-quick" if quick else ""))
     summary = exp.run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler, progress=not no_progress,
-                      datasets=list(datasets_) or None)
+                      datasets=list(datasets_) or None, seed=seed)
     with ResultStore(out / "results.sqlite") as store:        # what produced this store
         cmd = ["weaklabel", "reproduce", name] + (["--quick"] if quick else []) + \
             (["--repeats", str(repeats)] if repeats else []) + (["--jobs", str(jobs)] if jobs != 1 else []) + \
             (["--scheduler", scheduler] if scheduler else []) + ["--out", str(out)] + \
-            [a for d in datasets_ for a in ("--dataset", d)]
+            [a for d in datasets_ for a in ("--dataset", d)] + (["--from-snapshot", str(seed)] if seed else [])
         store.log_run(" ".join(cmd), versions())
     click.echo(f"report: {summary.report}")
     click.echo(summary.report.read_text())
@@ -367,21 +370,36 @@ def evaluate(model, data):
               help="Folder of an earlier reproduce run: rewrite its report.md, CSV and PNGs.")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None,
               help="Write one self-contained HTML page (tables, embedded plots, commands, versions).")
-@click.option("--snapshot", "snapshot_out", type=click.Path(dir_okay=False), default=None,
+@click.option("--snapshot", "snapshot_in", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Render from this snapshot (the plan and the rows; no store needed) into --out DIR, as the "
+                   "documentation build does.")
+@click.option("--write-snapshot", "snapshot_out", type=click.Path(dir_okay=False), default=None,
               help="With --out: also write the plan and the stored rows the report reads to this gzip JSON "
                    "file (what the documentation renders its reproduction pages from).")
-def report(name_or_store, out, html_out, snapshot_out):
+def report(name_or_store, out, html_out, snapshot_in, snapshot_out):
     """Re-render a run's report, or write it as one HTML page.
 
     \b
     weaklabel report NAME --out DIR          rewrite DIR's tables and plots from DIR/results.sqlite
-    weaklabel report NAME --out DIR --snapshot docs/reproductions/stores/NAME.json.gz
+    weaklabel report NAME --out DIR --write-snapshot docs/reproductions/stores/NAME.json.gz
+    weaklabel report NAME --snapshot docs/reproductions/stores/NAME.json.gz --out DIR
+                                             render a snapshot's tables and plots into DIR
     weaklabel report STORE --html OUT.html   one page for a results.sqlite (or its folder)
     """
     if snapshot_out is not None and out is None:
-        raise ValueError("--snapshot needs --out DIR (the folder of the run to snapshot).")
+        raise ValueError("--write-snapshot needs --out DIR (the folder of the run to snapshot).")
+    if snapshot_in is not None and out is None:
+        raise ValueError("--snapshot needs --out DIR (where to write the rendered report).")
+    if snapshot_in is not None and (snapshot_out is not None or html_out is not None):
+        raise ValueError("--snapshot renders a snapshot; it does not combine with --write-snapshot or --html.")
     if html_out is None and out is None:
         raise ValueError("pass --out DIR (re-render a reproduction) or --html OUT.html (one page for a store).")
+    if snapshot_in is not None:
+        from .experiments import registry
+
+        registry.get(name_or_store).run(out, snapshot=snapshot_in)
+        click.echo(f"report: {Path(out) / 'report.md'}")
+        return
     if out is not None:
         from .experiments import registry
 

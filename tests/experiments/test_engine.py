@@ -115,7 +115,7 @@ def test_a_snapshot_holds_exactly_the_rows_its_report_reads_and_renders_the_same
     toy.run(out, repeats=5, progress=False)
     toy.run(out, repeats=3, progress=False)           # the store keeps 5 cells; the plan reads 3
     snap_file = tmp_path / "toy.json.gz"
-    res = CliRunner().invoke(main, ["report", "toy", "--out", str(out), "--snapshot", str(snap_file)])
+    res = CliRunner().invoke(main, ["report", "toy", "--out", str(out), "--write-snapshot", str(snap_file)])
     assert res.exit_code == 0, res.output
     assert "(3 rows)" in res.output
     snap = Snapshot.read(snap_file)
@@ -128,35 +128,55 @@ def test_a_snapshot_holds_exactly_the_rows_its_report_reads_and_renders_the_same
         Snapshot.read(tmp_path / "bad.json.gz")
     with pytest.raises(ValueError, match="snapshot of 'toy', not of 'uma-toy'"):
         registry.get("uma-toy").run(tmp_path / "x", snapshot=snap_file)
+    res = CliRunner().invoke(main, ["report", "toy", "--write-snapshot", str(snap_file)])
+    assert res.exit_code == 2 and "--write-snapshot needs --out" in res.output
     res = CliRunner().invoke(main, ["report", "toy", "--snapshot", str(snap_file)])
     assert res.exit_code == 2 and "--snapshot needs --out" in res.output
 
 
-def test_a_snapshot_keeps_what_memo_read_from_the_data(tmp_path):
-    """``ctx.memo`` values (facts read from the data outside the cells) travel with the
-    snapshot, so a report renders from it on a machine without the data."""
-    calls = []
+def test_report_renders_a_snapshot_as_the_docs_build_does(toy, tmp_path):
+    """``weaklabel report NAME --snapshot FILE --out DIR`` writes the same report.md as the
+    run it was taken from, with no store in DIR."""
+    from weaklabel.cli import main
 
-    def fact():
-        calls.append(1)
-        return [7, 0.25]
+    out = tmp_path / "run"
+    toy.run(out, repeats=4, progress=False)
+    snap_file = tmp_path / "toy.json.gz"
+    toy.write_snapshot(out, snap_file)
+    res = CliRunner().invoke(main, ["report", "toy", "--snapshot", str(snap_file), "--out", str(tmp_path / "r")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "r" / "report.md").read_text() == (out / "report.md").read_text()
+    assert not (tmp_path / "r" / "results.sqlite").exists()
+    res = CliRunner().invoke(main, ["report", "uma-toy", "--snapshot", str(snap_file), "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2 and "snapshot of 'toy', not of 'uma-toy'" in res.output
 
-    def execute(ctx):
-        scale = ctx.memo("scale", lambda: 2.0 + len(calls) * 0.0)
-        return ctx.run([ctx.cell(toy_cell, seed=s, scale=scale) for s in range(2)])
 
-    def summarize(ctx, rows):
-        n, share = ctx.memo("fact", fact)
-        return Summary("memo", "", [Table("t", "T", ["n", "share", "rows"], [[n, share, len(rows)]])])
+def test_a_run_seeded_from_a_snapshot_computes_only_the_cells_it_lacks(toy, tmp_path, monkeypatch):
+    """``reproduce --from-snapshot``: the snapshot's rows go into the new store first, so a
+    wider plan computes only the new cells, and the report equals a run from scratch."""
+    import weaklabel.experiments.engine as engine
+    from weaklabel.experiments.engine import Snapshot
+    from weaklabel.experiments.store import ResultStore
 
-    exp = registry.register(Experiment("toy-memo", "memo", _plan, execute, summarize))
-    try:
-        exp.run(tmp_path / "run", repeats=2, progress=False)
-        snap = tmp_path / "s.json.gz"
-        exp.write_snapshot(tmp_path / "run", snap)
-        calls.clear()
-        summary = exp.run(tmp_path / "again", snapshot=snap)
-        assert calls == []                                     # not computed again
-        assert summary.table("t").rows == [[7, 0.25, 2]]
-    finally:
-        registry.unregister("toy-memo")
+    out = tmp_path / "run"
+    toy.run(out, repeats=3, progress=False)
+    snap_file = tmp_path / "toy.json.gz"
+    toy.write_snapshot(out, snap_file)
+    seeded = tmp_path / "seeded"
+    with ResultStore(seeded / "results.sqlite") as store:
+        assert Snapshot.read(snap_file).seed(store) == 3
+        assert Snapshot.read(snap_file).seed(store) == 0             # never a duplicate
+    computed = []
+    real = engine.run_cells
+
+    def counting(cells, store, **kw):
+        computed.extend(c.config["seed"] for c in cells if c.key not in store.done_keys(c.experiment))
+        return real(cells, store, **kw)
+
+    monkeypatch.setattr(engine, "run_cells", counting)
+    toy.run(seeded, repeats=5, progress=False, seed=snap_file)
+    assert computed == [3, 4]
+    toy.run(tmp_path / "scratch", repeats=5, progress=False)
+    assert (seeded / "report.md").read_text() == (tmp_path / "scratch" / "report.md").read_text()
+    with pytest.raises(ValueError, match="snapshot of 'toy', not of 'uma-toy'"):
+        registry.get("uma-toy").run(tmp_path / "x", seed=snap_file, progress=False)

@@ -227,14 +227,16 @@ class Experiment:
         return self.plan(quick, repeats, datasets)
 
     def run(self, out, *, quick=False, repeats=None, datasets=None, jobs=1, scheduler=None, progress=True,
-            execute=True, write=True, snapshot=None):
+            execute=True, write=True, snapshot=None, seed=None):
         """Run (or resume) the cells not yet stored in ``OUT/results.sqlite`` and return the
         :class:`Summary`; with ``write``, also write report.md, the CSVs and the PNGs.
 
         With ``execute=False`` nothing runs: the summary is made from the stored rows and
         the saved plan (``weaklabel report``).  With ``snapshot`` (a file written by
         :meth:`write_snapshot`), nothing runs either: the plan and the rows come from that
-        file, and ``out`` only receives the report.
+        file, and ``out`` only receives the report.  With ``seed`` (a snapshot file) and
+        ``execute``, the snapshot's rows are first copied into the store, so that only the
+        cells it lacks are computed.
         """
         if snapshot is not None:
             snap = Snapshot.read(snapshot)
@@ -254,6 +256,13 @@ class Experiment:
         else:
             plan = self.saved_plan(out)
         with ResultStore(out / "results.sqlite", read_only=not execute) as store:
+            if seed is not None and execute:
+                snap = Snapshot.read(seed)
+                if snap.experiment != self.name:
+                    raise ValueError(f"{seed} is a snapshot of {snap.experiment!r}, not of {self.name!r}.")
+                copied = snap.seed(store)
+                if progress:
+                    print(f"weaklabel: {copied} cell(s) copied from {seed} into {store.path}.", file=sys.stderr)
             ctx = Context(self, plan, store, out, execute=execute, jobs=jobs, scheduler=scheduler,
                           progress=progress)
             try:
@@ -342,6 +351,23 @@ class Snapshot:
             return []
         stages = [stage] if stage is not None else sorted(self._rows)
         return [row for st in stages for row in self._rows.get(st, {}).values()]
+
+    def seed(self, store):
+        """Copy every row of this snapshot into ``store`` (a writable :class:`ResultStore`)
+        that it does not already hold readably, and return how many were copied.
+
+        ``weaklabel reproduce NAME --from-snapshot FILE`` uses it: a fresh clone extends the
+        documentation's runs (a new stage, a wider grid) without recomputing the cells the
+        snapshot holds.  The copied rows keep their configs and results; their seconds are 0.
+        """
+        have = store.done_keys(self.experiment)
+        copied = 0
+        for stage, rows in sorted(self._rows.items()):
+            for key, (cfg, res) in rows.items():
+                if key not in have:
+                    store.put(key, self.experiment, stage, cfg, res, 0.0)
+                    copied += 1
+        return copied
 
     def write(self, path):
         import gzip
