@@ -109,3 +109,14 @@ def test_pll_cell_beats_chance_on_lost():
                                     "grid": [{"alpha": 0.1}]})
     assert res["accuracy"] > 0.5                              # 16 classes; chance is far lower
     assert res["n_test"] == 224
+
+
+@pytest.mark.data("lost")
+def test_ceiling_cell_trains_on_the_true_labels_of_the_same_split():
+    """The true-label ceilings see the split's training part with its true labels (so they
+    beat a learner on the candidate sets of the same features), and are scored on its test part."""
+    res = pll_realworld.ceiling_cell({"dataset": "lost", "split": 0, "learners": ["lr", "svc-rbf"]})
+    assert set(res) == {"lr", "lr_seconds", "svc-rbf", "svc-rbf_seconds"}
+    assert res["lr"] > 0.7 and res["svc-rbf"] > 0.7            # 16 classes; PRODEN on the sets: about 0.76
+    plan = pll_realworld.plan(quick=True, datasets=["italian"])
+    assert "svc-rbf" in plan["ceilings"]                        # left out on italian by execute, not by the plan

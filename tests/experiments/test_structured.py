@@ -67,6 +67,12 @@ def test_structured_speed_and_sudoku_slices(tmp_path):
     other = summary.table("second_source")
     assert all(v >= 80 for v in other.column("solved %"))
     assert (tmp_path / "sudoku_scores.png").stat().st_size > 5000
+    # Figure 2(a): the curve's points are the fit cells' and the curve stage's, per tau
+    fig2a = summary.table("figure2a")
+    assert sorted({r[1] for r in fig2a.rows}) == [50, 100] and {r[0] for r in fig2a.rows} == {0.0, 0.5}
+    assert all(r[2] == 1 for r in fig2a.rows)
+    assert fig2a.value("cell error %", tau=0.0, m=100).mean == 0.0          # 100 puzzles: the rules, learned
+    assert (tmp_path / "figure2a.png").stat().st_size > 5000
 
 
 @pytest.mark.data("reuters", "letter")
@@ -124,3 +130,21 @@ def test_unlabelled_givens_are_read_by_rules_learned_from_the_blank_cells():
     given = X > 0
     assert info["givens_imputed"] > 0.95 and np.mean(A2[given] == S[given]) == info["givens_imputed"]
     assert np.array_equal(A2[~given], S[~given])               # the blank cells' labels untouched
+
+
+def test_visual_sudoku_figure2b_joins_the_curve_and_the_main_fits():
+    """Figure 2(b)'s points: the curve stage's m beside the main fits' m = 1,500, per tau,
+    scale 1 (the paper's classifier); fits without labels on the givens stay out."""
+    from weaklabel.experiments import visual_sudoku
+
+    def row(m, tau, err, **extra):
+        return ({"m": m, "tau": tau, **extra}, {"paper": {"cell_error": err}})
+
+    plan = {"tau": [0.0, 0.5], "curve_m": [250], "curve_repeats": 2}
+    main = [row(1500, 0.0, 0.01), row(1500, 0.0, 0.03), row(1500, 0.5, 0.02), row(1500, 0.0, 0.9, givens="unlabelled")]
+    curve = [row(250, 0.0, 0.10), row(250, 0.0, 0.20), row(250, 0.5, 0.30), row(250, 0.5, 0.40)]
+    table, figure = visual_sudoku._figure2b(plan, main, curve)
+    assert table.value("cell error %", tau=0.0, m=1500).mean == pytest.approx(2.0)
+    assert table.value("repeats", tau=0.0, m=1500) == 2
+    assert table.value("cell error %", tau=0.5, m=250).mean == pytest.approx(35.0)
+    assert [s.x for s in figure.series] == [[250, 1500], [250, 1500]]

@@ -102,7 +102,7 @@ def cell(config):
 def plan(quick=False, repeats=None, datasets=None):
     if quick:
         return {"m": [100], "tau": [0.0, 0.5], "repeats": repeats or 1, "budget": 200_000, "other": 10,
-                "quick": True, "milp_seconds": None, "curve_m": [10]}
+                "quick": True, "milp_seconds": None, "curve_m": [50]}
     # curve_m: the further points of Figure 2(a) (test error against m), decoded on the 100
     # unseen puzzles only, with the same budget
     return {"m": [100, 500], "tau": [0.0, 0.1, 0.2, 0.5], "repeats": repeats or 5, "budget": 2_000_000,

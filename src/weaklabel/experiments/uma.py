@@ -264,6 +264,15 @@ def _perceptron(X, y, classes, seed):
     return est
 
 
+def _seed_counts(y, classes, m, default_m):
+    """Seed rows per class: the dataset's m; or, with Fig. 3's own ``m`` (70 on reuters), at
+    most half of each class's training rows, so that S_conf can still hold some (R8's grain
+    has 41)."""
+    if not m:
+        return {c: default_m for c in classes}
+    return {c: min(m, int(np.sum(y == c)) // 2) for c in classes}
+
+
 def _prepare_run(cfg):
     """Steps 1-4 of the protocol: seed rows, rough classifier g, C on S_conf, noisy labels.
 
@@ -272,13 +281,8 @@ def _prepare_run(cfg):
     Xtr, ytr, Xte, yte = real_features(cfg["dataset"])
     classes = np.unique(ytr)
     Q = classes.size
-    m = REAL_DATASETS[cfg["dataset"]][0]
     rs = np.random.RandomState(cfg["run"])
-    counts = {c: m for c in classes}
-    if cfg.get("m"):
-        # Fig. 3's m = 70 on reuters: a class with fewer than 2m training rows gives half of
-        # them, so that S_conf can still hold some (R8's grain has 41)
-        counts = {c: min(cfg["m"], int(np.sum(ytr == c)) // 2) for c in classes}
+    counts = _seed_counts(ytr, classes, cfg.get("m"), REAL_DATASETS[cfg["dataset"]][0])
     seed_rows = np.concatenate([rs.choice(np.flatnonzero(ytr == c), counts[c], replace=False) for c in classes])
     rest = np.setdiff1d(np.arange(ytr.size), seed_rows)
     conf_rows = rs.choice(rest, int(round(cfg["conf_fraction"] * ytr.size)), replace=False)
