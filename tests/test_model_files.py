@@ -180,3 +180,39 @@ def test_fuzz_byte_flips_and_truncations(tmp_path, data):
         return                                               # the one allowed failure
     np.testing.assert_array_equal(got.coef_, est.coef_)     # else: the very model that was saved
     np.testing.assert_array_equal(got.predict(X), est.predict(X))
+
+
+def test_a_padded_checksum_is_rejected_without_reading_it(tmp_path):
+    """meta.sha256 holds exactly 64 characters: a right checksum followed by padding (which
+    the loader once read whole and compared only in part) is rejected by its size."""
+    _, path = _saved(tmp_path)
+    members = _members(path)
+    members["meta.sha256"] = members["meta.sha256"] + b" " * (1 << 16)
+    bad = tmp_path / "padded.npz"
+    with zipfile.ZipFile(bad, "w") as zf:
+        for n, b in members.items():
+            zf.writestr(n, b)
+    with pytest.raises(ValueError, match="not a 64-character checksum"):
+        weaklabel.load(bad)
+    members["meta.sha256"] = members["meta.sha256"][:63] + b"0"      # right size, wrong last character
+    with zipfile.ZipFile(bad, "w") as zf:
+        for n, b in members.items():
+            zf.writestr(n, b[:64] if n == "meta.sha256" else b)
+    with pytest.raises(ValueError, match="does not match its checksum"):
+        weaklabel.load(bad)
+
+
+def test_save_never_follows_a_planted_symlink(tmp_path):
+    """save() writes through a fresh, exclusively created temporary file: a symlink planted
+    at the old fixed name ``path + '.tmp'`` keeps its target intact, and the model file is a
+    regular file afterwards."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    path = tmp_path / "m.npz"
+    os.symlink(victim, str(path) + ".tmp")
+    est = Perceptron().fit(X, y)
+    est.save(path)
+    assert victim.read_text() == "precious"
+    assert path.is_file() and not path.is_symlink()
+    np.testing.assert_array_equal(weaklabel.load(path).predict(X), est.predict(X))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz", "m.npz.tmp", "victim.txt"]   # no temporary left

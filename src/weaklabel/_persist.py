@@ -23,6 +23,7 @@ import io
 import json
 import os
 import stat
+import tempfile
 import zipfile
 
 import numpy as np
@@ -88,15 +89,25 @@ def save_model(est, path):
     }
     blob = json.dumps(meta, indent=1).encode()
     path = os.fspath(path)
-    tmp = path + ".tmp"
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     with zipfile.ZipFile(buf, "a") as zf:
         zf.writestr("meta.json", blob)
         zf.writestr("meta.sha256", hashlib.sha256(blob).hexdigest())
-    with open(tmp, "wb") as fh:
-        fh.write(buf.getvalue())
-    os.replace(tmp, path)
+    # a fresh temporary file, created exclusively (O_EXCL) in the target's folder, never a
+    # fixed name: a symlink planted beside the target is neither followed nor replaced
+    folder, base = os.path.split(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(buf.getvalue())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
     return path
 
 
@@ -144,8 +155,13 @@ def _read(path):
         info = zf.getinfo("meta.json")
         if info.file_size > _MAX_META_BYTES:
             raise _Bad(f"its meta.json inflates to {info.file_size} bytes")
+        if zf.getinfo("meta.sha256").file_size != 64:        # read no more than a checksum's 64 characters
+            raise _Bad(f"its meta.sha256 holds {zf.getinfo('meta.sha256').file_size} bytes, not a 64-character "
+                       "checksum")
         blob = zf.read("meta.json")
-        if hashlib.sha256(blob).hexdigest() != zf.read("meta.sha256")[:64].decode("ascii", "replace"):
+        with zf.open("meta.sha256") as fh:
+            declared = fh.read(65)
+        if len(declared) != 64 or hashlib.sha256(blob).hexdigest().encode() != declared:
             raise _Bad("its meta.json does not match its checksum; the file was altered")
         meta = json.loads(blob)
         _check_meta(meta)

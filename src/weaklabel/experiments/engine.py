@@ -693,6 +693,7 @@ def write_summary(summary, out):
     """Write ``report.md``, one CSV per table and one PNG per figure into ``out``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    summary.figures = [f for f in summary.figures if f.series]      # a figure of no rows is not drawn
     for t in summary.tables:
         write_table_csv(t, out / f"{t.name}.csv")
     for f in summary.figures:
