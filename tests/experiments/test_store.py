@@ -96,3 +96,36 @@ def test_a_row_lacking_a_field_is_computed_again(tmp_path, toy, capsys):
     again = toy.run(tmp_path, progress=False)
     assert sorted(again.table("values").rows) == sorted(first)
     assert "lacked the field 'value'" in capsys.readouterr().err
+
+
+def test_a_cell_whose_bytes_are_not_utf8_is_computed_again(tmp_path, toy, capsys):
+    """A bit flip that leaves a stored result's bytes invalid UTF-8 once made every later
+    run fail with "Could not decode to UTF-8 column 'result'"; it is one unreadable row,
+    recomputed, like any other."""
+    first = toy.run(tmp_path, progress=False).table("values").rows
+    with sqlite3.connect(tmp_path / "results.sqlite") as con:
+        key = con.execute("SELECT key FROM results ORDER BY key LIMIT 1").fetchone()[0]
+        con.execute("UPDATE results SET result = CAST(X'7B2276616C7565223A20FF7D' AS TEXT) WHERE key = ?", (key,))
+    assert len(toy.run(tmp_path, progress=False, execute=False).table("values").rows) == 3
+    again = toy.run(tmp_path, progress=False)
+    assert sorted(again.table("values").rows) == sorted(first)
+    assert "1 stored cell(s)" in capsys.readouterr().err
+    with ResultStore(tmp_path / "results.sqlite") as store:
+        assert store.count() == 4 and not store.unreadable
+
+
+def test_a_store_with_zeroed_pages_names_the_file(tmp_path, toy):
+    toy.run(tmp_path, progress=False)
+    path = tmp_path / "results.sqlite"
+    with ResultStore(path) as s:
+        s._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 2 * page
+    data[page:] = bytes(len(data) - page)               # every page after the first zeroed
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match=str(path)):
+        with ResultStore(path) as store:
+            store.rows("store-toy")
+    r = CliRunner().invoke(main, ["reproduce", "store-toy", "--no-progress", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and str(path) in r.output and "Traceback" not in r.output

@@ -97,14 +97,26 @@ class ResultStore:
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.executescript(_SCHEMA)
                 self._conn.commit()
+            # read text as bytes: a stored cell whose bytes are not UTF-8 (a bit flip) is then
+            # one unreadable row, computed again, instead of an error on every later read
+            self._conn.text_factory = bytes
             self._check_schema()
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path} is not a readable results store ({exc}). Move it away to start afresh, "
                              "or choose another --out.") from None
 
+    def _query(self, sql, args=()):
+        """All rows of one query; any SQLite error (a damaged page, a locked file) is one
+        :class:`StoreError` naming the store."""
+        try:
+            return self._conn.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path} cannot be read ({exc}). Move it away to start afresh, or choose another "
+                             "--out.") from None
+
     def _check_schema(self):
         for table, cols in _COLUMNS.items():
-            have = [r[1] for r in self._conn.execute(f"PRAGMA table_info({table})")]
+            have = [_text(r[1]) for r in self._conn.execute(f"PRAGMA table_info({table})")]
             if have != cols:
                 raise StoreError(f"{self.path} is an SQLite file but not a weaklabel results store (table {table} "
                                  f"has columns {have}). Move it away to start afresh, or choose another --out.")
@@ -121,33 +133,44 @@ class ResultStore:
     def done_keys(self, experiment=None):
         """Keys of the stored cells whose result can be read (the others are to be rerun)."""
         q = "SELECT key, config, result FROM results" + (" WHERE experiment = ?" if experiment else "")
-        return {k for k, c, r in self._conn.execute(q, (experiment,) if experiment else ())
+        return {_text(k) for k, c, r in self._query(q, (experiment,) if experiment else ())
                 if self._parse(k, c, r) is not None}
 
     def _parse(self, key, config, result):
         try:
-            cfg, res = json.loads(config), json.loads(result)
+            cfg, res = json.loads(config), json.loads(result)       # bytes; not UTF-8 is a ValueError
         except (TypeError, ValueError):
             cfg = res = None
         if not isinstance(cfg, dict) or not isinstance(res, dict):
-            self.unreadable.add(key)
+            self.unreadable.add(_text(key))
             return None
         return cfg, res
 
     def put(self, key, experiment, stage, config, result, seconds):
         """Store one finished cell (the runner only runs cells not stored readably, so this
         adds a row or replaces an unreadable one; never a duplicate)."""
-        with self._conn:
-            self._conn.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",     # replaces an unreadable row
-                (key, experiment, stage, json.dumps(config, sort_keys=True, default=_default),
-                 json.dumps(result, default=_default), float(seconds), time.time()),
-            )
+        try:
+            with self._conn:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",     # replaces an unreadable row
+                    (key, experiment, stage, json.dumps(config, sort_keys=True, default=_default),
+                     json.dumps(result, default=_default), float(seconds), time.time()),
+                )
+        except sqlite3.OperationalError as exc:
+            if self.read_only:
+                raise
+            raise StoreError(f"{self.path} cannot be written ({exc}).") from None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} cannot be written ({exc}). Move it away to start afresh, or choose "
+                             "another --out.") from None
 
     def delete(self, keys):
         """Remove these cells' rows (one transaction), so the next run computes them again."""
-        with self._conn:
-            self._conn.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
+        try:
+            with self._conn:
+                self._conn.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} cannot be written ({exc}).") from None
 
     def rows(self, experiment, stage=None):
         """List of (config, result) dicts for an experiment (and stage)."""
@@ -157,7 +180,7 @@ class ResultStore:
             q += " AND stage = ?"
             args.append(stage)
         out = []
-        for k, c, r in self._conn.execute(q.replace("SELECT config", "SELECT key, config") + " ORDER BY key", args):
+        for k, c, r in self._query(q.replace("SELECT config", "SELECT key, config") + " ORDER BY key", args):
             parsed = self._parse(k, c, r)
             if parsed is not None:
                 out.append(parsed)
@@ -171,15 +194,26 @@ class ResultStore:
 
     def runs(self):
         """List of (unix time, command, versions dict), oldest first."""
-        return [(t, c, json.loads(v)) for t, c, v in
-                self._conn.execute("SELECT created, command, versions FROM runs ORDER BY created")]
+        out = []
+        for t, c, v in self._query("SELECT created, command, versions FROM runs ORDER BY created"):
+            try:
+                out.append((t, _text(c), json.loads(v)))
+            except (TypeError, ValueError):
+                continue                                   # a damaged log line: not a result, skipped
+        return out
 
     def experiments(self):
         """List of (experiment, stage, cells, total seconds)."""
-        return list(self._conn.execute(
+        return [(_text(e), _text(s), n, t) for e, s, n, t in self._query(
             "SELECT experiment, stage, COUNT(*), SUM(seconds) FROM results GROUP BY experiment, stage "
-            "ORDER BY experiment, stage"))
+            "ORDER BY experiment, stage")]
 
     def count(self, experiment=None):
         q = "SELECT COUNT(*) FROM results" + (" WHERE experiment = ?" if experiment else "")
-        return self._conn.execute(q, (experiment,) if experiment else ()).fetchone()[0]
+        return self._query(q, (experiment,) if experiment else ())[0][0]
+
+
+def _text(value):
+    """A TEXT column read as bytes (see ``text_factory``), as str; undecodable bytes are
+    replaced (a damaged key or name then matches nothing, and its row is rerun)."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
