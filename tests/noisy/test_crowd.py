@@ -110,3 +110,23 @@ def test_failed_fit_leaves_the_fitted_model_unchanged():
             ds.fit(**kwargs)
         for k, v in before.items():
             np.testing.assert_array_equal(ds.__dict__[k], v)
+
+
+def test_absurd_class_indices_and_sizes_are_refused_before_allocating():
+    """One typo label of 1e9 once asked for 1.31 TiB (a MemoryError); a fractional
+    n_classes was silently cut. Both are one ValueError, and a fitted model is unchanged."""
+    y = np.arange(300) % 3
+    A = annotators(y, [0.8 * np.eye(3) + 0.2 / 3] * 3, random_state=0)
+    ds = DawidSkene().fit(A)
+    before = ds.posterior_.copy()
+    typo = A.copy()
+    typo[5, 1] = 10**9
+    with pytest.raises(ValueError, match="far beyond the 4 distinct classes"):
+        ds.fit(typo)
+    with pytest.raises(ValueError, match="GiB"):
+        ds.fit(typo, n_classes=10**9 + 1)
+    for bad in (2.7, True, "3"):
+        with pytest.raises(ValueError, match="n_classes must be an integer"):
+            ds.fit(A, n_classes=bad)
+    np.testing.assert_array_equal(ds.posterior_, before)
+    assert DawidSkene().fit(A, n_classes=np.int64(4)).posterior_.shape == (300, 4)

@@ -153,6 +153,9 @@ def _e_step(pi, Cs, onehot):
     return np.exp(logT - norm), float(norm.sum())
 
 
+_MAX_BYTES = 8 << 30          # the dense EM's arrays; a bigger problem is refused before allocating
+
+
 def _check_annotations(annotations, gold, n_classes):
     A = np.asarray(annotations)
     if A.ndim != 2 or A.size == 0:
@@ -174,7 +177,17 @@ def _check_annotations(annotations, gold, n_classes):
     if empty.any():
         raise ValueError(f"rows {np.flatnonzero(empty)[:10].tolist()} have no annotation and no gold label.")
     top = int(max(A.max(), G.max()))
+    if n_classes is not None and (isinstance(n_classes, bool) or not isinstance(n_classes, Integral)):
+        raise ValueError(f"n_classes must be an integer (or None); got {n_classes!r}.")
     K = top + 1 if n_classes is None else int(n_classes)
+    seen = np.unique(np.r_[A[A >= 0], G[G >= 0]]).size
+    if n_classes is None and K > 10 * seen + 100:
+        raise ValueError(f"annotations or gold hold class {top}, far beyond the {seen} distinct classes they use; "
+                         "a typo? Pass n_classes if the classes are that many.")
+    need = A.shape[0] * A.shape[1] * K * 8 * 2                  # the one-hot votes and their E-step
+    if need > _MAX_BYTES:
+        raise ValueError(f"{A.shape[0]} rows x {A.shape[1]} annotators x {K} classes need {need / 2**30:.1f} GiB "
+                         f"as a dense model; at most {_MAX_BYTES / 2**30:.0f} GiB is allowed.")
     if K < 2:
         raise ValueError(f"at least 2 classes are needed; got n_classes={K}.")
     if top >= K:
