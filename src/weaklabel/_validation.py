@@ -238,9 +238,28 @@ def transactional(method):
         snapshot = {k: copy.deepcopy(v) if (k.endswith("_") or k.startswith("_")) else v
                     for k, v in self.__dict__.items()}
         try:
-            return method(self, *args, **kwargs)
+            out = method(self, *args, **kwargs)
+            _check_finite_state(self, method.__name__)
+            return out
         except BaseException:
             self.__dict__.clear()
             self.__dict__.update(snapshot)
             raise
     return wrapper
+
+
+def _check_finite_state(est, method):
+    """A call that leaves non-finite numbers in the state a model file would hold (weights
+    that overflowed) has failed: it raises, and :func:`transactional` restores the model."""
+    state = getattr(est, "_state_arrays", None)
+    if state is None:
+        return
+    try:
+        arrays = state()
+    except (AttributeError, TypeError):            # nothing fitted yet (or no arrays to save)
+        return
+    for name, value in arrays.items():
+        a = np.asarray(value) if not sp.issparse(value) else value.data
+        if a.dtype.kind in "fc" and not np.isfinite(a).all():
+            raise ValueError(f"{type(est).__name__}.{method} produced non-finite values in {name} (an overflow: "
+                             "are sample_weight or the features very large?); the estimator is left as it was.")

@@ -227,3 +227,42 @@ def test_weighted_mms_matches_the_weighted_reference(seed):
     with pytest.raises(ValueError, match="[Nn]egative"):
         plain.fit(X, B, sample_weight=-np.ones(B.n_rows))
     np.testing.assert_array_equal(plain.coef_, ones.coef_)          # the failed call changed nothing
+
+
+def test_a_fit_that_overflows_raises_and_leaves_the_model_as_it_was(tmp_path):
+    """sample_weight of 1e200 on every row once made fit return with ``_W = None``: predict
+    raised TypeError, a refit destroyed a good model and save wrote a file load rejected."""
+    X, B = tiny_problem(0)
+    est = MMS(random_state=0).fit(X, B)
+    pred, W = est.predict(X), est.coef_.copy()
+    with pytest.raises(ValueError, match="no finite objective|non-finite"):
+        est.fit(X, B, sample_weight=np.full(X.shape[0], 1e200))
+    np.testing.assert_array_equal(est.coef_, W)
+    np.testing.assert_array_equal(est.predict(X), pred)
+    est.save(tmp_path / "m.npz")
+    np.testing.assert_array_equal(weaklabel.load(tmp_path / "m.npz").predict(X), pred)
+    with pytest.raises(ValueError, match="no finite objective|non-finite"):
+        MMS(random_state=0).fit(X, B, sample_weight=np.full(X.shape[0], 1e200))
+
+
+def test_transactional_refuses_non_finite_state():
+    """The shared guard: any fit or partial_fit that leaves non-finite numbers in the state a
+    model file holds raises, and the estimator is restored."""
+    from weaklabel._validation import transactional
+
+    class Toy:
+        def __init__(self):
+            self.w_ = np.zeros(2)
+
+        def _state_arrays(self):
+            return {"w_": self.w_}
+
+        @transactional
+        def fit(self, value):
+            self.w_ = np.array([1.0, value])
+            return self
+
+    t = Toy().fit(2.0)
+    with pytest.raises(ValueError, match="Toy.fit produced non-finite values in w_"):
+        t.fit(np.inf)
+    np.testing.assert_array_equal(t.w_, [1.0, 2.0])

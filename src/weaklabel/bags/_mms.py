@@ -292,6 +292,10 @@ class MMS(BagScoring, LinearMulticlass):
             prev, now = objectives[-2], objectives[-1]
             if rounds > 1 and abs(prev - now) < self.tol * max(abs(prev), 1e-12):
                 break
+        if best[1] is None or not np.isfinite(best[1]).all():
+            raise ValueError(f"MMS reached no finite objective in {rounds} CCCP round(s) (objectives "
+                             f"{[float(o) for o in objectives]}): an overflow; are sample_weight or the features "
+                             "very large? The estimator is left as it was.")
         self._W = best[1]
         self.best_round_ = best[2]
         self.classes_ = B.classes_
@@ -361,8 +365,10 @@ def tie_weights(cand, lab_ptr):
 
 
 def _objective(W, lam, viol, cand, lab_ptr, bw=None):
-    best = np.maximum.reduceat(cand, lab_ptr[:-1])
-    loss = np.maximum(viol - best, 0.0)          # viol = -inf (no labeling outside Z) -> 0
-    if bw is not None and bw.size:
-        loss = bw * loss
-    return float(0.5 * lam * np.sum(W * W) + loss.mean())
+    """Objective (5); an overflow gives inf or NaN (fit then refuses the round), not a warning."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        best = np.maximum.reduceat(cand, lab_ptr[:-1])
+        loss = np.maximum(viol - best, 0.0)          # viol = -inf (no labeling outside Z) -> 0
+        if bw is not None and bw.size:
+            loss = bw * loss
+        return float(0.5 * lam * np.sum(W * W) + loss.mean())

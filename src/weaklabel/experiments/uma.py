@@ -599,14 +599,16 @@ def fair_cell(cfg):
             return out
         yi = np.searchsorted(classes, yn)
         base = CorrectedLogistic(classes=None, alpha=alpha, max_iter=cfg["lbfgs_iter"])
-        issues = CleanLearning(copy.deepcopy(base), seed=cfg["run"], verbose=False).find_label_issues(Xtr, yi)
+        serial = {"n_jobs": 1}          # cleanlab's own process pool cannot start inside a Dask worker
+        issues = CleanLearning(copy.deepcopy(base), seed=cfg["run"], verbose=False,
+                               find_label_issues_kwargs=serial).find_label_issues(Xtr, yi)
         keep = ~issues["is_label_issue"].to_numpy()
         out["cleanlab_dropped"] = int((~keep).sum())
         out["cleanlab_dropped_trusted"] = int((~keep & mask).sum())
         spec, scores = choose(keep)
         out["cleanlab_lr_cv_weight"], out["cleanlab_lr_cv_scores"] = str(spec), scores
         sw = _trusted_sample_weight(mask, spec, balanced)
-        cl = CleanLearning(copy.deepcopy(base), seed=cfg["run"], verbose=False)
+        cl = CleanLearning(copy.deepcopy(base), seed=cfg["run"], verbose=False, find_label_issues_kwargs=serial)
         cl.fit(Xtr, yi, sample_weight=sw, label_issues=issues)
         out["cleanlab_lr_cv"] = 1 - accuracy(np.searchsorted(classes, yte), cl.predict(Xte))
     return out
