@@ -161,6 +161,16 @@ def _read_svm(path, n_features=None):
     return load_candidate_svmlight(path, n_features=n_features)
 
 
+def _flat_model(est, model, data):
+    """The model's feature count for an svmlight file; a structured model (which reads
+    examples of nodes, not rows) is one clear error instead of an AttributeError."""
+    if type(est).__module__.startswith("weaklabel.structured") or not hasattr(est, "n_features_in_"):
+        raise ValueError(f"{model} holds a {type(est).__name__}, which labels the nodes of structured examples: "
+                         f"give --data an .npz of X (and Y to evaluate), as `weaklabel fit --graph` reads, not the "
+                         f"svmlight file {data}.")
+    return est.n_features_in_
+
+
 def _method_help():
     # plain text: listing the presets here would import every learner just to print --help
     return ("A learner preset of weaklabel.presets (`weaklabel fit --list` shows each with its input). Inputs by kind: "
@@ -329,7 +339,7 @@ def predict(model, data, out):
         pred = est.predict(X)
         text = "\n".join(" ".join(str(v) for v in row) for row in pred.tolist()) + "\n"
     else:
-        X, _ = _read_svm(data, n_features=est.n_features_in_)
+        X, _ = _read_svm(data, n_features=_flat_model(est, model, data))
         pred = est.predict(X)
         text = "\n".join(str(v) for v in pred.tolist()) + "\n"
     if out:
@@ -354,7 +364,7 @@ def evaluate(model, data):
         click.echo(f"examples: {X.shape[0]}")
         click.echo(f"node accuracy (annotated nodes): {est.score(X, Y):.4f}")
         return
-    X, S = _read_svm(data, n_features=est.n_features_in_)
+    X, S = _read_svm(data, n_features=_flat_model(est, model, data))
     pred = est.predict(X)
     amb = ambiguous_zero_one_loss(S, pred)
     click.echo(f"samples: {X.shape[0]}")

@@ -571,6 +571,15 @@ def load_candidate_svmlight(f, n_features=None, classes=None, dtype=np.float64):
             f"{where} names feature index {X.shape[1]}, far beyond its {X.nnz} stored values: a model of that "
             f"width would need {X.shape[1] * 8 / 2**20:,.0f} MiB per class. If the index is real, pass "
             "n_features (weaklabel fit --n-features N).")
+    bad = np.flatnonzero(~np.isfinite(X.data))
+    if bad.size:
+        line = int(np.searchsorted(X.indptr, bad[0], side="right"))
+        raise ValueError(f"{where}: feature values must be finite numbers; line {line} holds {X.data[bad[0]]}.")
+    for i, row in enumerate(lists):
+        for v in row:
+            if not (float(v).is_integer() and abs(float(v)) <= 2**53):
+                raise ValueError(f"{where}: labels must be integer class indices (at most 2**53 in size); line "
+                                 f"{i + 1} holds {v!r}.")
     lists = [[_as_label(v) for v in row] for row in lists]
     empty = [i for i, r in enumerate(lists) if len(r) == 0]
     if empty:
@@ -600,10 +609,18 @@ def dump_candidate_svmlight(X, S, f):
         buf.write(f"{labels} {feats}".rstrip() + "\n")
     text = buf.getvalue()
     if isinstance(f, (str, os.PathLike)):
-        tmp = os.fspath(f) + ".tmp"
-        with open(tmp, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, f)
+        import tempfile
+
+        # a fresh temporary file created exclusively beside the target, never a fixed name
+        folder, base = os.path.split(os.path.abspath(os.fspath(f)))
+        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(text)
+            os.replace(tmp, f)
+        except BaseException:
+            os.unlink(tmp)
+            raise
     else:
         f.write(text if isinstance(f, io.TextIOBase) else text.encode())
 

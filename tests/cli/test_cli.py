@@ -85,6 +85,10 @@ def test_bench_bandit_suite_prints_ratios():
     ("1 20000000:1\n", "far beyond its 1 stored values"),
     ("1 1000000000000:1\n", "could not parse"),
     ("1\n2\n", "no feature"),
+    ("0.5 1:1\n1.5 1:2\n", "labels must be integer class indices"),
+    ("123456789012345678901 1:1\n1 1:2\n", "line 1 holds 1.2345678901234568e+20"),
+    ("1 1:nan\n0 1:2\n", "feature values must be finite numbers; line 1 holds nan"),
+    ("1 1:2\n0 1:inf\n", "line 2 holds inf"),
 ])
 def test_hostile_svmlight_files_are_one_line_before_any_allocation(tmp_path, content, match):
     train = tmp_path / "t.svm"
@@ -242,3 +246,18 @@ def test_fit_progress_prints_the_running_loss(cli_files):
     assert [int(ln[0]) for ln in lines] == [100, 200, 300]
     losses = [float(ln[2]) for ln in lines]
     assert all(0.0 <= v <= 1.0 for v in losses) and losses[-1] < 0.5       # it learns as it goes
+
+
+def test_a_structured_model_on_an_svmlight_file_is_one_line(cli_files):
+    """predict / evaluate with an M3N model on an svmlight file: one line naming what the
+    model reads, not a 29-line AttributeError."""
+    r = CliRunner()
+    model = cli_files / "chain-model.npz"
+    res = r.invoke(main, ["fit", "--method", "mil-m3n", "--train", str(cli_files / "chain.npz"), "--graph", "chain",
+                          "--param", "max_iter=5", "--model", str(model)])
+    assert res.exit_code == 0, res.output
+    for cmd in ("predict", "evaluate"):
+        res = r.invoke(main, [cmd, "--model", str(model), "--data", str(cli_files / "exact.svm")])
+        assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+        assert "labels the nodes of structured examples" in res.output and ".npz" in res.output
+        assert len(res.output.strip().splitlines()) == 1
