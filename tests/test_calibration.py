@@ -102,3 +102,21 @@ def test_bad_arguments_are_clear(digits):
         SoftmaxCalibrated(object()).fit(X, y)
     with pytest.raises(ValueError, match="confusion must have shape"):
         SoftmaxCalibrated(AvgPegasos(), confusion=np.eye(3)).fit(X, y)
+
+
+def test_every_sparse_format_and_mismatched_lengths(digits):
+    """COO, BSR and DIA (the docs name COO) give the model CSR gives; a y longer or shorter
+    than X is one ValueError naming both counts (it once fitted silently, or raised
+    scikit-learn's IndexError)."""
+    import scipy.sparse as sp
+
+    X, y = digits
+    X, y = X[:400], y[:400]
+    S = make_candidate_sets(y, 2, random_state=0)
+    ref = SoftmaxCalibrated(AvgPegasos(random_state=0), random_state=0).fit(sp.csr_matrix(X), S)
+    for fmt in ("coo", "bsr", "dia", "csc"):
+        est = SoftmaxCalibrated(AvgPegasos(random_state=0), random_state=0).fit(sp.csr_matrix(X).asformat(fmt), S)
+        assert est.temperature_ == pytest.approx(ref.temperature_), fmt
+    for bad in (np.r_[y, y[:2]], y[:-2]):
+        with pytest.raises(ValueError, match=f"y has {bad.size} rows but X has 400"):
+            SoftmaxCalibrated(AvgPegasos(random_state=0)).fit(X, bad)

@@ -13,6 +13,7 @@ probability of a noisy label ``p`` under a known confusion matrix ``C`` is
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.optimize import minimize_scalar
 from scipy.special import logsumexp, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
@@ -146,7 +147,12 @@ class SoftmaxCalibrated(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         from sklearn.frozen import FrozenEstimator
 
         self._validate_params()
+        if sp.issparse(X):
+            X = X.tocsr()                 # COO, BSR, DIA...: every sparse format the learners take
         n = X.shape[0] if hasattr(X, "shape") else len(X)
+        n_y = y.shape[0] if hasattr(y, "shape") else len(y)
+        if n_y != n:
+            raise ValueError(f"y has {n_y} rows but X has {n}; they must match.")
         if isinstance(self.estimator, FrozenEstimator):
             est, cal = self.estimator, np.arange(n)
         else:

@@ -82,3 +82,25 @@ def test_node_features_out_of_range_are_one_clear_error(scale):
     Y = (X[:, :, 0] > 0).astype(int)
     with pytest.raises(ValueError, match="X has .*values of magnitude"):
         MILM3N(alpha=0.5, max_iter=5).fit(X * scale, Y)
+
+
+@pytest.mark.parametrize("cls", ["MILM3N", "RampCCCPM3N", "LPMILM3N"])
+def test_float16_node_features_give_the_float64_model(cls):
+    """float16 node features once crashed the numba kernels (NotImplementedError('float16'));
+    they are converted at the boundary and give the model float64 features give."""
+    import warnings
+
+    import weaklabel.structured as structured
+    from weaklabel.simulate import hidden_markov_chain
+
+    X, Y = hidden_markov_chain(20, length=10, n_states=3, random_state=0)
+    F = np.eye(3)[X]
+    make = getattr(structured, cls)
+    kw = {"max_iter": 3}
+    if "random_state" in make().get_params():
+        kw["random_state"] = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        half, full = make(**kw).fit(F.astype(np.float16), Y), make(**kw).fit(F, Y)
+    np.testing.assert_array_equal(half.unary_, full.unary_)
+    np.testing.assert_array_equal(half.predict(F.astype(np.float16)), full.predict(F))

@@ -138,6 +138,8 @@ def check_examples(X, graph):
             sym = True
         elif X.dtype.kind == "f" and X.ndim == 3:
             sym = False
+            if X.dtype not in (np.float32, np.float64):     # float16 / longdouble: the kernels read 32/64 bit
+                X = X.astype(np.float64)
         elif X.dtype.kind == "f" and X.ndim == 2 and X.size and np.all(np.isfinite(X)) and np.all(X == np.round(X)):
             X, sym = X.astype(np.int64), True
         else:
