@@ -101,3 +101,22 @@ def test_exploring_learners_record_propensities_that_make_a_log():
     logged = Banditron(random_state=0).partial_fit_feedback(X[:50], est.proposals_[:50], est.correct_[:50],
                                                             classes=np.arange(10))
     assert np.isnan(logged.propensities_).all()
+
+
+def test_hostile_logs_are_refused_before_they_overflow_or_allocate():
+    """A propensity of 5e-324 once gave an infinite estimate with only a RuntimeWarning;
+    n_actions = 10**8 over 5 rounds asked for 3.7 GiB; n_actions beside a probability policy
+    was silently ignored."""
+    a, p, r = np.array([0, 1, 2, 1, 0]), np.full(5, 0.5), np.array([1.0, 0.0, 1.0, 1.0, 0.0])
+    P = np.eye(3)[[0, 1, 2, 1, 0]]
+    for est in (ips, snips):
+        with pytest.raises(ValueError, match="round 2 makes its importance weight overflow"):
+            est(a, np.r_[0.5, 0.5, 5e-324, 0.5, 0.5], r, P)
+        with pytest.raises(ValueError, match="would need 3.7 GiB"):
+            est(a, p, r, a, n_actions=10**8)
+        with pytest.raises(ValueError, match="n_actions=4 but the policy's probabilities have 3 columns"):
+            est(a, p, r, P, n_actions=4)
+        for bad in (2.5, 0, True):
+            with pytest.raises(ValueError, match="n_actions must be a positive integer"):
+                est(a, p, r, a, n_actions=bad)
+    assert ips(a, p, r, P, n_actions=3).value == ips(a, p, r, P).value

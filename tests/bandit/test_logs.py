@@ -38,8 +38,18 @@ def test_reads_the_vw_wiki_example():
     np.testing.assert_array_equal(fixed.X.toarray(), [[1.0, 2.5]])
 
 
-@pytest.mark.parametrize("text, match", [("1:2 | a\n", "action:cost:probability"), ("x:1:0.5 | a\n", "not 'int"),
-                                         ("1:1:0 | a\n", r"probability in \(0, 1\]"), ("0:1:0.5 | a\n", ">= 1")])
+@pytest.mark.parametrize("text, match", [
+    ("1:2 | a\n", "action:cost:probability"), ("x:1:0.5 | a\n", "not 'int"),
+    ("1:1:0 | a\n", r"probability in \(0, 1\]"), ("0:1:0.5 | a\n", "action must be in 1.."),
+    # hostile lines (each once a NaN reward, an infinite value in X, an OverflowError, or 2 GB)
+    ("1:nan:0.5 | a\n", "line 1: .*cost finite"), ("1:inf:0.5 | a\n", "cost finite"),
+    ("1:1e400:0.5 | a\n", "cost finite"), ("1:0:nan | a\n", "probability"),
+    ("1:0:0.5 | a:nan\n", "line 1: feature 'a' has the value 'nan'"),
+    ("1:0:0.5 | a:1\n1:0:0.5 | b:inf\n", "line 2: feature 'b'"),
+    ("1:0:0.5 | a:x\n", "not a number"),
+    ("12345678901234567890:0:0.5 | a\n", "line 1: the action must be in 1.."),
+    ("1:0:0.5 | 30000000:1\n", "far beyond its 1 stored values"),
+])
 def test_bad_lines_are_named(text, match):
     with pytest.raises(ValueError, match=match):
         read_vw_cb(io.StringIO(text))

@@ -21,6 +21,7 @@ the per-round terms over ``sqrt(n)``; the delta method for SNIPS) and a normal i
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +46,9 @@ class Estimate:
         return self.value - z * self.stderr, self.value + z * self.stderr
 
 
+_MAX_POLICY_BYTES = 2 << 30      # a deterministic policy's one-hot matrix; more is refused before allocating
+
+
 def _check_log(actions, propensities, rewards, policy, n_actions=None):
     a = np.asarray(actions)
     if a.ndim != 1 or a.size == 0 or a.dtype.kind not in "iu":
@@ -60,6 +64,16 @@ def _check_log(actions, propensities, rewards, policy, n_actions=None):
             raise ValueError(f"{name} must be finite.")
     if (p <= 0).any() or (p > 1).any():
         raise ValueError(f"propensities must lie in (0, 1]; found {p.min():g} .. {p.max():g}.")
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        big = ~np.isfinite(1.0 / p) | ~np.isfinite(r / p)
+    if big.any():
+        i = int(np.flatnonzero(big)[0])
+        raise ValueError(f"propensity {p[i]:g} of round {i} makes its importance weight overflow (reward "
+                         f"{r[i]:g} / {p[i]:g}); such a round carries no usable evidence: drop it or clip the "
+                         "propensities first.")
+    if n_actions is not None and (isinstance(n_actions, bool) or not isinstance(n_actions, numbers.Integral)
+                                  or n_actions < 1):
+        raise ValueError(f"n_actions must be a positive integer; got {n_actions!r}.")
     pol = np.asarray(policy)
     if pol.ndim == 1:
         if pol.shape != (n,) or pol.dtype.kind not in "iu":
@@ -68,12 +82,18 @@ def _check_log(actions, propensities, rewards, policy, n_actions=None):
         K = int(max(a.max(), pol.max())) + 1 if n_actions is None else int(n_actions)
         if a.min() < 0 or pol.min() < 0 or max(a.max(), pol.max()) >= K:
             raise ValueError(f"actions and the policy's actions must lie in 0..{K - 1}.")
+        if n * K * 8 > _MAX_POLICY_BYTES:
+            raise ValueError(f"{n} rounds x n_actions={K} would need {n * K * 8 / 2**30:.1f} GiB of policy "
+                             f"probabilities (at most {_MAX_POLICY_BYTES / 2**30:.0f} GiB); is n_actions right?")
         P = np.zeros((n, K))
         P[np.arange(n), pol] = 1.0
     else:
         P = pol.astype(np.float64)
         if P.ndim != 2 or P.shape[0] != n:
             raise ValueError(f"policy probabilities must have shape ({n}, n_actions); got {P.shape}.")
+        if n_actions is not None and P.shape[1] != n_actions:
+            raise ValueError(f"n_actions={n_actions} but the policy's probabilities have {P.shape[1]} columns; "
+                             "with a probability policy, n_actions may be left out.")
         if not np.isfinite(P).all() or (P < 0).any() or not np.allclose(P.sum(axis=1), 1.0, atol=1e-6):
             raise ValueError("policy probabilities must be finite, non-negative, and each row must sum to 1.")
         if a.min() < 0 or a.max() >= P.shape[1]:

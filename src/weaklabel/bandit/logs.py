@@ -122,6 +122,12 @@ def write_vw_cb(target, X, actions, rewards, propensities):
             fh.close()
 
 
+#: a log may name feature indices up to this (or 100 per stored value) without feature_names
+_MAX_AUTO_FEATURES = 1 << 20
+#: actions are numbered 1..this (an int64 with room to spare)
+_MAX_ACTION = 1 << 40
+
+
 def read_vw_cb(source, feature_names=None):
     """Read a log in VW's ``--cb`` format.
 
@@ -157,9 +163,9 @@ def read_vw_cb(source, feature_names=None):
             act, cost, prob = int(act), float(cost), float(prob)
         except ValueError:
             raise ValueError(f"line {i + 1}: the label {label[0]!r} is not 'int:float:float'.") from None
-        if act < 1 or not (0 < prob <= 1):
-            raise ValueError(f"line {i + 1}: the action must be >= 1 and the probability in (0, 1]; got "
-                             f"{label[0]!r}.")
+        if not (1 <= act <= _MAX_ACTION) or not (0 < prob <= 1) or not np.isfinite(cost):
+            raise ValueError(f"line {i + 1}: the action must be in 1..{_MAX_ACTION}, the cost finite and the "
+                             f"probability in (0, 1]; got {label[0]!r}.")
         actions.append(act - 1)
         rewards.append(-cost)
         probs.append(prob)
@@ -173,12 +179,21 @@ def read_vw_cb(source, feature_names=None):
                     raise ValueError(f"line {i + 1}: feature {name!r} is not in feature_names.")
                 vocab[name] = len(vocab)
                 numeric = numeric and name.isdigit()
+            try:
+                v = float(value) if value else 1.0
+            except ValueError:
+                raise ValueError(f"line {i + 1}: the value of feature {name!r} is not a number: {value!r}.") from None
+            if not np.isfinite(v):
+                raise ValueError(f"line {i + 1}: feature {name!r} has the value {value!r}; values must be finite.")
             rows.append(i)
             cols.append(vocab[name])
-            vals.append(float(value) if value else 1.0)
+            vals.append(v)
     names = list(vocab)
     if not fixed and numeric and names:                       # a file of column indices keeps them
         width = max(int(nm) for nm in names) + 1
+        if width > max(_MAX_AUTO_FEATURES, 100 * len(vals)):    # as the svmlight reader: refuse before allocating
+            raise ValueError(f"the log names feature index {width - 1}, far beyond its {len(vals)} stored values: "
+                             f"X would need {width:,} columns. Pass feature_names to name the columns.")
         remap = np.array([int(nm) for nm in names], dtype=np.int64)
         cols = remap[np.asarray(cols, dtype=np.int64)] if cols else np.zeros(0, np.int64)
         names = [str(j) for j in range(width)]
