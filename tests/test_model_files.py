@@ -216,3 +216,70 @@ def test_save_never_follows_a_planted_symlink(tmp_path):
     assert path.is_file() and not path.is_symlink()
     np.testing.assert_array_equal(weaklabel.load(path).predict(X), est.predict(X))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.npz", "m.npz.tmp", "victim.txt"]   # no temporary left
+
+
+def _hostile(tmp_path, est, arrays=None, **edits):
+    """``est`` saved, then rewritten with ``arrays`` / edited params or state and the
+    checksums recomputed, as a careful attacker would."""
+    _, path = _saved(tmp_path, est)
+    meta = _edited(_meta(path), **edits) if edits else None
+    return _write(tmp_path / "hostile.npz", _members(path), meta=meta, arrays=arrays)
+
+
+def test_a_plknn_file_with_a_column_index_out_of_range_never_reaches_predict(tmp_path):
+    """A PL-KNN file whose sparse column index is >= n_features once loaded, and predict then
+    crashed the interpreter inside scikit-learn (exit 139); a negative one predicted silently."""
+    import scipy.sparse as sp
+
+    from weaklabel.partial import PLKNN
+    from weaklabel.simulate import make_candidate_sets
+
+    Xs = sp.random(40, 6, density=0.5, format="csr", random_state=0)
+    est = PLKNN(n_neighbors=3).fit(Xs, make_candidate_sets(y, 2, random_state=0))
+    _, path = _saved(tmp_path, est)
+    arrays = {k[:-4]: np.load(io.BytesIO(v)) for k, v in _members(path).items() if k.endswith(".npy")}
+    for bad_index, match in ((6, "indices must be"), (10**6, "indices must be"), (-1, "indices must be|negative|column indices")):
+        idx = arrays["X_indices"].copy()
+        idx[3] = bad_index
+        hostile = _write(tmp_path / "hostile.npz", _members(path), arrays={"X_indices": idx})
+        with pytest.raises(ValueError, match=match):
+            weaklabel.load(hostile)
+    np.testing.assert_array_equal(weaklabel.load(path).predict(Xs), est.predict(Xs))
+
+
+@pytest.mark.parametrize("what, arrays, match", [
+    ("zero variances", lambda A: {"A_diag": np.zeros_like(A["A_diag"])}, "must be positive"),
+    ("negative variances", lambda A: {"A_diag": -A["A_diag"]}, "must be positive"),
+    ("weights of 1e308", lambda A: {"W": np.full_like(A["W"], 1e308)}, "beyond 1e\\+150"),
+    ("NaN classes", lambda A: {"classes": np.array([0.0, np.nan, 2.0])}, "non-finite|not finite|distinct"),
+])
+def test_confidit_files_a_fit_could_not_have_written_are_refused(tmp_path, what, arrays, match):
+    """Confidit with A_diag = 0 once loaded and the next partial_fit raised ZeroDivisionError
+    in the kernel; negative variances, NaN classes and weights of 1e308 loaded too."""
+    from weaklabel.bandit import Confidit
+
+    est = Confidit(diagonal=True, random_state=0).fit(X, y)
+    _, path = _saved(tmp_path, est)
+    A = {k[:-4]: np.load(io.BytesIO(v)) for k, v in _members(path).items() if k.endswith(".npy")}
+    hostile = _write(tmp_path / "hostile.npz", _members(path), arrays=arrays(A))
+    with pytest.raises(ValueError, match=match):
+        weaklabel.load(hostile)
+
+
+def test_full_confidit_inverse_matrices_must_be_positive_definite(tmp_path):
+    from weaklabel.bandit import Confidit
+
+    est = Confidit(diagonal=False, random_state=0).fit(X, y)
+    _, path = _saved(tmp_path, est)
+    A = {k[:-4]: np.load(io.BytesIO(v)) for k, v in _members(path).items() if k.endswith(".npy")}
+    hostile = _write(tmp_path / "hostile.npz", _members(path), arrays={"A_inv": -A["A_inv"]})
+    with pytest.raises(ValueError, match="positive definite"):
+        weaklabel.load(hostile)
+    assert weaklabel.load(path).predict(X).tolist() == est.predict(X).tolist()
+
+
+def test_a_uma_file_with_a_confusion_matrix_fit_rejects_is_refused(tmp_path):
+    est = UMA(np.eye(3) * 0.8 + 0.2 / 3, max_iter=20).fit(X, y)
+    hostile = _hostile(tmp_path, est, confusion=[[1.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    with pytest.raises(ValueError, match="confusion"):
+        weaklabel.load(hostile)

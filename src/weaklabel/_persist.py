@@ -221,6 +221,36 @@ def load_model(path):
         if hasattr(est, "_validate_params"):
             est._validate_params()
         est._set_state(arrays, meta["state"])
+        _check_loaded_values(est)
     except Exception as exc:
         raise ValueError(f"{path}: inconsistent model ({type(exc).__name__}: {exc}).") from None
     return est
+
+
+#: no fit leaves a weight this large (inputs beyond 1e100 are refused); a model holding one
+#: would score every row as +-inf and predict class 0 everywhere
+_MAX_STATE_VALUE = 1e150
+
+
+def _check_loaded_values(est):
+    """What a fit guarantees of the restored state, checked for every kind: float arrays
+    finite and of sane size, numeric class labels finite; then the kind's own
+    ``_check_loaded_state`` (positive variances, sparse index ranges, a confusion matrix
+    its ``fit`` accepts...)."""
+    for name, value in est._state_arrays().items():
+        data = value.data if hasattr(value, "tocsr") else np.asarray(value)
+        if data.dtype.kind in "fc" and data.size:
+            if not np.isfinite(data).all():
+                raise ValueError(f"array {name} holds non-finite values, which no fit leaves")
+            if np.abs(data).max() > _MAX_STATE_VALUE:
+                raise ValueError(f"array {name} holds values beyond {_MAX_STATE_VALUE:g}, which no fit leaves")
+    classes = getattr(est, "classes_", None)
+    if classes is not None:
+        c = np.asarray(classes)
+        if c.dtype.kind in "fc" and not np.isfinite(c).all():
+            raise ValueError("its class labels are not finite")
+        if c.size != np.unique(c).size:
+            raise ValueError("its class labels repeat")
+    check = getattr(est, "_check_loaded_state", None)
+    if check is not None:
+        check()

@@ -727,6 +727,15 @@ class Confidit(_BanditLearner):
         n_cols, k = self._W.shape
         if not (np.isfinite(self._A_diag).all() and np.isfinite(self._A_inv).all()):
             raise ValueError("Confidit matrices are not finite")
+        # A starts at (1 + alpha)^2 I and only grows: a fit leaves positive variances
+        if self._A_diag.size and not (self._A_diag > 0).all():
+            raise ValueError(f"Confidit's diagonal A must be positive, as a fit leaves it; found "
+                             f"{self._A_diag.min():g}")
+        if self._A_inv.size:
+            if not np.allclose(self._A_inv, np.swapaxes(self._A_inv, 1, 2), rtol=1e-8, atol=1e-12):
+                raise ValueError("Confidit's inverse matrices must be symmetric, as a fit leaves them")
+            if not (np.linalg.eigvalsh(self._A_inv) > 0).all():
+                raise ValueError("Confidit's inverse matrices must be positive definite, as a fit leaves them")
         if not ((self._A_diag.shape == (n_cols, k) and self._A_inv.size == 0)
                 or (self._A_inv.shape == (k, n_cols, n_cols) and self._A_diag.size == 0)):
             raise ValueError(f"Confidit matrices of shapes {self._A_diag.shape} / {self._A_inv.shape} do not fit "

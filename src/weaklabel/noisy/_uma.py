@@ -214,6 +214,11 @@ class UMA(LinearMulticlass):
         super()._set_state(arrays, meta)
         self.n_iter_ = int(meta["n_iter"])
 
+    def _check_loaded_state(self):
+        """The confusion matrix a loaded model holds must be one ``fit`` accepts."""
+        if not isinstance(self.confusion, str):
+            check_confusion(self.confusion, self.classes_.size)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True

@@ -152,6 +152,12 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         else:
             X = sp.csr_matrix((arrays["X_data"], arrays["X_indices"], arrays["X_indptr"]), shape=(n, d))
         S, classes = np.asarray(arrays["S"], dtype=bool), np.asarray(arrays["classes"])
+        if sp.issparse(X):
+            # index ranges and pointer order (a column index >= n_features once made predict
+            # segfault inside scikit-learn; a negative one predicted silently)
+            X.check_format(full_check=True)
+            if X.indices.size and (X.indices.min() < 0 or X.indices.max() >= d):
+                raise ValueError(f"sparse column indices must lie in 0..{d - 1}")
         if X.shape != (n, d) or S.shape != (n, classes.size) or not S.any(axis=1).all():
             raise ValueError(f"a PL-KNN model needs {n} rows of {d} features and a non-empty candidate set "
                              f"over {classes.size} classes per row; got X {X.shape}, S {S.shape}.")
