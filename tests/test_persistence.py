@@ -89,3 +89,30 @@ def test_other_format_version_and_unknown_kind(tmp_path):
                             else b)
         with pytest.raises(ValueError, match=match):
             weaklabel.load(tmp_path / "x.npz")
+
+
+def test_gaussian_support_and_dawid_skene_round_trip(tmp_path):
+    """Every estimator saves: GaussianSupport and DawidSkene once had no save."""
+    import weaklabel
+    from weaklabel.bandit import GaussianSupport
+    from weaklabel.noisy import DawidSkene
+    from weaklabel.simulate import annotators
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(50, 4)
+    for center in (False, True):
+        gs = GaussianSupport(n_support=20, g=2.0, center=center).fit(X)
+        gs.save(tmp_path / "gs.npz")
+        back = weaklabel.load(tmp_path / "gs.npz")
+        np.testing.assert_array_equal(back.transform(X), gs.transform(X))
+        assert back.get_params() == gs.get_params()
+    y = np.arange(300) % 3
+    A = annotators(y, [0.8 * np.eye(3) + 0.2 / 3] * 3, random_state=0)
+    ds = DawidSkene().fit(A)
+    ds.save(tmp_path / "ds.npz")
+    back = weaklabel.load(tmp_path / "ds.npz")
+    np.testing.assert_array_equal(back.predict(), ds.predict())
+    np.testing.assert_array_equal(back.confusions_, ds.confusions_)
+    assert back.n_iter_ == ds.n_iter_ and back.log_likelihood_ == ds.log_likelihood_
+    with pytest.raises(Exception, match="not fitted"):
+        DawidSkene().save(tmp_path / "x.npz")

@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._persist import register, save_model
 from .._validation import AT_LEAST_1, POSITIVE, check_X, transactional
 
 __all__ = ["GaussianSupport"]
@@ -25,6 +26,7 @@ def _flushed_exp(a):
     return a
 
 
+@register
 class GaussianSupport(TransformerMixin, BaseEstimator):
     """Map ``x`` to ``[exp(-||x - b_j||^2 / g)]_j`` over the first ``n_support`` training rows,
     scaled to unit length.
@@ -151,6 +153,29 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         np.maximum(d2, 0.0, out=d2)
         d2 *= -1.0 / float(self.g)
         return d2
+
+    def save(self, path):
+        """Write the fitted support set to ``path``; read it back with :func:`weaklabel.load`."""
+        check_is_fitted(self, "support_")
+        return save_model(self, path)
+
+    def _state_arrays(self):
+        return {"support": self.support_, "offset": self.offset_}
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_)}
+
+    def _set_state(self, arrays, meta):
+        B = np.asarray(arrays["support"], dtype=np.float64)
+        offset = np.asarray(arrays["offset"], dtype=np.float64)
+        d = int(meta["n_features_in"])
+        if B.ndim != 2 or B.shape[1] != d or not 1 <= B.shape[0] <= self.n_support or offset.shape != (B.shape[0],):
+            raise ValueError(f"a support set of shape {B.shape} and offset {offset.shape} do not fit "
+                             f"n_features_in={d}, n_support={self.n_support}")
+        if not self.center and offset.any():
+            raise ValueError("offset must be 0 without center, as fit leaves it")
+        self.support_, self.offset_, self.n_support_, self.n_features_in_ = B, offset, B.shape[0], d
+        self._support_sq = np.einsum("ij,ij->i", B, B)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -9,11 +9,13 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval
 
+from .._persist import register, save_model
 from .._validation import transactional
 
 __all__ = ["DawidSkene"]
 
 
+@register
 class DawidSkene(BaseEstimator):
     """Dawid & Skene's EM: one confusion matrix per annotator and the posterior of each true label.
 
@@ -130,6 +132,34 @@ class DawidSkene(BaseEstimator):
         self.n_iter_ = it
         self.converged_ = converged
         return self
+
+    def save(self, path):
+        """Write the fitted model (posteriors, confusion matrices, class prior) to ``path``;
+        read it back with :func:`weaklabel.load`."""
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, "posterior_")
+        return save_model(self, path)
+
+    def _state_arrays(self):
+        return {"posterior": self.posterior_, "confusions": self.confusions_, "class_prior": self.class_prior_}
+
+    def _state_meta(self):
+        return {"log_likelihood": float(self.log_likelihood_), "n_iter": int(self.n_iter_),
+                "converged": bool(self.converged_)}
+
+    def _set_state(self, arrays, meta):
+        T, Cs, pi = (np.asarray(arrays[k], dtype=np.float64) for k in ("posterior", "confusions", "class_prior"))
+        K = pi.size
+        if K < 2 or T.ndim != 2 or T.shape[1] != K or Cs.ndim != 3 or Cs.shape[1:] != (K, K):
+            raise ValueError(f"posterior {T.shape}, confusions {Cs.shape} and class prior {pi.shape} do not fit")
+        for name, v, axis in (("posterior", T, 1), ("confusions", Cs, 1), ("class_prior", pi, 0)):
+            if (v < 0).any() or not np.allclose(v.sum(axis=axis), 1.0, atol=1e-6):
+                raise ValueError(f"{name} must hold probabilities that sum to 1, as EM leaves them")
+        self.posterior_, self.confusions_, self.class_prior_ = T, Cs, pi
+        self.classes_ = np.arange(K)
+        self.log_likelihood_ = float(meta["log_likelihood"])
+        self.n_iter_, self.converged_ = int(meta["n_iter"]), bool(meta["converged"])
 
     def predict(self):
         """The most probable true label of each row fitted (ties to the lowest class)."""
