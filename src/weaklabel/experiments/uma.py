@@ -682,7 +682,7 @@ def real_plan(quick=False, repeats=None, datasets=None):
             # Fig. 3 (reuters, m = 70: UMA and f_conf) and Fig. 4 (UMA and S3VM) against |S_conf|
             "sconf": {"datasets": ["optdigits"] if quick else [n for n in ("optdigits", "reuters") if n in names],
                       "fractions": [0.02, 0.1] if quick else [0.01, 0.02, 0.05, 0.1, 0.2],
-                      "runs": 1 if quick else 5, "fig3_m": 70}}
+                      "runs": 1 if quick else 3, "fig3_m": 70}}
 
 
 SELECTIONS = ("error", "confusion", "random")
