@@ -36,6 +36,9 @@ templates_path = ["_templates"]
 # Markdown pages (MyST): GitHub-style tables, ``$...$`` never read as math, heading anchors
 # so that ``page.md#a-section`` links resolve (and broken ones warn, hence fail with -W).
 myst_enable_extensions = ["colon_fence", "deflist"]
+# no typographic replacements: "--cbify" is a flag, not an en dash, and tables must show
+# exactly what their stores hold (tests/test_docs_numbers.py compares them)
+smartquotes = False
 myst_heading_anchors = 3
 
 autosummary_generate = True

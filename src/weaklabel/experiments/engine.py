@@ -496,14 +496,19 @@ def _fmt(value, spec):
     return str(value)
 
 
+def _cell(text):
+    """A table cell's text with its pipes escaped (``||C||_F`` would end the cell)."""
+    return str(text).replace("|", "\\|")
+
+
 def table_markdown(table):
     """One table as Markdown (title, header, rows, note)."""
     lines = [f"## {table.title}", ""] if table.title else []
-    lines += ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
+    lines += ["| " + " | ".join(_cell(c) for c in table.columns) + " |", "|" + "---|" * len(table.columns)]
     for i, row in enumerate(table.rows):
         cells = []
         for j, (col, v) in enumerate(zip(table.columns, row)):
-            s = _fmt(v, table.formats.get(col, ""))
+            s = _cell(_fmt(v, table.formats.get(col, "")))
             cells.append(f"**{s}**" if (i, j) in table.bold else s)
         lines.append("| " + " | ".join(cells) + " |")
     if table.note:

@@ -44,7 +44,13 @@ def _inline(text):
 
 
 def _cells(line):
-    return [c.strip() for c in line.strip().strip("|").split("|")]
+    """The cells of a Markdown table row; an escaped pipe (``\\|``) stays inside its cell."""
+    parts = re.split(r"(?<!\\)\|", line.strip())
+    if parts and parts[0] == "":
+        parts = parts[1:]
+    if parts and parts[-1] == "":
+        parts = parts[:-1]
+    return [c.strip().replace("\\|", "|") for c in parts]
 
 
 def _image(folder, alt, name):
