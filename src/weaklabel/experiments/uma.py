@@ -475,6 +475,15 @@ def corrected_cell(cfg):
     return out
 
 
+def _trusted_rows(r):
+    """(rows, the labelled rows as a mask, the weight that makes them weigh as much as the
+    others) of a prepared run."""
+    n = r["ytr"].size
+    mask = np.zeros(n, dtype=bool)
+    mask[r["labelled"]] = True
+    return n, mask, (n - r["labelled"].size) / r["labelled"].size
+
+
 def trusted_cv_cell(cfg):
     """Forward-corrected LR (C from S_conf) whose ``trusted_weight`` is chosen by
     :class:`~weaklabel.noisy.TrustedKFold` (5 folds of the labelled rows, noisy rows always
@@ -491,10 +500,7 @@ def trusted_cv_cell(cfg):
         return failed
     Xtr, ytr, Xte, yte, classes, C = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"], r["C"]
     yn, labelled, conf = r["y_noisy"], r["labelled"], r["conf_rows"]
-    n = ytr.size
-    mask = np.zeros(n, dtype=bool)
-    mask[labelled] = True
-    balanced = (n - labelled.size) / labelled.size
+    n, mask, balanced = _trusted_rows(r)
     weights = [w if w in ("balanced", 1.0) else float(w) * balanced for w in cfg["weights"]]
     out = {}
     with warnings.catch_warnings():
@@ -549,8 +555,8 @@ def fair_cell(cfg):
       as its ``sample_weight`` (cleanlab uses it in its final fit).  Its label issues are
       found once, by its own 5-fold cross-validation on all rows at weight 1; each CV split
       then refits LR on the split's training rows that cleanlab keeps, so the held-out
-      trusted rows never train.  ``cleanlab_lr_cv_full`` is the same final model fitted by
-      ``CleanLearning.fit`` itself at the chosen weight (the test error reported).
+      trusted rows never train; the column's test error is ``CleanLearning.fit``'s own final
+      model at the chosen weight, on those label issues.
     """
     import copy
 
@@ -561,10 +567,7 @@ def fair_cell(cfg):
         return failed
     Xtr, ytr, Xte, yte, classes, C = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"], r["C"]
     yn, labelled, conf = r["y_noisy"], r["labelled"], r["conf_rows"]
-    n = ytr.size
-    mask = np.zeros(n, dtype=bool)
-    mask[labelled] = True
-    balanced = (n - labelled.size) / labelled.size
+    n, mask, balanced = _trusted_rows(r)
     specs = list(cfg["weights"])
     out = {}
     with warnings.catch_warnings():
