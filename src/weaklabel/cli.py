@@ -116,8 +116,19 @@ def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, unlabelled_
             (["--scheduler", scheduler] if scheduler else []) + ["--out", str(out)] + \
             [a for d in datasets_ for a in ("--dataset", d)] + (["--from-snapshot", str(seed)] if seed else [])
         store.log_run(" ".join(cmd), versions())
-    click.echo(f"report: {summary.report}")
-    click.echo(summary.report.read_text())
+    click.echo(_short_summary(summary))
+    click.echo(f"\nThe whole report ({len(summary.tables)} tables, {len(summary.figures)} figures): {summary.report}")
+
+
+def _short_summary(summary):
+    """What a terminal shows after a run: the title and the first table, not the whole
+    report (which can run to hundreds of lines)."""
+    from .experiments.engine import table_markdown
+
+    parts = [summary.title]
+    if summary.tables:
+        parts.append(table_markdown(summary.tables[0]))
+    return "\n\n".join(parts)
 
 
 def _parse_params(items):
