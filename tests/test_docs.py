@@ -119,3 +119,13 @@ def test_built_page_opens_in_chromium(page, headings, tmp_path):
     for heading in headings:
         assert re.search(r"<h1[^>]*>[^<]*" + re.escape(heading), dom) or re.search(
             r"<h[12][^>]*>(?:(?!</h).)*" + re.escape(heading), dom, re.S), heading
+
+
+def test_user_pages_carry_no_internal_issue_numbers():
+    """The user guide and the reference pages speak to users: no "issue 21", no "in
+    progress" (development history belongs on the development page)."""
+    pages = [p for p in list(DOCS.glob("*.md")) + list((DOCS / "user_guide").glob("*.md"))
+             if p.name != "development.md"]
+    bad = [f"{p.relative_to(DOCS)}:{i + 1}" for p in pages for i, line in enumerate(p.read_text().splitlines())
+           if re.search(r"\bissue \d+|\bin progress\b", line, re.I)]
+    assert not bad, bad
