@@ -169,6 +169,13 @@ def _read(path):
         members = {n[:-4]: n for n in names if n.endswith(".npy")}
         if set(members) != set(spec):
             raise _Bad(f"arrays {sorted(members)} do not match the metadata {sorted(spec)}; the file was altered")
+        for k, member in members.items():
+            info = zf.getinfo(member)
+            # save writes every array uncompressed: its bytes are in the file, so a small file
+            # cannot declare a large array (a compressed member is refused before it is read)
+            if info.compress_type != zipfile.ZIP_STORED or info.compress_size != info.file_size:
+                raise _Bad(f"array {k} is stored compressed ({info.compress_size} bytes inflating to "
+                           f"{info.file_size}); weaklabel writes arrays uncompressed")
         arrays = {}
         for k, member in members.items():
             dt = np.dtype(spec[k]["dtype"])
