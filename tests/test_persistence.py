@@ -116,3 +116,23 @@ def test_gaussian_support_and_dawid_skene_round_trip(tmp_path):
     assert back.n_iter_ == ds.n_iter_ and back.log_likelihood_ == ds.log_likelihood_
     with pytest.raises(Exception, match="not fitted"):
         DawidSkene().save(tmp_path / "x.npz")
+
+
+def test_softmax_calibrated_saves_its_learner_inside(tmp_path):
+    """SoftmaxCalibrated once had no save: its file holds the learner's own model file (checked
+    as any model file is) and the temperature."""
+    import weaklabel
+    from weaklabel.calibration import SoftmaxCalibrated
+    from weaklabel.partial import AvgPegasos
+    from weaklabel.simulate import make_candidate_sets
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(200, 5)
+    y = rng.randint(0, 3, 200)
+    est = SoftmaxCalibrated(AvgPegasos(alpha=1e-2, random_state=0), random_state=0).fit(
+        X, make_candidate_sets(y, 2, random_state=0))
+    est.save(tmp_path / "cal.npz")
+    back = weaklabel.load(tmp_path / "cal.npz")
+    np.testing.assert_array_equal(back.predict_proba(X), est.predict_proba(X))
+    assert back.temperature_ == est.temperature_ and back.get_params()["holdout"] == est.holdout
+    assert type(back.estimator).__name__ == "AvgPegasos"

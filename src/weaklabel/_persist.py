@@ -224,7 +224,11 @@ def load_model(path):
     if kind not in _REGISTRY:
         raise ValueError(f"{path} holds a model of unknown kind {kind!r}; known: {registered_kinds()}.")
     try:
-        est = _REGISTRY[kind](**meta["params"])
+        params = meta["params"]
+        rebuild = getattr(_REGISTRY[kind], "_load_params", None)      # a parameter saved as state (a model)
+        if rebuild is not None:
+            params = rebuild(dict(params), arrays)
+        est = _REGISTRY[kind](**params)
         if hasattr(est, "_validate_params"):
             est._validate_params()
         est._set_state(arrays, meta["state"])
@@ -261,3 +265,21 @@ def _check_loaded_values(est):
     check = getattr(est, "_check_loaded_state", None)
     if check is not None:
         check()
+
+
+def model_bytes(est):
+    """The bytes of ``est``'s model file (a meta-estimator keeps its inner model this way)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "inner.npz")
+        save_model(est, path)
+        with open(path, "rb") as fh:
+            return fh.read()
+
+
+def load_model_bytes(data):
+    """The model held by ``data`` (bytes of a model file), with every check :func:`load_model` makes."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "inner.npz")
+        with open(path, "wb") as fh:
+            fh.write(bytes(data))
+        return load_model(path)

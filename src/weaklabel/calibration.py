@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from numbers import Real
 
+from ._persist import load_model_bytes, model_bytes, register, save_model
 from .labels import check_candidates
 
 __all__ = ["SoftmaxCalibrated", "fit_temperature"]
@@ -79,6 +80,7 @@ def fit_temperature(scores, S, confusion=None):
     return float(np.exp(res.x if res.fun <= nll(grid[k]) else grid[k]))
 
 
+@register
 class SoftmaxCalibrated(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A margin learner with ``predict_proba``: softmax of its scores at a fitted temperature.
 
@@ -200,6 +202,42 @@ class SoftmaxCalibrated(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         """The learner's own score (on weak labels where it takes them)."""
         check_is_fitted(self, "temperature_")
         return self.estimator_.score(X, y, sample_weight=sample_weight)
+
+    def save(self, path):
+        """Write the fitted model (the learner's own model file inside, and the temperature) to
+        ``path``; read it back with :func:`weaklabel.load`.  The learner must be one that saves."""
+        check_is_fitted(self, "temperature_")
+        if not hasattr(self.estimator_, "_state_arrays"):
+            raise TypeError(f"{type(self.estimator_).__name__} cannot be saved, so neither can this model.")
+        return save_model(self, path)
+
+    def _params_to_save(self):
+        from ._persist import jsonable_params
+
+        return jsonable_params({k: v for k, v in self.get_params(deep=False).items() if k != "estimator"})
+
+    @classmethod
+    def _load_params(cls, params, arrays):
+        params["estimator"] = clone(load_model_bytes(arrays["estimator_file"]))
+        return params
+
+    def _state_arrays(self):
+        return {"estimator_file": np.frombuffer(model_bytes(self.estimator_), dtype=np.uint8),
+                "classes": self.classes_}
+
+    def _state_meta(self):
+        return {"temperature": float(self.temperature_)}
+
+    def _set_state(self, arrays, meta):
+        est = load_model_bytes(arrays["estimator_file"])
+        T = float(meta["temperature"])
+        if not (np.isfinite(T) and T > 0):
+            raise ValueError(f"the temperature must be a positive number, as a fit leaves it; got {T!r}")
+        if not np.array_equal(np.asarray(arrays["classes"]), est.classes_):
+            raise ValueError("the saved classes differ from the inner model's")
+        self.estimator_, self.temperature_, self.classes_ = est, T, est.classes_
+        if hasattr(est, "n_features_in_"):
+            self.n_features_in_ = est.n_features_in_
 
 
 def _rows(a, idx):
