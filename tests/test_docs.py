@@ -17,7 +17,7 @@ DOCS = ROOT / "docs"
 BUILT = DOCS / "_build" / "html"
 PUBLIC = ["weaklabel", "weaklabel.labels", "weaklabel.partial", "weaklabel.bandit", "weaklabel.bandit.evaluation",
           "weaklabel.bandit.logs", "weaklabel.bags", "weaklabel.structured", "weaklabel.structured.inference",
-          "weaklabel.noisy", "weaklabel.calibration", "weaklabel.metrics", "weaklabel.simulate",
+          "weaklabel.noisy", "weaklabel.sources", "weaklabel.calibration", "weaklabel.metrics", "weaklabel.simulate",
           "weaklabel.datasets", "weaklabel.presets", "weaklabel.distributed", "weaklabel.experiments.engine",
           "weaklabel.experiments.registry"]
 

@@ -28,6 +28,10 @@ PUBLIC = [
     "weaklabel.experiments.engine.Experiment", "weaklabel.experiments.engine.Table",
     "weaklabel.experiments.engine.Experiment.run", "weaklabel.bandit.CSPA.mixing_state",
     "weaklabel.bandit.CSPA.set_mixing_state",
+    "weaklabel.sources.MajorityVote", "weaklabel.sources.DawidSkene", "weaklabel.sources.DawidSkene.fit",
+    "weaklabel.sources.DawidSkene.partial_fit", "weaklabel.sources.DawidSkene.predict_proba",
+    "weaklabel.sources.MajorityVote.predict", "weaklabel.sources.MajorityVote.score",
+    "weaklabel.sources.check_votes",
 ]
 # Checks we do not hold ourselves to: summary/extended-summary wording, See Also and
 # Returns of fit/self, parameters documented on the class rather than __init__.

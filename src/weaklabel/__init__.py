@@ -13,7 +13,7 @@ from ._version import __version__
 # container is used.
 _LAZY = {"CandidateSets": "labels", "BanditFeedback": "labels", "BagCandidates": "labels",
          "load_candidate_svmlight": "labels", "dump_candidate_svmlight": "labels"}
-_SUBMODULES = {"labels", "linear", "metrics", "calibration", "presets", "distributed", "partial", "bandit", "bags", "noisy",
+_SUBMODULES = {"labels", "linear", "metrics", "calibration", "presets", "distributed", "partial", "bandit", "bags", "noisy", "sources",
                "structured", "simulate", "datasets", "experiments"}
 
 __all__ = [
@@ -47,7 +47,7 @@ def load(path):
     ValueError
         If the file is truncated, altered, of another format version, or of an unknown kind.
     """
-    from . import _persist, bags, bandit, noisy, partial, structured  # noqa: F401  (fills the registry)
+    from . import _persist, bags, bandit, calibration, noisy, partial, sources, structured  # noqa: F401  (fills the registry)
 
     return _persist.load_model(path)
 

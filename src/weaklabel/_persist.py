@@ -38,9 +38,18 @@ _NPY_HEADER_SLACK = 1 << 16  # an .npy member may exceed its data by at most its
 _REGISTRY = {}
 
 
+def _kind(cls):
+    """The name model files give ``cls``: its ``_model_kind`` where two classes share a name
+    (``sources.DawidSkene`` beside ``noisy.DawidSkene``), else its name."""
+    return getattr(cls, "_model_kind", cls.__name__)
+
+
 def register(cls):
     """Class decorator: make ``cls`` loadable by :func:`weaklabel.load`."""
-    _REGISTRY[cls.__name__] = cls
+    kind = _kind(cls)
+    if kind in _REGISTRY and _REGISTRY[kind] is not cls and _REGISTRY[kind].__qualname__ != cls.__qualname__:
+        raise RuntimeError(f"two estimator classes claim the model kind {kind!r}; give one a _model_kind.")
+    _REGISTRY[kind] = cls
     return cls
 
 
@@ -80,7 +89,7 @@ def save_model(est, path):
         "format": "weaklabel-model",
         "format_version": FORMAT_VERSION,
         "weaklabel_version": __version__,
-        "kind": type(est).__name__,
+        "kind": _kind(type(est)),
         "params": jsonable_params(est._params_to_save() if hasattr(est, "_params_to_save")
                                   else est.get_params(deep=False)),
         "state": est._state_meta(),

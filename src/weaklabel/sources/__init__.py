@@ -1,0 +1,13 @@
+"""Several weak sources: the votes of labeling functions and annotators, and the label
+models that turn them into probabilistic labels.
+
+A vote matrix ``L`` has a row per example and a column per source: class indices with -1
+for an abstain, or a sparse matrix storing ``class + 1`` (memory O(votes)). Every label
+model takes it as ``fit(L, y=None, *, n_classes=None)``, ``partial_fit`` (chunk by chunk),
+``predict_proba(L)`` and ``predict(L)`` on new rows, ``score(L, y)`` and ``save``.
+"""
+
+from ._label_models import DawidSkene, MajorityVote
+from ._votes import Votes, check_votes
+
+__all__ = ["MajorityVote", "DawidSkene", "check_votes", "Votes"]

@@ -1,0 +1,78 @@
+"""numba kernels of the label models, over votes as CSR arrays (row pointers, the source and
+the class of each vote): time and memory O(votes + sources x classes^2), never rows x
+sources."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
+    """Posteriors of the true class of every row under the Dawid-Skene model with abstains.
+
+    ``log_theta[j, p, q]`` is the log-probability that source ``j`` outputs ``p`` (a class,
+    or ``K`` for an abstain) when the true class is ``q``; ``log_prior[q]`` the log class
+    balance. A row's log-posterior is ``log_prior + sum_j log_theta[j, a_ij, :]`` over every
+    source, the abstaining ones included: computed as the sum of every source's abstain term
+    plus, for each vote, its difference to the abstain term. Rows without a vote get the
+    class balance. Writes ``T`` (rows, K); returns the log-likelihood of the covered rows.
+    """
+    n = indptr.size - 1
+    m, _, K = log_theta.shape
+    base = log_prior.copy()
+    for j in range(m):
+        for q in range(K):
+            base[q] += log_theta[j, K, q]
+    ll = 0.0
+    prior = np.exp(log_prior - np.max(log_prior))
+    prior /= prior.sum()
+    for i in range(n):
+        lo, hi = indptr[i], indptr[i + 1]
+        if lo == hi:
+            for q in range(K):
+                T[i, q] = prior[q]
+            continue
+        for q in range(K):
+            T[i, q] = base[q]
+        for v in range(lo, hi):
+            j = src[v]
+            p = cls[v]
+            for q in range(K):
+                T[i, q] += log_theta[j, p, q] - log_theta[j, K, q]
+        mx = T[i, 0]
+        for q in range(1, K):
+            if T[i, q] > mx:
+                mx = T[i, q]
+        total = 0.0
+        for q in range(K):
+            T[i, q] = np.exp(T[i, q] - mx)
+            total += T[i, q]
+        for q in range(K):
+            T[i, q] /= total
+        ll += mx + np.log(total)
+    return ll
+
+
+@njit(cache=True)
+def vote_counts(indptr, src, cls, T, counts):
+    """``counts[j, p, q] += sum over rows i where source j voted p of T[i, q]`` (the votes'
+    part of the sufficient statistics; the abstain row ``p = K`` is left to the caller)."""
+    n = indptr.size - 1
+    K = T.shape[1]
+    for i in range(n):
+        for v in range(indptr[i], indptr[i + 1]):
+            j = src[v]
+            p = cls[v]
+            for q in range(K):
+                counts[j, p, q] += T[i, q]
+
+
+@njit(cache=True)
+def weighted_votes(indptr, src, cls, weights, P):
+    """``P[i, c] = sum of the weights of the sources that voted c on row i``."""
+    n = indptr.size - 1
+    for i in range(n):
+        for v in range(indptr[i], indptr[i + 1]):
+            P[i, cls[v]] += weights[src[v]]

@@ -1,0 +1,479 @@
+"""Label models: from the votes of several weak sources to probabilistic labels.
+
+:class:`MajorityVote` (optionally weighted) is the baseline; :class:`DawidSkene` is Dawid
+& Skene's model with abstains as an outcome, so that one-sided labeling functions (which
+vote one class or abstain) are modelled rather than mistaken for perfect ones.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from .._persist import register, save_model
+from .._validation import transactional
+from ._kernels import posterior_pass, vote_counts, weighted_votes
+from ._votes import check_gold, check_votes
+
+__all__ = ["MajorityVote", "DawidSkene"]
+
+
+class _LabelModel(BaseEstimator):
+    """What the label models share: the fitted shape of the votes, prediction, scoring,
+    saving."""
+
+    def _check(self, L, *, reset, n_classes=None):
+        if reset:
+            return check_votes(L, n_classes=n_classes)
+        check_is_fitted(self, "n_classes_")
+        votes, _ = check_votes(L, n_classes=self.n_classes_, n_sources=self.n_sources_)
+        return votes, self.n_classes_
+
+    def predict(self, L):
+        """The most probable class of each row (ties to the larger class balance, then the
+        lower index).
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes, as :func:`weaklabel.sources.check_votes` reads them.
+
+        Returns
+        -------
+        y : ndarray of int of shape (n_rows,)
+        """
+        P = self.predict_proba(L)
+        return np.argmax(P + 1e-9 * self.class_balance_[None, :], axis=1)
+
+    def score(self, L, y):
+        """Accuracy of :meth:`predict` on the rows whose label is known.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes of the rows to score.
+        y : array-like of int of shape (n_rows,)
+            True classes, -1 where unknown.
+
+        Returns
+        -------
+        score : float
+        """
+        pred = self.predict(L)
+        g = check_gold(y, pred.size, self.n_classes_)
+        known = g >= 0
+        if not known.any():
+            raise ValueError("y holds no known label (every entry is -1); nothing to score.")
+        return float(np.mean(pred[known] == g[known]))
+
+    def save(self, path):
+        """Write the fitted model to ``path``; read it back with :func:`weaklabel.load`.
+
+        Parameters
+        ----------
+        path : str or path-like
+
+        Returns
+        -------
+        path : str
+        """
+        check_is_fitted(self, "n_classes_")
+        return save_model(self, path)
+
+
+@register
+class MajorityVote(_LabelModel):
+    """Majority vote of the sources, optionally weighted: the label models' baseline.
+
+    Parameters
+    ----------
+    weights : array-like of shape (n_sources,), default=None
+        A non-negative weight per source; ``None`` weighs every source 1.
+
+    Attributes
+    ----------
+    n_classes_ : int
+    n_sources_ : int
+    class_balance_ : ndarray of shape (n_classes,)
+        The share of each class among the covered rows' votes' winners (smoothed by one
+        count per class): the probabilities of a row without any vote, and the tie-break.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.sources import MajorityVote
+    >>> L = np.array([[0, 0, -1], [1, -1, 1], [-1, -1, -1], [1, 0, 1]])
+    >>> MajorityVote().fit(L).predict(L).tolist()
+    [0, 1, 1, 1]
+    """
+
+    _parameter_constraints = {"weights": ["array-like", None]}
+
+    def __init__(self, *, weights=None):
+        self.weights = weights
+
+    def _source_weights(self, m):
+        if self.weights is None:
+            return np.ones(m)
+        w = np.asarray(self.weights, dtype=np.float64)
+        if w.shape != (m,) or not np.isfinite(w).all() or (w < 0).any():
+            raise ValueError(f"weights must be {m} finite non-negative numbers, one per source; got shape {w.shape}.")
+        return w
+
+    def _counts(self, votes, K):
+        P = np.zeros((votes.n_rows, K))
+        weighted_votes(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources), P)
+        return P
+
+    @transactional
+    def fit(self, L, y=None, *, n_classes=None):
+        """Learn the number of sources and classes and the class balance.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes: class indices and -1 for an abstain, or a sparse matrix of ``class + 1``.
+        y : ignored
+            Accepted so that a pipeline may pass known labels to every label model.
+        n_classes : int, default=None
+            The number of classes; ``None`` means one more than the largest class voted.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        votes, K = self._check(L, reset=True, n_classes=n_classes)
+        self._source_weights(votes.n_sources)
+        self.n_classes_, self.n_sources_ = K, votes.n_sources
+        self._winners = np.zeros(K)
+        self._add(votes)
+        return self
+
+    @transactional
+    def partial_fit(self, L, y=None, *, n_classes=None):
+        """Add a chunk of rows to the class balance (the first call fixes the shape).
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            A chunk of votes (the first call fixes the number of sources and classes).
+        y : ignored
+            Accepted so that a pipeline may pass known labels to every label model.
+        n_classes : int, default=None
+            Needed on the first call when the first chunk does not vote every class.
+
+        Returns
+        -------
+        self
+        """
+        if not hasattr(self, "n_classes_"):
+            return self.fit(L, n_classes=n_classes)
+        if n_classes is not None and n_classes != self.n_classes_:
+            raise ValueError(f"n_classes={n_classes} differs from the fitted {self.n_classes_}.")
+        votes, _ = self._check(L, reset=False)
+        self._add(votes)
+        return self
+
+    def _add(self, votes):
+        P = self._counts(votes, self.n_classes_)
+        cov = votes.covered
+        np.add.at(self._winners, np.argmax(P[cov], axis=1), 1.0)
+        self.class_balance_ = (self._winners + 1.0) / (self._winners.sum() + self.n_classes_)
+
+    def predict_proba(self, L):
+        """Each class's share of a row's (weighted) votes; the class balance for a row
+        without a vote.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes of the rows to label, with the fitted number of sources.
+
+        Returns
+        -------
+        P : ndarray of shape (n_rows, n_classes)
+        """
+        votes, K = self._check(L, reset=False)
+        P = self._counts(votes, K)
+        total = P.sum(axis=1, keepdims=True)
+        return np.where(total > 0, P / np.where(total > 0, total, 1.0), self.class_balance_[None, :])
+
+    def _state_arrays(self):
+        return {"winners": self._winners, "class_balance": self.class_balance_}
+
+    def _state_meta(self):
+        return {"n_classes": int(self.n_classes_), "n_sources": int(self.n_sources_)}
+
+    def _set_state(self, arrays, meta):
+        K, m = int(meta["n_classes"]), int(meta["n_sources"])
+        winners = np.asarray(arrays["winners"], dtype=np.float64)
+        if K < 2 or m < 1 or winners.shape != (K,) or (winners < 0).any():
+            raise ValueError(f"a majority vote over {m} sources and {K} classes cannot hold counts {winners.shape}")
+        self._source_weights(m)
+        self.n_classes_, self.n_sources_, self._winners = K, m, winners
+        self.class_balance_ = (winners + 1.0) / (winners.sum() + K)
+
+
+@register
+class DawidSkene(_LabelModel):
+    """Dawid & Skene's label model, with abstains as an outcome: for labeling functions
+    and crowds.
+
+    Each source ``j`` has a confusion matrix ``theta_j[p, q] = P(j outputs p | true class q)``
+    over the ``K`` classes **and the abstain** (``p = K``), and the classes a balance ``pi``.
+    Fitted by EM (Dawid & Skene, *Applied Statistics* 28(1), 1979) from majority vote's
+    posteriors, with Dirichlet pseudo-counts on every ``theta_j[:, q]`` (``prior`` on each
+    outcome, ``prior_diagonal`` more on the right class) and on ``pi`` (``prior_class``).
+    Modelling the abstain is what keeps a one-sided source (it votes one class or abstains)
+    from looking perfect: its abstain rate then differs between the classes and carries the
+    evidence. Rows without any vote take the class balance and are left out of the fit.
+
+    ``partial_fit`` is stepwise EM (Cappe & Moulines, *JRSS B* 71(3), 2009; Liang & Klein,
+    NAACL 2009): each chunk's expected statistics are blended into running ones with the
+    step ``(t + 2) ** -decay``, so a vote matrix larger than memory is fitted chunk by chunk
+    in O(sources x classes^2) memory.
+
+    Parameters
+    ----------
+    prior : float, default=1.0
+        Dirichlet pseudo-count on every outcome of every source's confusion column (> 0).
+    prior_diagonal : float, default=2.0
+        Extra pseudo-count on the right class (>= 0): sources are believed better than
+        chance a little, which fixes the labels' names against label switching.
+    prior_class : float, default=1.0
+        Dirichlet pseudo-count on each class of the balance (> 0).
+    max_iter : int, default=100
+        Most EM iterations of ``fit``.
+    tol : float, default=1e-6
+        ``fit`` stops when the log-likelihood improves by less than ``tol`` relative.
+    decay : float in (0.5, 1], default=0.7
+        The stepwise EM step's decay in ``partial_fit``.
+
+    Attributes
+    ----------
+    n_classes_ : int
+    n_sources_ : int
+    confusions_ : ndarray of shape (n_sources, n_classes + 1, n_classes)
+        ``theta_j``; the last row of each is the abstain.
+    class_balance_ : ndarray of shape (n_classes,)
+    log_likelihood_ : float
+        Of the covered rows at the last E-step.
+    n_iter_ : int
+    converged_ : bool
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.sources import DawidSkene, MajorityVote
+    >>> rng = np.random.RandomState(0)
+    >>> y = rng.randint(0, 2, 500)
+    >>> good = np.where(rng.rand(500) < 0.9, y, 1 - y)          # a good two-sided source
+    >>> spam = np.where((y == 1) & (rng.rand(500) < 0.5), 1, -1)   # one-sided: votes 1 or abstains
+    >>> L = np.c_[good, spam, np.where(rng.rand(500) < 0.7, y, 1 - y)]
+    >>> model = DawidSkene().fit(L)
+    >>> bool(model.score(L, y) > MajorityVote().fit(L).score(L, y))
+    True
+    """
+
+    _model_kind = "sources.DawidSkene"
+    _parameter_constraints = {"prior": [Interval(Real, 0, None, closed="neither")],
+                              "prior_diagonal": [Interval(Real, 0, None, closed="left")],
+                              "prior_class": [Interval(Real, 0, None, closed="neither")],
+                              "max_iter": [Interval(Integral, 1, None, closed="left")],
+                              "tol": [Interval(Real, 0, None, closed="left")],
+                              "decay": [Interval(Real, 0.5, 1, closed="right")]}
+
+    def __init__(self, *, prior=1.0, prior_diagonal=2.0, prior_class=1.0, max_iter=100, tol=1e-6, decay=0.7):
+        self.prior = prior
+        self.prior_diagonal = prior_diagonal
+        self.prior_class = prior_class
+        self.max_iter = max_iter
+        self.tol = tol
+        self.decay = decay
+
+    # ---- EM pieces -----------------------------------------------------------------------
+
+    def _pseudo(self, K):
+        pseudo = np.full((K + 1, K), float(self.prior))
+        pseudo[np.arange(K), np.arange(K)] += float(self.prior_diagonal)
+        return pseudo
+
+    @staticmethod
+    def _stats(votes, T, K):
+        """Expected counts ``(n_sources, K + 1, K)`` and class totals of the covered rows."""
+        cov = votes.covered
+        counts = np.zeros((votes.n_sources, K + 1, K))
+        vote_counts(votes.indptr, votes.src, votes.cls, T, counts)
+        class_total = T[cov].sum(axis=0)
+        counts[:, K, :] = np.maximum(class_total[None, :] - counts[:, :K, :].sum(axis=1), 0.0)
+        return counts, class_total
+
+    def _m_step(self, counts, class_total):
+        K = class_total.size
+        theta = counts + self._pseudo(K)[None]
+        theta /= theta.sum(axis=1, keepdims=True)
+        pi = (class_total + float(self.prior_class)) / (class_total.sum() + K * float(self.prior_class))
+        return theta, pi
+
+    def _posteriors(self, votes, theta, pi):
+        T = np.empty((votes.n_rows, pi.size))
+        ll = posterior_pass(votes.indptr, votes.src, votes.cls, np.log(theta), np.log(pi), T)
+        return T, ll
+
+    def _start(self, votes, K, gold):
+        """Majority vote's shares as the first posteriors (the known labels one-hot)."""
+        P = np.zeros((votes.n_rows, K))
+        weighted_votes(votes.indptr, votes.src, votes.cls, np.ones(votes.n_sources), P)
+        total = P.sum(axis=1, keepdims=True)
+        T = np.where(total > 0, P / np.where(total > 0, total, 1.0), 1.0 / K)
+        return _pin(T, gold)
+
+    # ---- the estimator -------------------------------------------------------------------
+
+    @transactional
+    def fit(self, L, y=None, *, n_classes=None):
+        """Fit the model by EM.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes: class indices and -1 for an abstain, or a sparse matrix of ``class + 1``.
+        y : array-like of int of shape (n_rows,), default=None
+            Known true classes, -1 where unknown: those rows' posteriors are held one-hot,
+            which anchors the confusion matrices.
+        n_classes : int, default=None
+            The number of classes; ``None`` means one more than the largest class voted.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        votes, K = self._check(L, reset=True, n_classes=n_classes)
+        gold = check_gold(y, votes.n_rows, K)
+        keep = votes.covered | (gold >= 0)
+        if not keep.any():
+            raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
+        T = self._start(votes, K, gold)
+        ll_prev, converged, it = -np.inf, False, 0
+        for it in range(1, self.max_iter + 1):
+            theta, pi = self._m_step(*self._stats(votes, T, K))
+            T, ll = self._posteriors(votes, theta, pi)
+            T = _pin(T, gold)
+            if np.isfinite(ll_prev) and abs(ll - ll_prev) <= self.tol * max(abs(ll_prev), 1.0):
+                converged = True
+                break
+            ll_prev = ll
+        counts, class_total = self._stats(votes, T, K)
+        n_cov = max(float(votes.covered.sum()), 1.0)
+        self.n_classes_, self.n_sources_ = K, votes.n_sources
+        self.confusions_, self.class_balance_ = self._m_step(counts, class_total)
+        self._s_counts, self._s_class, self._n_seen, self._t = counts / n_cov, class_total / n_cov, n_cov, 1
+        self.log_likelihood_, self.n_iter_, self.converged_ = float(ll), it, converged
+        return self
+
+    @transactional
+    def partial_fit(self, L, y=None, *, n_classes=None):
+        """One stepwise EM step on a chunk of rows.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            A chunk of votes (the first call fixes the number of sources and classes).
+        y : array-like of int of shape (n_rows,), default=None
+            Known classes of the chunk's rows, -1 where unknown.
+        n_classes : int, default=None
+            Needed on the first call when the first chunk does not vote every class.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        first = not hasattr(self, "n_classes_")
+        if first:
+            votes, K = self._check(L, reset=True, n_classes=n_classes)
+        else:
+            if n_classes is not None and n_classes != self.n_classes_:
+                raise ValueError(f"n_classes={n_classes} differs from the fitted {self.n_classes_}.")
+            votes, K = self._check(L, reset=False)
+        gold = check_gold(y, votes.n_rows, K)
+        n_cov = float(votes.covered.sum())
+        if first:
+            T = self._start(votes, K, gold)
+            self._s_counts, self._s_class = np.zeros((votes.n_sources, K + 1, K)), np.zeros(K)
+            self._n_seen, self._t = 0.0, 0
+            self.n_classes_, self.n_sources_ = K, votes.n_sources
+        else:
+            T, _ = self._posteriors(votes, self.confusions_, self.class_balance_)
+            T = _pin(T, gold)
+        if n_cov > 0:
+            counts, class_total = self._stats(votes, T, K)
+            step = 1.0 if self._t == 0 else (self._t + 2.0) ** -float(self.decay)
+            self._s_counts = (1 - step) * self._s_counts + step * counts / n_cov
+            self._s_class = (1 - step) * self._s_class + step * class_total / n_cov
+            self._n_seen += n_cov
+            self._t += 1
+        n_eff = max(self._n_seen, 1.0)
+        self.confusions_, self.class_balance_ = self._m_step(self._s_counts * n_eff, self._s_class * n_eff)
+        T, ll = self._posteriors(votes, self.confusions_, self.class_balance_)
+        self.log_likelihood_, self.n_iter_, self.converged_ = float(ll), self._t, False
+        return self
+
+    def predict_proba(self, L):
+        """Posterior of each row's true class; the class balance for a row without a vote.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes of the rows to label, with the fitted number of sources.
+
+        Returns
+        -------
+        P : ndarray of shape (n_rows, n_classes)
+        """
+        votes, _ = self._check(L, reset=False)
+        return self._posteriors(votes, self.confusions_, self.class_balance_)[0]
+
+    def _state_arrays(self):
+        return {"confusions": self.confusions_, "class_balance": self.class_balance_, "s_counts": self._s_counts,
+                "s_class": self._s_class}
+
+    def _state_meta(self):
+        return {"n_seen": float(self._n_seen), "t": int(self._t), "log_likelihood": float(self.log_likelihood_),
+                "n_iter": int(self.n_iter_), "converged": bool(self.converged_)}
+
+    def _set_state(self, arrays, meta):
+        theta = np.asarray(arrays["confusions"], dtype=np.float64)
+        pi = np.asarray(arrays["class_balance"], dtype=np.float64)
+        s_counts = np.asarray(arrays["s_counts"], dtype=np.float64)
+        s_class = np.asarray(arrays["s_class"], dtype=np.float64)
+        K = pi.size
+        if K < 2 or theta.ndim != 3 or theta.shape[1:] != (K + 1, K) or s_counts.shape != theta.shape \
+                or s_class.shape != (K,):
+            raise ValueError(f"confusions {theta.shape}, class balance {pi.shape} and statistics {s_counts.shape} / "
+                             f"{s_class.shape} do not fit")
+        for name, v, axis in (("confusions", theta, 1), ("class_balance", pi, 0)):
+            if (v <= 0).any() or not np.allclose(v.sum(axis=axis), 1.0, atol=1e-6):
+                raise ValueError(f"{name} must hold positive probabilities that sum to 1, as EM leaves them")
+        if (s_counts < 0).any() or (s_class < 0).any() or float(meta["n_seen"]) < 0 or int(meta["t"]) < 0:
+            raise ValueError("the running statistics must be non-negative")
+        self.confusions_, self.class_balance_, self._s_counts, self._s_class = theta, pi, s_counts, s_class
+        self.n_classes_, self.n_sources_ = K, theta.shape[0]
+        self._n_seen, self._t = float(meta["n_seen"]), int(meta["t"])
+        self.log_likelihood_, self.n_iter_ = float(meta["log_likelihood"]), int(meta["n_iter"])
+        self.converged_ = bool(meta["converged"])
+
+
+def _pin(T, gold):
+    known = gold >= 0
+    if known.any():
+        T = T.copy()
+        T[known] = 0.0
+        T[known, gold[known]] = 1.0
+    return T

@@ -1,0 +1,160 @@
+"""Votes of several weak sources (labeling functions, annotators): one validated form.
+
+A vote matrix ``L`` has one row per example and one column per source:
+
+- a dense integer array, ``L[i, j]`` the class index source ``j`` votes for row ``i``, or
+  ``-1`` where it abstains;
+- or a SciPy sparse matrix storing ``class + 1``, its implicit zeros (and explicit ones)
+  the abstains, so that memory grows with the votes, not with rows x sources.
+
+Every label model turns either into :class:`Votes` (the votes of each row as CSR arrays:
+row pointers, source of each vote, class of each vote) once, at its boundary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["Votes", "check_votes"]
+
+#: a class index beyond this is refused before anything is allocated by it
+_MAX_CLASSES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Votes:
+    """The votes of ``n_rows`` rows by ``n_sources`` sources, as CSR arrays.
+
+    ``src[indptr[i]:indptr[i + 1]]`` are the sources that voted on row ``i``, and ``cls``
+    the classes they voted for (0-based); abstains are not stored.
+    """
+
+    n_rows: int
+    n_sources: int
+    indptr: np.ndarray
+    src: np.ndarray
+    cls: np.ndarray
+
+    @property
+    def n_votes(self):
+        return int(self.src.size)
+
+    @property
+    def covered(self):
+        """Rows with at least one vote (bool mask)."""
+        return np.diff(self.indptr) > 0
+
+    def rows(self, idx):
+        """The votes of the rows ``idx`` (an index array), as a new :class:`Votes`."""
+        idx = np.asarray(idx, dtype=np.int64)
+        lengths = np.diff(self.indptr)[idx]
+        indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        take = (np.concatenate([np.arange(self.indptr[i], self.indptr[i + 1]) for i in idx]).astype(np.int64)
+                if idx.size else np.zeros(0, np.int64))
+        return Votes(int(idx.size), self.n_sources, indptr, self.src[take], self.cls[take])
+
+
+def check_votes(L, *, n_classes=None, n_sources=None, name="L"):
+    """Validate a vote matrix once and return it as :class:`Votes` and its class count.
+
+    Parameters
+    ----------
+    L : array-like of int, shape (n_rows, n_sources), or sparse matrix
+        Dense: class indices, ``-1`` for an abstain. Sparse: ``class + 1``, zero for an
+        abstain (CSR, CSC, COO, ... are all read).
+    n_classes : int, default=None
+        The number of classes; ``None`` means one more than the largest class voted.
+    n_sources : int, default=None
+        The number of sources a fitted model expects; a matrix with another number of
+        columns is refused.
+    name : str, default="L"
+        The argument's name in error messages.
+
+    Returns
+    -------
+    votes : Votes
+    n_classes : int
+
+    Raises
+    ------
+    ValueError
+        With one line naming ``name``, what was expected and what arrived: a shape that is
+        not 2-D or does not match ``n_sources``, values that are not integers, a dense
+        value below -1, a class at or beyond ``n_classes``.
+    """
+    if n_classes is not None and (isinstance(n_classes, bool) or not isinstance(n_classes, Integral)
+                                  or not 2 <= n_classes <= _MAX_CLASSES):
+        raise ValueError(f"n_classes must be an integer from 2 to {_MAX_CLASSES}; got {n_classes!r}.")
+    if sp.issparse(L):
+        M = sp.csr_matrix(L)
+        if M.ndim != 2:
+            raise ValueError(f"{name} must be 2-D (n_rows, n_sources); got shape {M.shape}.")
+        M.sum_duplicates()
+        M.eliminate_zeros()
+        data = M.data
+        if data.dtype.kind not in "iuf" or (data.dtype.kind == "f" and not (np.isfinite(data).all()
+                                                                          and (data == np.round(data)).all())):
+            raise ValueError(f"{name} must store class + 1 as integers (0 = abstain); found non-integer values.")
+        if (data < 0).any():
+            raise ValueError(f"{name} must store class + 1 (>= 1), 0 for an abstain; found negative values.")
+        n_rows, m = M.shape
+        indptr = M.indptr.astype(np.int64)
+        src = M.indices.astype(np.int64)
+        cls = data.astype(np.int64) - 1
+        order = np.lexsort((src, np.repeat(np.arange(n_rows), np.diff(indptr))))
+        src, cls = src[order], cls[order]
+    else:
+        A = np.asarray(L)
+        if A.ndim != 2:
+            raise ValueError(f"{name} must be a 2-D array (n_rows, n_sources) of class indices, -1 = abstain; got "
+                             f"shape {A.shape}.")
+        if A.dtype.kind == "b" or A.dtype.kind not in "iuf":
+            raise ValueError(f"{name} must hold class indices (integers), -1 = abstain; got dtype {A.dtype}.")
+        if A.dtype.kind == "f":
+            if not (np.isfinite(A).all() and (A == np.round(A)).all()):
+                bad = np.argwhere(~np.isfinite(A) | (A != np.round(A)))[0]
+                raise ValueError(f"{name} must hold class indices (integers), -1 = abstain; row {bad[0]} holds "
+                                 f"{A[tuple(bad)].item()!r}.")
+        if A.size and A.min() < -1:
+            bad = np.argwhere(A < -1)[0]
+            raise ValueError(f"{name} must hold class indices >= 0, or -1 for an abstain; row {bad[0]} holds "
+                             f"{A[tuple(bad)].item()!r}.")
+        if A.size and A.max() >= _MAX_CLASSES:
+            raise ValueError(f"{name} holds class {A.max()!r}, beyond the {_MAX_CLASSES} classes allowed.")
+        A = A.astype(np.int64)
+        n_rows, m = A.shape
+        voted = A >= 0
+        indptr = np.concatenate([[0], np.cumsum(voted.sum(axis=1))]).astype(np.int64)
+        rows, src = np.nonzero(voted)
+        src = src.astype(np.int64)
+        cls = A[rows, src]
+    if n_rows == 0 or m == 0:
+        raise ValueError(f"{name} needs at least one row and one source; got shape {(n_rows, m)}.")
+    if n_sources is not None and m != n_sources:
+        raise ValueError(f"{name} has {m} sources (columns) but the model was fitted with {n_sources}.")
+    top = int(cls.max()) if cls.size else -1
+    if top >= _MAX_CLASSES:
+        raise ValueError(f"{name} holds class {top}, beyond the {_MAX_CLASSES} classes allowed.")
+    K = max(top + 1, 2) if n_classes is None else int(n_classes)
+    if top >= K:
+        row = int(np.searchsorted(indptr, int(np.argmax(cls)), side="right") - 1)
+        raise ValueError(f"{name} holds class {top} (row {row}), but n_classes={K}.")
+    return Votes(int(n_rows), int(m), indptr, np.ascontiguousarray(src), np.ascontiguousarray(cls)), K
+
+
+def check_gold(y, n_rows, n_classes, name="y"):
+    """Known labels (class indices, -1 unknown) of ``n_rows`` rows, or all unknown."""
+    if y is None:
+        return np.full(n_rows, -1, dtype=np.int64)
+    g = np.asarray(y)
+    if g.shape != (n_rows,):
+        raise ValueError(f"{name} must have shape ({n_rows},), one entry per row of L (-1 = unknown); got {g.shape}.")
+    if g.dtype.kind == "f" and not (np.isfinite(g).all() and (g == np.round(g)).all()):
+        raise ValueError(f"{name} must hold class indices (integers), -1 = unknown.")
+    if g.dtype.kind not in "iuf" or (g.size and (g.min() < -1 or g.max() >= n_classes)):
+        raise ValueError(f"{name} must hold class indices in 0..{n_classes - 1}, or -1 where unknown.")
+    return g.astype(np.int64)

@@ -1,0 +1,209 @@
+"""Label models on votes: plain-numpy references of every EM step, dense = sparse, chunked
+fits, bad votes, saved models."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import weaklabel
+from weaklabel.sources import DawidSkene, MajorityVote, check_votes
+
+
+def _reference_em(L, K, prior, prior_diag, prior_class, iters):
+    """Dawid-Skene with the abstain as an outcome, written out with loops over rows and
+    sources: majority vote's shares to start, then M-step / E-step ``iters`` times.
+    Rows without a vote are left out of the statistics and get the class balance."""
+    n, m = L.shape
+    T = np.zeros((n, K))
+    for i in range(n):
+        for j in range(m):
+            if L[i, j] >= 0:
+                T[i, L[i, j]] += 1
+        T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
+    covered = (L >= 0).any(axis=1)
+    for _ in range(iters):
+        counts = np.zeros((m, K + 1, K))
+        for i in range(n):
+            if not covered[i]:
+                continue
+            for j in range(m):
+                counts[j, L[i, j] if L[i, j] >= 0 else K] += T[i]
+        pseudo = np.full((K + 1, K), prior)
+        pseudo[np.arange(K), np.arange(K)] += prior_diag
+        theta = (counts + pseudo) / (counts + pseudo).sum(axis=1, keepdims=True)
+        pi = (T[covered].sum(axis=0) + prior_class) / (covered.sum() + K * prior_class)
+        for i in range(n):
+            if not covered[i]:
+                T[i] = pi
+                continue
+            logp = np.log(pi).copy()
+            for j in range(m):
+                logp += np.log(theta[j, L[i, j] if L[i, j] >= 0 else K])
+            T[i] = np.exp(logp - logp.max())
+            T[i] /= T[i].sum()
+    return T, theta, pi
+
+
+def _votes(seed, n, m, K, coverage=0.4):
+    rng = np.random.RandomState(seed)
+    y = rng.randint(0, K, n)
+    acc = rng.uniform(0.55, 0.95, m)
+    L = np.where(rng.rand(n, m) < acc, y[:, None], rng.randint(0, K, (n, m)))
+    L[rng.rand(n, m) > coverage] = -1
+    return L, y
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 40), m=st.integers(1, 6), K=st.integers(2, 4),
+       iters=st.integers(1, 4))
+def test_em_equals_the_plain_numpy_reference(seed, n, m, K, iters):
+    L, _ = _votes(seed, n, m, K)
+    model = DawidSkene(prior=0.7, prior_diagonal=1.5, prior_class=0.5, max_iter=iters, tol=0.0)
+    if not (L >= 0).any():
+        with pytest.raises(ValueError, match="no vote"):
+            model.fit(L, n_classes=K)
+        return
+    model.fit(L, n_classes=K)
+    T, theta, pi = _reference_em(L, K, 0.7, 1.5, 0.5, iters)
+    # the fitted parameters are one more M-step on the last posteriors
+    counts = np.zeros((m, K + 1, K))
+    covered = (L >= 0).any(axis=1)
+    for i in np.flatnonzero(covered):
+        for j in range(m):
+            counts[j, L[i, j] if L[i, j] >= 0 else K] += T[i]
+    pseudo = np.full((K + 1, K), 0.7)
+    pseudo[np.arange(K), np.arange(K)] += 1.5
+    np.testing.assert_allclose(model.confusions_, (counts + pseudo) / (counts + pseudo).sum(axis=1, keepdims=True),
+                               atol=1e-10)
+    np.testing.assert_allclose(model.class_balance_,
+                               (T[covered].sum(axis=0) + 0.5) / (covered.sum() + K * 0.5), atol=1e-10)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), K=st.integers(2, 5))
+def test_dense_and_sparse_votes_give_the_same_model(seed, K):
+    L, _ = _votes(seed, 60, 7, K)
+    L[0, 0] = 0
+    dense = DawidSkene().fit(L, n_classes=K)
+    S = sp.csr_matrix(np.where(L >= 0, L + 1, 0))
+    for fmt in ("csr", "csc", "coo"):
+        sparse = DawidSkene().fit(S.asformat(fmt), n_classes=K)
+        np.testing.assert_allclose(sparse.confusions_, dense.confusions_, atol=1e-12)
+        np.testing.assert_allclose(sparse.predict_proba(S), dense.predict_proba(L), atol=1e-12)
+    mv = MajorityVote().fit(L, n_classes=K)
+    np.testing.assert_array_equal(mv.predict_proba(L), MajorityVote().fit(S, n_classes=K).predict_proba(S))
+
+
+def test_one_sided_sources_are_modelled_not_trusted_blindly():
+    """Sources that vote one class or abstain (most labeling functions): the abstain is an
+    outcome of the model, so the label model beats majority vote where the one-sided
+    sources disagree with a good two-sided one."""
+    rng = np.random.RandomState(0)
+    n = 3000
+    y = rng.randint(0, 2, n)
+    good = np.where(rng.rand(n) < 0.8, y, 1 - y)
+    spam1 = np.where((y == 1) & (rng.rand(n) < 0.5), 1, -1)
+    spam2 = np.where((y == 1) & (rng.rand(n) < 0.4), 1, np.where(rng.rand(n) < 0.05, 1, -1))
+    ham = np.where((y == 0) & (rng.rand(n) < 0.3), 0, -1)
+    L = np.c_[good, spam1, spam2, ham]
+    mv, ds = MajorityVote().fit(L).score(L, y), DawidSkene().fit(L).score(L, y)
+    assert ds > mv + 0.02, (ds, mv)
+    assert DawidSkene().fit(L).confusions_[1, 2, 1] > 0.4        # spam1 abstains on most true spam too
+
+
+def test_known_labels_anchor_the_fit():
+    L, y = _votes(3, 400, 5, 3, coverage=0.5)
+    gold = np.full(400, -1)
+    gold[:40] = y[:40]
+    model = DawidSkene().fit(L, gold)
+    # predict is inductive (the model's posterior, not the pinned label), so the known rows
+    # are mostly, not always, predicted as given
+    assert np.mean(model.predict(L)[:40] == y[:40]) >= 0.85
+    assert model.score(L, y) >= DawidSkene().fit(L).score(L, y) - 0.01
+    with pytest.raises(ValueError, match="y must have shape"):
+        DawidSkene().fit(L, gold[:10])
+    with pytest.raises(ValueError, match="class indices in 0..2"):
+        DawidSkene().fit(L, np.full(400, 5))
+
+
+def test_partial_fit_over_chunks_comes_close_to_fit():
+    L, y = _votes(1, 6000, 8, 3)
+    full = DawidSkene().fit(L).score(L, y)
+    chunked = DawidSkene()
+    for _ in range(2):
+        for rows in np.array_split(np.arange(6000), 10):
+            chunked.partial_fit(L[rows], n_classes=3)
+    assert abs(chunked.score(L, y) - full) <= 0.01
+    mv = MajorityVote()
+    for rows in np.array_split(np.arange(6000), 10):
+        mv.partial_fit(L[rows], n_classes=3)
+    np.testing.assert_allclose(mv.class_balance_, MajorityVote().fit(L).class_balance_)
+
+
+@pytest.mark.parametrize("L, kwargs, match", [
+    (np.array([1, 0, -1]), {}, "2-D"),
+    (np.array([[0.5, 1], [1, 0]]), {}, "row 0 holds 0.5"),
+    (np.array([[0, -2], [1, 0]]), {}, "row 0 holds -2"),
+    (np.array([[0, 3], [1, 0]]), {"n_classes": 3}, "class 3 .*n_classes=3"),
+    (np.array([[0, 1], [1, 0]]), {"n_classes": 2.5}, "n_classes must be an integer"),
+    (np.array([[True, False]]), {}, "dtype bool"),
+    (sp.csr_matrix(np.array([[0.5, 1.0]])), {}, "integers"),
+    (sp.csr_matrix(np.array([[-1, 1]])), {}, "negative"),
+    (np.zeros((0, 3), int), {}, "at least one row"),
+])
+def test_bad_votes_are_one_line_naming_L(L, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        check_votes(L, **kwargs)
+
+
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene])
+def test_bad_votes_leave_a_fitted_model_unchanged(make):
+    L, y = _votes(2, 300, 5, 3)
+    model = make().fit(L)
+    before = {k: np.copy(v) for k, v in model.__dict__.items() if k.endswith("_") and isinstance(v, np.ndarray)}
+    proba = model.predict_proba(L)
+    for bad, match in ((L[:, :4], "4 sources .*fitted with 5"), (np.where(L == 2, 7, L), "class 7"),
+                       (L.astype(float) + 0.5, "integers")):
+        for call in (model.partial_fit, model.predict_proba):
+            with pytest.raises(ValueError, match=match):
+                call(bad)
+    with pytest.raises(ValueError, match="fitted 3"):
+        model.partial_fit(L, n_classes=4)
+    for k, v in before.items():
+        np.testing.assert_array_equal(model.__dict__[k], v)
+    np.testing.assert_array_equal(model.predict_proba(L), proba)
+
+
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene])
+def test_save_load_round_trip_and_continue(make, tmp_path):
+    L, y = _votes(4, 500, 6, 3)
+    model = make().fit(L[:400])
+    model.save(tmp_path / "m.npz")
+    back = weaklabel.load(tmp_path / "m.npz")
+    assert type(back) is make
+    np.testing.assert_array_equal(back.predict_proba(L), model.predict_proba(L))
+    model.partial_fit(L[400:])
+    back.partial_fit(L[400:])
+    np.testing.assert_array_equal(back.predict_proba(L), model.predict_proba(L))
+
+
+def test_the_two_dawid_skene_models_keep_their_own_files(tmp_path):
+    """noisy.DawidSkene (annotations, transductive) and sources.DawidSkene (votes with
+    abstains, inductive) share a name; their files name different kinds."""
+    from weaklabel.noisy import DawidSkene as CrowdDawidSkene
+
+    L, _ = _votes(5, 200, 4, 2, coverage=0.9)
+    L[(L < 0).all(axis=1), 0] = 0
+    CrowdDawidSkene().fit(L).save(tmp_path / "crowd.npz")
+    DawidSkene().fit(L).save(tmp_path / "votes.npz")
+    assert type(weaklabel.load(tmp_path / "crowd.npz")) is CrowdDawidSkene
+    assert type(weaklabel.load(tmp_path / "votes.npz")) is DawidSkene
+
+
+def test_rows_without_votes_get_the_class_balance():
+    L = np.array([[0, -1], [0, 0], [1, 1], [-1, -1], [0, -1]])
+    for model in (MajorityVote().fit(L), DawidSkene().fit(L)):
+        np.testing.assert_allclose(model.predict_proba(L)[3], model.class_balance_)
+    assert MajorityVote().fit(L).predict(np.array([[0, 1]])).tolist() == [0]     # a tie goes to the larger class
