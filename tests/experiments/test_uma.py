@@ -203,6 +203,8 @@ def test_raw_s3vm_cell_uses_the_eval_stages_labelled_rows(digits_as_real):
     cfg = {"dataset": "digits", "run": 0, "noise": "a", "max_iter": 150, "conf_fraction": 0.05}
     r = uma.raw_s3vm_cell(cfg)
     assert r["n_features"] == 64 and 0 <= r["self_training_raw"] < 0.5
+    full = uma.raw_s3vm_cell({**cfg, "features": "full-kernel"})
+    assert set(full) == {"self_training_full", "n_features"} and 0 <= full["self_training_full"] < 0.5
 
 
 def test_fig3_m_caps_seed_rows_at_half_a_class():
