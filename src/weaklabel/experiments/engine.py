@@ -664,6 +664,12 @@ def draw_figure(fig):
                     ax.fill_between(s.x, lo, hi, alpha=0.15, color=line.get_color(), linewidth=0)
             if fig.logx:
                 ax.set_xscale("log")
+                xs = sorted({float(x) for s in series for x in s.x})
+                if 1 < len(xs) <= 10:            # label the points themselves, not crowded powers of ten
+                    ticker = require("matplotlib.ticker", "plotting a reproduction")
+                    ax.set_xticks(xs)
+                    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+                    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
         if panel in fig.spans:
             ax.axvspan(*fig.spans[panel], color="red", alpha=0.12, lw=0)
         if fig.ylim is not None:
