@@ -80,7 +80,7 @@ def _edited(meta, **state_or_params):
     ("no params", lambda m: {k: v for k, v in m.items() if k != "params"}, "lacks 'params'"),
     ("eta = -5", lambda m: _edited(m, eta=-5.0), "'eta' parameter of Perceptron"),
     ("t = -100", lambda m: _edited(m, t=-100), "t >= 1"),
-    ("n_features_in = 3", lambda m: _edited(m, n_features_in=3), "do not fit"),
+    ("n_features_in = 3", lambda m: _edited(m, n_features_in=3), "do not fit|must have shape"),
     ("unknown dtype", lambda m: {**m, "arrays": {**m["arrays"], "W": {**m["arrays"]["W"], "dtype": "nope"}}},
      "unknown dtype|malformed|does not match"),
 ])
@@ -101,10 +101,10 @@ def test_an_edited_header_without_a_new_checksum_is_rejected(tmp_path):
 
 
 @pytest.mark.parametrize("what, arrays, match", [
-    ("W reshaped", {"W": np.zeros((2, 6))}, "do not fit"),
-    ("W one-dimensional", {"W": np.zeros(12)}, "do not fit"),
+    ("W reshaped", {"W": np.zeros((2, 6))}, "do not fit|must have shape"),
+    ("W one-dimensional", {"W": np.zeros(12)}, "do not fit|must have shape"),
     ("W of NaN", {"W": np.full((4, 3), np.nan)}, "not finite"),
-    ("classes of the wrong length", {"classes": np.arange(5)}, "do not fit"),
+    ("classes of the wrong length", {"classes": np.arange(5)}, "do not fit|must have shape"),
     ("classes repeated", {"classes": np.array([0, 0, 1])}, "distinct"),
 ])
 def test_hostile_arrays_with_matching_checksums_are_rejected(tmp_path, what, arrays, match):
@@ -117,7 +117,7 @@ def test_hostile_arrays_with_matching_checksums_are_rejected(tmp_path, what, arr
 def test_uma_loader_checks_shapes(tmp_path):
     _, path = _saved(tmp_path, UMA("identity", max_iter=20).fit(X, y))
     bad = _write(tmp_path / "bad.npz", _members(path), meta=_edited(_meta(path), n_features_in=3))
-    with pytest.raises(ValueError, match="do not fit"):
+    with pytest.raises(ValueError, match="do not fit|must have shape"):
         weaklabel.load(bad)
 
 
@@ -286,20 +286,19 @@ def test_a_uma_file_with_a_confusion_matrix_fit_rejects_is_refused(tmp_path):
         weaklabel.load(hostile)
 
 
-def test_a_compressed_array_is_refused_before_it_is_read(tmp_path):
-    """save writes arrays uncompressed, so a model file's arrays take their room in the file:
-    a 1 MB file once declared a 512 MiB array and loading it used 1.8 GB and 10 s before
-    the rejection. A compressed member is refused from the zip directory alone."""
-    import tracemalloc
-
+def _bomb(tmp_path, rows, cols, state=None):
+    """A Perceptron file whose W is declared (rows, cols) of zeros, deflated to a few kB,
+    checksums recomputed; ``state`` edits the header's state to match, as a careful
+    attacker would."""
     _, path = _saved(tmp_path)
     members = _members(path)
-    big = np.zeros((1 << 23, 1))                                  # 64 MiB of zeros: a few kB deflated
+    big = np.zeros((rows, cols))
     buf = io.BytesIO()
     np.save(buf, big)
     meta = _meta(path)
-    meta["arrays"]["W"] = {"shape": [1 << 23, 1], "dtype": "float64",
+    meta["arrays"]["W"] = {"shape": [rows, cols], "dtype": "float64",
                            "sha256": hashlib.sha256(big.tobytes()).hexdigest()}
+    meta["state"].update(state or {})
     members["W.npy"] = buf.getvalue()
     members["meta.json"] = json.dumps(meta).encode()
     members["meta.sha256"] = hashlib.sha256(members["meta.json"]).hexdigest().encode()
@@ -307,11 +306,68 @@ def test_a_compressed_array_is_refused_before_it_is_read(tmp_path):
     with zipfile.ZipFile(bad, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for n, b in members.items():
             zf.writestr(n, b)
-    del big, buf
     assert bad.stat().st_size < 1 << 20
+    return bad
+
+
+def _peak(call):
+    import tracemalloc
+
     tracemalloc.start()
-    with pytest.raises(ValueError, match="stored compressed"):
-        weaklabel.load(bad)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    assert peak < 8 << 20, peak
+    try:
+        call()
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
+
+
+def test_a_compressed_array_is_refused_before_it_is_read(tmp_path):
+    """save writes arrays uncompressed, so a model file's arrays take their room in the file:
+    a 1 MB file once declared a 512 MiB array and loading it used 1.8 GB and 10 s before
+    the rejection. A compressed member is refused from the zip directory alone, even when
+    its header agrees with the declared state."""
+    bad = _bomb(tmp_path, 1 << 21, 3, state={"n_features_in": 1 << 21})     # 48 MiB, consistent header
+
+    def load():
+        with pytest.raises(ValueError, match="stored compressed"):
+            weaklabel.load(bad)
+    assert _peak(load) < 8 << 20
+
+
+def test_the_declared_state_is_checked_before_any_array_is_read(tmp_path):
+    """Every array against the kind's declared state (names, dtype kinds, shapes in terms of
+    the fitted dimensions), from the header alone: a W declared 64 MiB for a 4-feature,
+    3-class Perceptron is refused without reading it; so are unknown and missing arrays."""
+    bad = _bomb(tmp_path, 1 << 23, 1)
+
+    def load():
+        with pytest.raises(ValueError, match=r"array W of a Perceptron must have shape \(4, 3\)"):
+            weaklabel.load(bad)
+    assert _peak(load) < 8 << 20
+    _, path = _saved(tmp_path)
+    extra = _write(tmp_path / "extra.npz", _members(path), arrays={"junk": np.zeros(3)})
+    with pytest.raises(ValueError, match=r"unknown \['junk'\]"):
+        weaklabel.load(extra)
+    ints = _write(tmp_path / "ints.npz", _members(path), arrays={"W": np.zeros((4, 3), dtype=np.int64)})
+    with pytest.raises(ValueError, match="must be of kind 'f'"):
+        weaklabel.load(ints)
+
+
+def test_every_loadable_kind_declares_its_saved_state():
+    import importlib
+
+    from weaklabel import _persist
+
+    for pkg in ("bags", "bandit", "calibration", "noisy", "partial", "sources", "structured"):
+        importlib.import_module(f"weaklabel.{pkg}")          # each fills the registry on import
+
+    assert len(_persist.registered_kinds()) >= 25
+    for kind in _persist.registered_kinds():
+        assert callable(getattr(_persist._REGISTRY[kind], "_declared_state", None)), kind
+
+    class Undeclared:
+        pass
+
+    with pytest.raises(TypeError, match="must declare its saved state"):
+        _persist.register(Undeclared)

@@ -30,7 +30,7 @@ import numpy as np
 
 from ._version import __version__
 
-__all__ = ["FORMAT_VERSION", "register", "save_model", "load_model", "registered_kinds"]
+__all__ = ["FORMAT_VERSION", "register", "save_model", "load_model", "registered_kinds", "length", "count"]
 
 FORMAT_VERSION = 2          # 2: the JSON header is checksummed too (meta.sha256)
 _MAX_META_BYTES = 1 << 20   # a header larger than 1 MiB is not one of ours
@@ -45,7 +45,11 @@ def _kind(cls):
 
 
 def register(cls):
-    """Class decorator: make ``cls`` loadable by :func:`weaklabel.load`."""
+    """Class decorator: make ``cls`` loadable by :func:`weaklabel.load`.  The class declares
+    its saved state once, in ``_declared_state(params, state, shapes)``: ``{name: (dtype
+    kinds, shape, required)}`` from the header alone, checked before any array is read."""
+    if not callable(getattr(cls, "_declared_state", None)):
+        raise TypeError(f"{cls.__name__} must declare its saved state (_declared_state) to be registered.")
     kind = _kind(cls)
     if kind in _REGISTRY and _REGISTRY[kind] is not cls and _REGISTRY[kind].__qualname__ != cls.__qualname__:
         raise RuntimeError(f"two estimator classes claim the model kind {kind!r}; give one a _model_kind.")
@@ -149,8 +153,9 @@ def _check_meta(meta):
             raise _Bad(f"array {name!r} declares dtype object, which is never written")
 
 
-def _read(path):
-    """``(meta, arrays)`` of a model file, every check made before anything large is read."""
+def _read(path, check=None):
+    """``(meta, arrays)`` of a model file, every check made before anything large is read;
+    ``check(meta)`` (the declared state of the file's kind) runs before any array is."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -174,6 +179,8 @@ def _read(path):
             raise _Bad("its meta.json does not match its checksum; the file was altered")
         meta = json.loads(blob)
         _check_meta(meta)
+        if check is not None:
+            check(meta)
         spec = meta["arrays"]
         members = {n[:-4]: n for n in names if n.endswith(".npy")}
         if set(members) != set(spec):
@@ -221,7 +228,7 @@ def load_model(path):
     """
     path = os.fspath(path)
     try:
-        meta, arrays = _read(path)
+        meta, arrays = _read(path, check=_check_declared)
     except _Bad as exc:
         raise ValueError(f"{path} is not a readable weaklabel model: {exc}.") from None
     except FileNotFoundError:
@@ -245,6 +252,50 @@ def load_model(path):
     except Exception as exc:
         raise ValueError(f"{path}: inconsistent model ({type(exc).__name__}: {exc}).") from None
     return est
+
+
+def _check_declared(meta):
+    """Every array the file declares, against its kind's declared state, before any array
+    data is read: the names (none missing, none unknown), the dtype kinds, and the shapes in
+    terms of the fitted dimensions (``cls._declared_state(params, state, shapes)``, computed
+    from the header alone)."""
+    kind = meta["kind"]
+    if kind not in _REGISTRY:
+        raise _Bad(f"it holds a model of unknown kind {kind!r}; known: {registered_kinds()}")
+    shapes = {k: tuple(v["shape"]) for k, v in meta["arrays"].items()}
+    try:
+        spec = _REGISTRY[kind]._declared_state(meta["params"], meta["state"], shapes)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise _Bad(f"its header does not describe a {kind} ({type(exc).__name__}: {exc})") from None
+    unknown = sorted(set(shapes) - set(spec))
+    missing = sorted(k for k, (_, _, required) in spec.items() if required and k not in shapes)
+    if unknown or missing:
+        raise _Bad(f"a {kind} file holds the arrays {sorted(spec)}; this one has unknown {unknown} and lacks "
+                   f"{missing}")
+    for name, shape in shapes.items():
+        kinds, want, _ = spec[name]
+        dt = np.dtype(meta["arrays"][name]["dtype"])
+        if kinds != "*" and dt.kind not in kinds:
+            raise _Bad(f"array {name} of a {kind} must be of kind {kinds!r}; the file declares {dt}")
+        if want is not None and (len(want) != len(shape) or any(w is not None and w != v for w, v in
+                                                                zip(want, shape))):
+            raise _Bad(f"array {name} of a {kind} must have shape {tuple(want)} (None: any); the file declares "
+                       f"{shape}")
+
+
+def length(shapes, name):
+    """The length a 1-D array ``name`` declares (-1, which nothing matches, when it is not
+    1-D or absent): the fitted dimension it stands for, e.g. the number of classes."""
+    shape = shapes.get(name, ())
+    return int(shape[0]) if len(shape) == 1 else -1
+
+
+def count(state, name):
+    """An integer the header's state holds (a ValueError, caught as a bad header, if not)."""
+    v = state[name]
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise ValueError(f"state {name!r} must be an integer >= 0; got {v!r}")
+    return v
 
 
 #: no fit leaves a weight this large (inputs beyond 1e100 are refused); a model holding one

@@ -221,6 +221,10 @@ class SoftmaxCalibrated(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         params["estimator"] = clone(load_model_bytes(arrays["estimator_file"]))
         return params
 
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        return {"estimator_file": ("u", (None,), True), "classes": ("*", (None,), True)}
+
     def _state_arrays(self):
         return {"estimator_file": np.frombuffer(model_bytes(self.estimator_), dtype=np.uint8),
                 "classes": self.classes_}

@@ -102,6 +102,16 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(scores, axis=1)]
 
     # ---- persistence --------------------------------------------------------
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        """The arrays a model file of this kind holds: the weights (features [+1 with an
+        intercept] x classes) and the classes."""
+        from ._persist import count, length
+
+        K = length(shapes, "classes")
+        rows = count(state, "n_features_in") + int(bool(params.get("fit_intercept", False)))
+        return {"W": ("f", (rows, K), True), "classes": ("*", (K,), True)}
+
     def _state_arrays(self):
         return {"W": self._W, "classes": self.classes_}
 

@@ -159,6 +159,13 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "support_")
         return save_model(self, path)
 
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        from .._persist import count, length
+
+        return {"support": ("f", (None, count(state, "n_features_in")), True),
+                "offset": ("f", (shapes.get("support", (-1,))[0],), True)}
+
     def _state_arrays(self):
         return {"support": self.support_, "offset": self.offset_}
 

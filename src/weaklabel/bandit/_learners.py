@@ -557,6 +557,13 @@ class Banditron(_Exploring):
             out.update({"W_cur": self._W_cur, "acc": self._acc})
         return out
 
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        spec = super()._declared_state(params, state, shapes)
+        if params.get("average"):
+            spec.update(W_cur=("f", spec["W"][1], True), acc=("f", spec["W"][1], True))
+        return spec
+
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         if self.average:
@@ -717,6 +724,16 @@ class Confidit(_BanditLearner):
             quad = np.column_stack([np.einsum("na,na->n", Xd @ Ainv, Xd) for Ainv in self._A_inv])
         return _ucb_choice(scores, quad, float(self.eta), self.t_)
 
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        spec = super()._declared_state(params, state, shapes)
+        rows, K = spec["W"][1]
+        if shapes.get("A_diag", (0,))[0] == 0:                # full matrices
+            spec.update(A_diag=("f", (0, 0), True), A_inv=("f", (K, rows, rows), True))
+        else:                                                  # diagonal
+            spec.update(A_diag=("f", (rows, K), True), A_inv=("f", (0, 0, 0), True))
+        return spec
+
     def _state_arrays(self):
         return {"W": self._W, "classes": self.classes_, "A_diag": self._A_diag, "A_inv": self._A_inv}
 
@@ -840,6 +857,15 @@ class SketchedConfidit(_BanditLearner):
             Z = np.asarray(X @ self._B[:, k, :])                              # (n, ell)
             quad[:, k] = (xx - np.einsum("nm,mq,nq->n", Z, self._H[k], Z)) / self._a0()
         return _ucb_choice(scores, quad, float(self.eta), self.t_)
+
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        spec = super()._declared_state(params, state, shapes)
+        rows, K = spec["W"][1]
+        ell = int(params["sketch_size"])
+        spec.update(B=("f", (rows, K, ell), True), G=("f", (K, ell, ell), True), H=("f", (K, ell, ell), True),
+                    nrows=("iu", (K,), True))
+        return spec
 
     def _state_arrays(self):
         return {"W": self._W, "classes": self.classes_, "B": self._B, "G": self._G, "H": self._H,

@@ -330,6 +330,12 @@ class CorrectedLogistic(LinearMulticlass):
         """Log of :meth:`predict_proba`."""
         return log_softmax(self._scores(X), axis=1)
 
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        spec = super()._declared_state(params, state, shapes)
+        spec["W_sgd"] = ("f", spec["W"][1], False)          # the SGD iterate of partial_fit, when there is one
+        return spec
+
     def _state_arrays(self):
         arrays = super()._state_arrays()
         if "_W_sgd" in self.__dict__:

@@ -141,6 +141,14 @@ class DawidSkene(BaseEstimator):
         check_is_fitted(self, "posterior_")
         return save_model(self, path)
 
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        from .._persist import length
+
+        K = length(shapes, "class_prior")
+        return {"posterior": ("f", (None, K), True), "confusions": ("f", (None, K, K), True),
+                "class_prior": ("f", (K,), True)}
+
     def _state_arrays(self):
         return {"posterior": self.posterior_, "confusions": self.confusions_, "class_prior": self.class_prior_}
 

@@ -131,6 +131,19 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "classes_")
         return save_model(self, path)
 
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        from .._persist import count, length
+
+        n, d, K = count(state, "n_samples_fit"), count(state, "n_features_in"), length(shapes, "classes")
+        spec = {"S": ("b", (n, K), True), "classes": ("*", (K,), True)}
+        if "X" in shapes:
+            spec["X"] = ("f", (n, d), True)
+        else:
+            nnz = length(shapes, "X_indices")
+            spec.update(X_data=("f", (nnz,), True), X_indices=("iu", (nnz,), True), X_indptr=("iu", (n + 1,), True))
+        return spec
+
     def _state_arrays(self):
         X = self._X
         out = {"S": self._S > 0, "classes": self.classes_}

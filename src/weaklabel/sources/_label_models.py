@@ -203,6 +203,13 @@ class MajorityVote(_LabelModel):
         total = P.sum(axis=1, keepdims=True)
         return np.where(total > 0, P / np.where(total > 0, total, 1.0), self.class_balance_[None, :])
 
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        from .._persist import count
+
+        K = count(state, "n_classes")
+        return {"winners": ("f", (K,), True), "class_balance": ("f", (K,), True)}
+
     def _state_arrays(self):
         return {"winners": self._winners, "class_balance": self.class_balance_}
 
@@ -439,6 +446,15 @@ class DawidSkene(_LabelModel):
         """
         votes, _ = self._check(L, reset=False)
         return self._posteriors(votes, self.confusions_, self.class_balance_)[0]
+
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        from .._persist import length
+
+        K = length(shapes, "class_balance")
+        m = shapes.get("confusions", (-1,))[0]
+        return {"confusions": ("f", (m, K + 1, K), True), "class_balance": ("f", (K,), True),
+                "s_counts": ("f", (m, K + 1, K), True), "s_class": ("f", (K,), True)}
 
     def _state_arrays(self):
         return {"confusions": self.confusions_, "class_balance": self.class_balance_, "s_counts": self._s_counts,

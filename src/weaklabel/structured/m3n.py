@@ -318,6 +318,18 @@ class _M3NBase(BaseEstimator):
         params["graph"] = None                      # saved as arrays (graph_edges); see _set_state
         return params
 
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        from .._persist import count
+
+        K = count(state, "n_states")
+        rows = count(state, "n_symbols") if state["symbolic"] else None
+        spec = {"unary": ("f", (rows, K), True), "pairwise": ("f", (K, K), True),
+                "graph_edges": ("iu", (None, 2), bool(state["graph_param"]))}
+        for name in ("objective", "lower_bound", "ramp_objective"):
+            spec[name] = ("f", (None,), False)
+        return spec
+
     def _state_arrays(self):
         arrays = {"unary": self.unary_, "pairwise": self.pairwise_}
         if self.graph_ is not None:
