@@ -33,6 +33,17 @@ class _LabelModel(BaseEstimator):
         votes, _ = check_votes(L, n_classes=self.n_classes_, n_sources=self.n_sources_)
         return votes, self.n_classes_
 
+    def _chunk(self, L, n_classes):
+        """A ``partial_fit`` chunk's votes: ``(votes, n_classes, first call?)``; the first
+        call fixes the numbers of sources and classes, later ones must agree."""
+        if not hasattr(self, "n_classes_"):
+            votes, K = self._check(L, reset=True, n_classes=n_classes)
+            return votes, K, True
+        if n_classes is not None and n_classes != self.n_classes_:
+            raise ValueError(f"n_classes={n_classes} differs from the fitted {self.n_classes_}.")
+        votes, K = self._check(L, reset=False)
+        return votes, K, False
+
     def predict(self, L):
         """The most probable class of each row (ties to the larger class balance, then the
         lower index).
@@ -171,11 +182,12 @@ class MajorityVote(_LabelModel):
         -------
         self
         """
-        if not hasattr(self, "n_classes_"):
-            return self.fit(L, n_classes=n_classes)
-        if n_classes is not None and n_classes != self.n_classes_:
-            raise ValueError(f"n_classes={n_classes} differs from the fitted {self.n_classes_}.")
-        votes, _ = self._check(L, reset=False)
+        self._validate_params()
+        votes, K, first = self._chunk(L, n_classes)
+        if first:
+            self._source_weights(votes.n_sources)
+            self.n_classes_, self.n_sources_ = K, votes.n_sources
+            self._winners = np.zeros(K)
         self._add(votes)
         return self
 
@@ -402,13 +414,7 @@ class DawidSkene(_LabelModel):
         self
         """
         self._validate_params()
-        first = not hasattr(self, "n_classes_")
-        if first:
-            votes, K = self._check(L, reset=True, n_classes=n_classes)
-        else:
-            if n_classes is not None and n_classes != self.n_classes_:
-                raise ValueError(f"n_classes={n_classes} differs from the fitted {self.n_classes_}.")
-            votes, K = self._check(L, reset=False)
+        votes, K, first = self._chunk(L, n_classes)
         gold = check_gold(y, votes.n_rows, K)
         n_cov = float(votes.covered.sum())
         if first:
