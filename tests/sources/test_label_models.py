@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import weaklabel
-from weaklabel.sources import DawidSkene, MajorityVote, check_votes
+from weaklabel.sources import DawidSkene, MajorityVote, PrecisionVote, check_votes
 
 
 def _reference_em(L, K, prior, prior_diag, prior_class, iters):
@@ -158,7 +158,7 @@ def test_bad_votes_are_one_line_naming_L(L, kwargs, match):
         check_votes(L, **kwargs)
 
 
-@pytest.mark.parametrize("make", [MajorityVote, DawidSkene])
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote])
 def test_bad_votes_leave_a_fitted_model_unchanged(make):
     L, y = _votes(2, 300, 5, 3)
     model = make().fit(L)
@@ -176,7 +176,7 @@ def test_bad_votes_leave_a_fitted_model_unchanged(make):
     np.testing.assert_array_equal(model.predict_proba(L), proba)
 
 
-@pytest.mark.parametrize("make", [MajorityVote, DawidSkene])
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote])
 def test_save_load_round_trip_and_continue(make, tmp_path):
     L, y = _votes(4, 500, 6, 3)
     model = make().fit(L[:400])
@@ -204,6 +204,117 @@ def test_the_two_dawid_skene_models_keep_their_own_files(tmp_path):
 
 def test_rows_without_votes_get_the_class_balance():
     L = np.array([[0, -1], [0, 0], [1, 1], [-1, -1], [0, -1]])
-    for model in (MajorityVote().fit(L), DawidSkene().fit(L)):
+    for model in (MajorityVote().fit(L), DawidSkene().fit(L), PrecisionVote().fit(L)):
         np.testing.assert_allclose(model.predict_proba(L)[3], model.class_balance_)
     assert MajorityVote().fit(L).predict(np.array([[0, 1]])).tolist() == [0]     # a tie goes to the larger class
+
+
+def _reference_precision_em(L, K, c1, c0, prior_class, iters):
+    """PrecisionVote written out with loops: majority vote's shares to start; the M-step's
+    precision of each (source, class) is its votes' expected right share under a Beta(c1, c0)
+    prior, each vote adds logit(precision) - logit(balance) to its class."""
+    n, m = L.shape
+    T = np.zeros((n, K))
+    for i in range(n):
+        for j in range(m):
+            if L[i, j] >= 0:
+                T[i, L[i, j]] += 1
+        T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
+    covered = (L >= 0).any(axis=1)
+    for _ in range(iters + 1):
+        right, total = np.zeros((m, K)), np.zeros((m, K))
+        for i in range(n):
+            for j in range(m):
+                if L[i, j] >= 0:
+                    right[j, L[i, j]] += T[i, L[i, j]]
+                    total[j, L[i, j]] += 1
+        a = (right + c1) / (total + c1 + c0)
+        pi = (T[covered].sum(axis=0) + prior_class) / (covered.sum() + K * prior_class)
+        W = np.log(a / (1 - a)) - np.log(pi / (1 - pi))
+        if _ == iters:
+            return a, pi, W
+        for i in range(n):
+            s = np.log(pi).copy()
+            for j in range(m):
+                if L[i, j] >= 0:
+                    s[L[i, j]] += W[j, L[i, j]]
+            T[i] = np.exp(s - s.max()) / np.exp(s - s.max()).sum() if covered[i] else pi
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 40), m=st.integers(1, 6), K=st.integers(2, 4),
+       iters=st.integers(1, 4))
+def test_precision_vote_em_equals_the_plain_numpy_reference(seed, n, m, K, iters):
+    L, _ = _votes(seed, n, m, K)
+    model = PrecisionVote(prior_right=3.0, prior_wrong=1.5, prior_class=0.5, max_iter=iters, tol=0.0)
+    if not (L >= 0).any():
+        with pytest.raises(ValueError, match="no vote"):
+            model.fit(L, n_classes=K)
+        return
+    model.fit(L, n_classes=K)
+    a, pi, W = _reference_precision_em(L, K, 3.0, 1.5, 0.5, iters)
+    np.testing.assert_allclose(model.precision_, a, atol=1e-10)
+    np.testing.assert_allclose(model.class_balance_, pi, atol=1e-10)
+    np.testing.assert_allclose(model.weights_, W, atol=1e-8)
+    S = sp.csr_matrix(np.where(L >= 0, L + 1, 0))
+    np.testing.assert_allclose(PrecisionVote(prior_right=3.0, prior_wrong=1.5, prior_class=0.5, max_iter=iters,
+                                             tol=0.0).fit(S, n_classes=K).predict_proba(S),
+                               model.predict_proba(L), atol=1e-12)
+
+
+def _one_sided(seed, n=4000, K=3, spec=((0.95, 0.3), (0.7, 0.4), (0.5, 0.5))):
+    """Labeling functions that each vote one class or abstain: per class, one per
+    (precision, coverage) of ``spec``, their false votes spread over the other classes."""
+    rng = np.random.RandomState(seed)
+    y = rng.randint(0, K, n)
+    cols = []
+    for c in range(K):
+        for precision, coverage in spec:
+            fire = np.where(y == c, rng.rand(n) < coverage,
+                            rng.rand(n) < coverage * (1 - precision) / precision / (K - 1))
+            cols.append(np.where(fire, c, -1))
+    return np.column_stack(cols), y
+
+
+def test_precision_vote_weighs_one_sided_sources_by_their_precision():
+    L, y = _one_sided(0)
+    model = PrecisionVote().fit(L)
+    true_precision = np.array([np.mean(y[L[:, j] >= 0] == L[L[:, j] >= 0, j][0]) for j in range(L.shape[1])])
+    fitted = model.precision_[np.arange(L.shape[1]), np.repeat(np.arange(3), 3)]
+    # EM's posteriors ignore the abstains, so the precisions are biased, not wrong in order
+    assert np.abs(fitted - true_precision).max() < 0.2
+    for c in range(3):
+        assert fitted[3 * c] > fitted[3 * c + 1] > fitted[3 * c + 2]
+    assert model.score(L, y) > MajorityVote().fit(L).score(L, y) + 0.03
+    # a source that never voted a class keeps the prior's precision there
+    np.testing.assert_allclose(model.precision_[0, 1:], 5 / 7)
+
+
+def test_precision_vote_needs_overlaps_between_sources():
+    """The documented limit: with two sources per class whose votes rarely meet, EM has
+    little to go on and drifts below majority vote (DawidSkene keeps to it)."""
+    L, y = _one_sided(0, spec=((0.9, 0.3), (0.6, 0.5)))
+    assert PrecisionVote().fit(L).score(L, y) < MajorityVote().fit(L).score(L, y) - 0.05
+
+
+def test_precision_vote_partial_fit_over_chunks_comes_close_to_fit():
+    L, y = _one_sided(1, n=20000)
+    full = PrecisionVote().fit(L).score(L, y)
+    chunked = PrecisionVote()
+    for rows in np.array_split(np.arange(L.shape[0]), 10):
+        chunked.partial_fit(L[rows], n_classes=3)
+    assert abs(chunked.score(L, y) - full) <= 0.01, (chunked.score(L, y), full)
+    np.testing.assert_array_equal(chunked.n_votes_, PrecisionVote().fit(L).n_votes_)
+
+
+def test_dawid_skene_ignoring_abstains_is_the_classic_crowd_model():
+    """``abstain="ignore"``: confusions conditioned on voting, as Dawid & Skene's original
+    model (and noisy.DawidSkene) has them."""
+    from weaklabel.noisy import DawidSkene as CrowdDawidSkene
+
+    L, y = _votes(6, 300, 5, 3, coverage=0.6)
+    L[(L < 0).all(axis=1), 0] = 0
+    ours = DawidSkene(abstain="ignore", prior=0.01, prior_diagonal=0.0, prior_class=1e-9, tol=0.0,
+                      max_iter=29).fit(L)            # + the final M-step and predict_proba's E-step = 30
+    crowd = CrowdDawidSkene(prior=0.01, tol=0.0, max_iter=30).fit(L)
+    np.testing.assert_allclose(ours.predict_proba(L), crowd.posterior_, atol=1e-6)

@@ -76,3 +76,49 @@ def weighted_votes(indptr, src, cls, weights, P):
     for i in range(n):
         for v in range(indptr[i], indptr[i + 1]):
             P[i, cls[v]] += weights[src[v]]
+
+
+@njit(cache=True)
+def lift_pass(indptr, src, cls, W, log_prior, T):
+    """Posteriors of a weighted vote: ``T[i] = softmax(log_prior + sum of W[j, p] e_p over
+    row i's votes (j, p))``; a row without a vote gets the prior. Returns the sum over the
+    covered rows of the log of the softmax's normaliser (a convergence trace, not a
+    likelihood)."""
+    n = indptr.size - 1
+    K = log_prior.size
+    prior = np.exp(log_prior - np.max(log_prior))
+    prior /= prior.sum()
+    trace = 0.0
+    for i in range(n):
+        lo, hi = indptr[i], indptr[i + 1]
+        if lo == hi:
+            for q in range(K):
+                T[i, q] = prior[q]
+            continue
+        for q in range(K):
+            T[i, q] = log_prior[q]
+        for v in range(lo, hi):
+            T[i, cls[v]] += W[src[v], cls[v]]
+        mx = T[i, 0]
+        for q in range(1, K):
+            if T[i, q] > mx:
+                mx = T[i, q]
+        total = 0.0
+        for q in range(K):
+            T[i, q] = np.exp(T[i, q] - mx)
+            total += T[i, q]
+        for q in range(K):
+            T[i, q] /= total
+        trace += mx + np.log(total)
+    return trace
+
+
+@njit(cache=True)
+def precision_counts(indptr, src, cls, T, right, total):
+    """``right[j, p] += T[i, p]`` and ``total[j, p] += 1`` for every vote (j, p) of row i:
+    the expected number of source j's votes for p that are right, and their number."""
+    n = indptr.size - 1
+    for i in range(n):
+        for v in range(indptr[i], indptr[i + 1]):
+            right[src[v], cls[v]] += T[i, cls[v]]
+            total[src[v], cls[v]] += 1.0

@@ -1,8 +1,9 @@
 """Label models: from the votes of several weak sources to probabilistic labels.
 
 :class:`MajorityVote` (optionally weighted) is the baseline; :class:`DawidSkene` is Dawid
-& Skene's model with abstains as an outcome, so that one-sided labeling functions (which
-vote one class or abstain) are modelled rather than mistaken for perfect ones.
+& Skene's model, with abstains as an outcome (labeling functions) or ignored (crowds);
+:class:`PrecisionVote` weighs each vote by its source's estimated precision on the class it
+votes, for one-sided labeling functions.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._persist import register, save_model
 from .._validation import transactional
-from ._kernels import posterior_pass, vote_counts, weighted_votes
+from ._kernels import lift_pass, posterior_pass, precision_counts, vote_counts, weighted_votes
 from ._votes import check_gold, check_votes
 
-__all__ = ["MajorityVote", "DawidSkene"]
+__all__ = ["MajorityVote", "DawidSkene", "PrecisionVote"]
 
 
 class _LabelModel(BaseEstimator):
@@ -269,9 +270,16 @@ class DawidSkene(_LabelModel):
     max_iter : int, default=100
         Most EM iterations of ``fit``.
     tol : float, default=1e-6
-        ``fit`` stops when the log-likelihood improves by less than ``tol`` relative.
+        ``fit`` stops when the log-likelihood improves by less than ``tol`` relative (0: run
+        ``max_iter`` iterations).
     decay : float in (0.5, 1], default=0.7
         The stepwise EM step's decay in ``partial_fit``.
+    abstain : {"evidence", "ignore"}, default="evidence"
+        ``"evidence"``: an abstain is an outcome whose rate may differ between the classes
+        (for labeling functions, which see every row). ``"ignore"``: Dawid & Skene's
+        original model, where a missing vote says nothing and each source's confusion is
+        conditioned on its having voted (for crowds, where a worker is shown only some
+        items). Both fit the same ``confusions_``.
 
     Attributes
     ----------
@@ -305,15 +313,18 @@ class DawidSkene(_LabelModel):
                               "prior_class": [Interval(Real, 0, None, closed="neither")],
                               "max_iter": [Interval(Integral, 1, None, closed="left")],
                               "tol": [Interval(Real, 0, None, closed="left")],
-                              "decay": [Interval(Real, 0.5, 1, closed="right")]}
+                              "decay": [Interval(Real, 0.5, 1, closed="right")],
+                              "abstain": [StrOptions({"evidence", "ignore"})]}
 
-    def __init__(self, *, prior=1.0, prior_diagonal=2.0, prior_class=1.0, max_iter=100, tol=1e-6, decay=0.7):
+    def __init__(self, *, prior=1.0, prior_diagonal=2.0, prior_class=1.0, max_iter=100, tol=1e-6, decay=0.7,
+                 abstain="evidence"):
         self.prior = prior
         self.prior_diagonal = prior_diagonal
         self.prior_class = prior_class
         self.max_iter = max_iter
         self.tol = tol
         self.decay = decay
+        self.abstain = abstain
 
     # ---- EM pieces -----------------------------------------------------------------------
 
@@ -341,16 +352,13 @@ class DawidSkene(_LabelModel):
 
     def _posteriors(self, votes, theta, pi):
         T = np.empty((votes.n_rows, pi.size))
-        ll = posterior_pass(votes.indptr, votes.src, votes.cls, np.log(theta), np.log(pi), T)
+        log_theta = np.log(theta)
+        if self.abstain == "ignore":          # P(vote p | q, the source voted); an abstain says nothing
+            K = pi.size
+            log_theta[:, :K, :] -= np.log(theta[:, :K, :].sum(axis=1, keepdims=True))
+            log_theta[:, K, :] = 0.0
+        ll = posterior_pass(votes.indptr, votes.src, votes.cls, log_theta, np.log(pi), T)
         return T, ll
-
-    def _start(self, votes, K, gold):
-        """Majority vote's shares as the first posteriors (the known labels one-hot)."""
-        P = np.zeros((votes.n_rows, K))
-        weighted_votes(votes.indptr, votes.src, votes.cls, np.ones(votes.n_sources), P)
-        total = P.sum(axis=1, keepdims=True)
-        T = np.where(total > 0, P / np.where(total > 0, total, 1.0), 1.0 / K)
-        return _pin(T, gold)
 
     # ---- the estimator -------------------------------------------------------------------
 
@@ -378,13 +386,13 @@ class DawidSkene(_LabelModel):
         keep = votes.covered | (gold >= 0)
         if not keep.any():
             raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
-        T = self._start(votes, K, gold)
+        T = _mv_start(votes, K, gold)
         ll_prev, converged, it = -np.inf, False, 0
         for it in range(1, self.max_iter + 1):
             theta, pi = self._m_step(*self._stats(votes, T, K))
             T, ll = self._posteriors(votes, theta, pi)
             T = _pin(T, gold)
-            if np.isfinite(ll_prev) and abs(ll - ll_prev) <= self.tol * max(abs(ll_prev), 1.0):
+            if np.isfinite(ll_prev) and abs(ll - ll_prev) < self.tol * max(abs(ll_prev), 1.0):
                 converged = True
                 break
             ll_prev = ll
@@ -418,7 +426,7 @@ class DawidSkene(_LabelModel):
         gold = check_gold(y, votes.n_rows, K)
         n_cov = float(votes.covered.sum())
         if first:
-            T = self._start(votes, K, gold)
+            T = _mv_start(votes, K, gold)
             self._s_counts, self._s_class = np.zeros((votes.n_sources, K + 1, K)), np.zeros(K)
             self._n_seen, self._t = 0.0, 0
             self.n_classes_, self.n_sources_ = K, votes.n_sources
@@ -490,6 +498,273 @@ class DawidSkene(_LabelModel):
         self._n_seen, self._t = float(meta["n_seen"]), int(meta["t"])
         self.log_likelihood_, self.n_iter_ = float(meta["log_likelihood"]), int(meta["n_iter"])
         self.converged_ = bool(meta["converged"])
+
+
+@register
+class PrecisionVote(_LabelModel):
+    """A vote weighted by each source's precision on the class it votes, fitted by EM: for
+    labeling functions.
+
+    Source ``j``'s vote for class ``p`` is right with probability ``a[j, p]`` (its
+    precision on ``p``), and the classes have a balance ``pi``. A row's posterior is
+    ``log P(q | votes) = log pi_q + sum over the row's votes (j, q) of w[j, q] + const``,
+    with the weight ``w[j, p] = logit(a[j, p]) - logit(pi_p)``: the log-odds a vote adds
+    over the class's base rate (its *lift*). A vote as precise as the base rate adds
+    nothing, a less precise one counts against its class. Abstains carry no evidence, as
+    in data programming's labeling propensity (Ratner et al., NeurIPS 2016), and a one-sided
+    source (it votes one class or abstains) is weighted by how often that class is right,
+    which its votes, not its abstains, tell. EM (Dawid & Skene, *Applied Statistics* 28(1),
+    1979, with the vote-conditional one-vs-rest confusion above) starts from majority vote's
+    shares; ``a[j, p]`` has a Beta(``prior_right``, ``prior_wrong``) prior, so that a source
+    with few votes stays near the prior's precision.
+
+    ``partial_fit`` is stepwise EM (Cappe & Moulines, *JRSS B* 71(3), 2009), as in
+    :class:`DawidSkene`: O(sources x classes) memory whatever the number of rows.
+
+    Parameters
+    ----------
+    prior_right : float, default=5.0
+        Beta pseudo-count of right votes of every (source, class) (> 0).
+    prior_wrong : float, default=2.0
+        Beta pseudo-count of wrong votes (> 0): by default a vote is believed right 5 times
+        in 7 before any evidence.
+    prior_class : float, default=1.0
+        Dirichlet pseudo-count on each class of the balance (> 0).
+    max_iter : int, default=200
+        Most EM iterations of ``fit``.
+    tol : float, default=1e-7
+        ``fit`` stops when no precision moves by more than ``tol``.
+    decay : float in (0.5, 1], default=0.7
+        The stepwise EM step's decay in ``partial_fit``.
+
+    Attributes
+    ----------
+    n_classes_ : int
+    n_sources_ : int
+    precision_ : ndarray of shape (n_sources, n_classes)
+        ``a[j, p]``, the posterior-mean precision of source ``j``'s votes for ``p`` (the
+        prior's mean where it never voted ``p``).
+    weights_ : ndarray of shape (n_sources, n_classes)
+        ``w[j, p]``, what a vote adds to its class's log-odds.
+    class_balance_ : ndarray of shape (n_classes,)
+    n_votes_ : ndarray of shape (n_sources, n_classes)
+        How many votes for each class each source cast in the rows fitted.
+    n_iter_ : int
+    converged_ : bool
+
+    See Also
+    --------
+    DawidSkene : full confusion matrices; with ``abstain="ignore"`` the model for crowds.
+    MajorityVote : the baseline.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.sources import MajorityVote, PrecisionVote
+    >>> rng = np.random.RandomState(0)
+    >>> y = rng.randint(0, 3, 2000)
+    >>> def one_sided(c, precision, coverage):   # votes c on some rows, right `precision` of the time
+    ...     fire = np.where(y == c, rng.rand(y.size) < coverage,
+    ...                     rng.rand(y.size) < coverage * (1 - precision) / precision / 2)
+    ...     return np.where(fire, c, -1)
+    >>> L = np.c_[one_sided(0, 0.95, 0.5), one_sided(0, 0.4, 0.5), one_sided(1, 0.9, 0.6),
+    ...           one_sided(1, 0.5, 0.6), one_sided(2, 0.9, 0.7), one_sided(2, 0.45, 0.7)]
+    >>> model = PrecisionVote().fit(L)
+    >>> np.round(model.precision_[[0, 1], 0], 1)          # it tells the good source from the poor
+    array([0.9, 0.5])
+    >>> bool(model.score(L, y) > MajorityVote().fit(L).score(L, y))
+    True
+    """
+
+    _model_kind = "sources.PrecisionVote"
+    _parameter_constraints = {"prior_right": [Interval(Real, 0, None, closed="neither")],
+                              "prior_wrong": [Interval(Real, 0, None, closed="neither")],
+                              "prior_class": [Interval(Real, 0, None, closed="neither")],
+                              "max_iter": [Interval(Integral, 1, None, closed="left")],
+                              "tol": [Interval(Real, 0, None, closed="left")],
+                              "decay": [Interval(Real, 0.5, 1, closed="right")]}
+
+    def __init__(self, *, prior_right=5.0, prior_wrong=2.0, prior_class=1.0, max_iter=200, tol=1e-7, decay=0.7):
+        self.prior_right = prior_right
+        self.prior_wrong = prior_wrong
+        self.prior_class = prior_class
+        self.max_iter = max_iter
+        self.tol = tol
+        self.decay = decay
+
+    # ---- EM pieces -----------------------------------------------------------------------
+
+    @staticmethod
+    def _stats(votes, T, K):
+        """Expected right votes and numbers of votes ``(n_sources, K)``, class totals of the
+        covered rows."""
+        right, total = np.zeros((votes.n_sources, K)), np.zeros((votes.n_sources, K))
+        precision_counts(votes.indptr, votes.src, votes.cls, T, right, total)
+        return right, total, T[votes.covered].sum(axis=0)
+
+    def _m_step(self, right, total, class_total):
+        K = class_total.size
+        a = (right + float(self.prior_right)) / (total + float(self.prior_right) + float(self.prior_wrong))
+        pi = (class_total + float(self.prior_class)) / (class_total.sum() + K * float(self.prior_class))
+        return a, pi, _lift(a, pi)
+
+    @staticmethod
+    def _posteriors(votes, W, pi):
+        T = np.empty((votes.n_rows, pi.size))
+        lift_pass(votes.indptr, votes.src, votes.cls, W, np.log(pi), T)
+        return T
+
+    def _publish(self, right, total, class_total):
+        self.precision_, self.class_balance_, self.weights_ = self._m_step(right, total, class_total)
+
+    # ---- the estimator -------------------------------------------------------------------
+
+    @transactional
+    def fit(self, L, y=None, *, n_classes=None):
+        """Fit the precisions and the class balance by EM.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes: class indices and -1 for an abstain, or a sparse matrix of ``class + 1``.
+        y : array-like of int of shape (n_rows,), default=None
+            Known true classes, -1 where unknown: those rows' posteriors are held one-hot.
+        n_classes : int, default=None
+            The number of classes; ``None`` means one more than the largest class voted.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        votes, K = self._check(L, reset=True, n_classes=n_classes)
+        gold = check_gold(y, votes.n_rows, K)
+        if not (votes.covered | (gold >= 0)).any():
+            raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
+        T = _mv_start(votes, K, gold)
+        a_prev, converged, it = None, False, 0
+        for it in range(1, self.max_iter + 1):
+            a, pi, W = self._m_step(*self._stats(votes, T, K))
+            T = _pin(self._posteriors(votes, W, pi), gold)
+            if a_prev is not None and np.abs(a - a_prev).max() < self.tol:
+                converged = True
+                break
+            a_prev = a
+        right, total, class_total = self._stats(votes, T, K)
+        n_cov = max(float(votes.covered.sum()), 1.0)
+        self.n_classes_, self.n_sources_ = K, votes.n_sources
+        self.n_votes_ = total
+        self._s_right, self._s_total, self._s_class = right / n_cov, total / n_cov, class_total / n_cov
+        self._n_seen, self._t = n_cov, 1
+        self._publish(self._s_right * n_cov, self._s_total * n_cov, self._s_class * n_cov)   # as load does
+        self.n_iter_, self.converged_ = it, converged
+        return self
+
+    @transactional
+    def partial_fit(self, L, y=None, *, n_classes=None):
+        """One stepwise EM step on a chunk of rows.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            A chunk of votes (the first call fixes the number of sources and classes).
+        y : array-like of int of shape (n_rows,), default=None
+            Known classes of the chunk's rows, -1 where unknown.
+        n_classes : int, default=None
+            Needed on the first call when the first chunk does not vote every class.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        votes, K, first = self._chunk(L, n_classes)
+        gold = check_gold(y, votes.n_rows, K)
+        n_cov = float(votes.covered.sum())
+        if first:
+            T = _mv_start(votes, K, gold)
+            m = votes.n_sources
+            self._s_right, self._s_total, self._s_class = np.zeros((m, K)), np.zeros((m, K)), np.zeros(K)
+            self._n_seen, self._t, self.n_votes_ = 0.0, 0, np.zeros((m, K))
+            self.n_classes_, self.n_sources_ = K, m
+        else:
+            T = _pin(self._posteriors(votes, self.weights_, self.class_balance_), gold)
+        if n_cov > 0:
+            right, total, class_total = self._stats(votes, T, K)
+            step = 1.0 if self._t == 0 else (self._t + 2.0) ** -float(self.decay)
+            self._s_right = (1 - step) * self._s_right + step * right / n_cov
+            self._s_total = (1 - step) * self._s_total + step * total / n_cov
+            self._s_class = (1 - step) * self._s_class + step * class_total / n_cov
+            self.n_votes_ = self.n_votes_ + total
+            self._n_seen += n_cov
+            self._t += 1
+        n_eff = max(self._n_seen, 1.0)
+        self._publish(self._s_right * n_eff, self._s_total * n_eff, self._s_class * n_eff)
+        self.n_iter_, self.converged_ = self._t, False
+        return self
+
+    def predict_proba(self, L):
+        """Posterior of each row's true class; the class balance for a row without a vote.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes of the rows to label, with the fitted number of sources.
+
+        Returns
+        -------
+        P : ndarray of shape (n_rows, n_classes)
+        """
+        votes, _ = self._check(L, reset=False)
+        return self._posteriors(votes, self.weights_, self.class_balance_)
+
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        from .._persist import length
+
+        K = length(shapes, "class_balance")
+        m = shapes.get("s_right", (-1,))[0]
+        return {"s_right": ("f", (m, K), True), "s_total": ("f", (m, K), True), "s_class": ("f", (K,), True),
+                "n_votes": ("f", (m, K), True), "class_balance": ("f", (K,), True)}
+
+    def _state_arrays(self):
+        return {"s_right": self._s_right, "s_total": self._s_total, "s_class": self._s_class,
+                "n_votes": self.n_votes_, "class_balance": self.class_balance_}
+
+    def _state_meta(self):
+        return {"n_seen": float(self._n_seen), "t": int(self._t), "n_iter": int(self.n_iter_),
+                "converged": bool(self.converged_)}
+
+    def _set_state(self, arrays, meta):
+        s_right, s_total, s_class, n_votes = (np.asarray(arrays[k], dtype=np.float64)
+                                              for k in ("s_right", "s_total", "s_class", "n_votes"))
+        K = s_class.size
+        if K < 2 or s_right.ndim != 2 or s_right.shape[1] != K or s_total.shape != s_right.shape \
+                or n_votes.shape != s_right.shape:
+            raise ValueError(f"statistics {s_right.shape} / {s_total.shape} / {s_class.shape} do not fit")
+        if (s_right < 0).any() or (s_total < 0).any() or (s_class < 0).any() or (n_votes < 0).any() \
+                or (s_right > s_total + 1e-9).any() or float(meta["n_seen"]) < 0 or int(meta["t"]) < 0:
+            raise ValueError("the running statistics must be non-negative, with no more right votes than votes")
+        self._s_right, self._s_total, self._s_class, self.n_votes_ = s_right, s_total, s_class, n_votes
+        self.n_classes_, self.n_sources_ = K, s_right.shape[0]
+        self._n_seen, self._t = float(meta["n_seen"]), int(meta["t"])
+        self.n_iter_, self.converged_ = int(meta["n_iter"]), bool(meta["converged"])
+        n_eff = max(self._n_seen, 1.0)
+        self._publish(s_right * n_eff, s_total * n_eff, s_class * n_eff)
+
+
+def _lift(a, pi):
+    """``logit(a[j, p]) - logit(pi[p])``."""
+    return np.log(a) - np.log1p(-a) - (np.log(pi) - np.log1p(-pi))[None, :]
+
+
+def _mv_start(votes, K, gold):
+    """Majority vote's shares as the first posteriors of EM (the known labels one-hot)."""
+    P = np.zeros((votes.n_rows, K))
+    weighted_votes(votes.indptr, votes.src, votes.cls, np.ones(votes.n_sources), P)
+    total = P.sum(axis=1, keepdims=True)
+    T = np.where(total > 0, P / np.where(total > 0, total, 1.0), 1.0 / K)
+    return _pin(T, gold)
 
 
 def _pin(T, gold):

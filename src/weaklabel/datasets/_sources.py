@@ -1,0 +1,215 @@
+"""Several weak sources as staged: labeling-function votes (WRENCH) and real crowd answers.
+
+``load_votes`` reads ``votes/{name}/{train,valid,test}.json.xz`` (WRENCH's layout: one JSON
+object ``{id: {"label", "weak_labels", "data": {"text"}}}``) and ``load_crowd`` reads
+``crowd/{name}/{answer,truth}.csv.xz``. Every file is checked against the data folder's
+checksums first, as :func:`weaklabel.datasets.load` does.
+
+Two defects of the staged WRENCH copies are repaired by default (``repair=True``), each
+checked by re-applying the labeling functions that the sets' ``readme.txt`` lists as regular
+expressions (they reproduce the staged votes of the untouched splits exactly):
+
+- ``trec``: every test question starts with its *fine* label (``"dist How far is it ..."``)
+  and keeps its case, while the training and validation questions are lower case without
+  it. The repair drops that first token and lower-cases the text; the 68 rules then give
+  exactly the staged test votes (788 of 788), so the votes are kept.
+- ``sms``: the validation and test vote rows do not belong to their texts (the 73 rules
+  give the staged votes of all 4,571 training rows but differ on 295 of 500 validation
+  and 291 of 500 test rows, and the spam rules' staged test votes are right 0 % of the
+  time). The repair recomputes the validation and test votes from the rules.
+
+``youtube``'s functions are code (keywords, spaCy, TextBlob), not listed rules; its staged
+votes are used as they are.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._registry import _open_text, _resolve
+
+__all__ = ["VoteSet", "CrowdSet", "load_votes", "load_crowd", "VOTE_SETS", "CROWD_SETS"]
+
+VOTE_SETS = ("youtube", "sms", "trec")
+CROWD_SETS = ("product", "duck", "dog")
+_SPLITS = ("train", "valid", "test")
+# the readme's rule names -> the label file's class names
+_TREC_NAMES = {"ABBREVIATION": "ABBR", "DESCRIPTION": "DESC", "ENTITY": "ENTY", "HUMAN": "HUM",
+               "LOCATION": "LOC", "NUMERIC": "NUM"}
+
+
+@dataclass
+class VoteSet:
+    """A labeling-function benchmark: votes, true labels and texts of three splits.
+
+    ``L[split]`` is an int array (n_rows, n_sources), -1 for an abstain; ``y[split]`` the
+    true classes; ``texts[split]`` the documents; ``classes`` the class names;
+    ``repairs`` what :func:`load_votes` changed from the staged files.
+    """
+
+    name: str
+    L: dict
+    y: dict
+    texts: dict
+    classes: tuple
+    repairs: tuple = field(default_factory=tuple)
+
+    @property
+    def n_sources(self):
+        return self.L["train"].shape[1]
+
+    def __repr__(self):
+        sizes = ", ".join(f"{s}={self.L[s].shape[0]}" for s in _SPLITS)
+        return f"VoteSet({self.name!r}, {sizes}, sources={self.n_sources}, classes={len(self.classes)})"
+
+
+@dataclass
+class CrowdSet:
+    """Crowd answers: ``L`` a sparse (n_items, n_workers) matrix storing ``class + 1`` (zero =
+    no answer, the layout :func:`weaklabel.sources.check_votes` reads), ``y`` the true
+    class of each item (-1 where unknown), and the ids of the items and workers."""
+
+    name: str
+    L: object
+    y: np.ndarray
+    items: np.ndarray
+    workers: np.ndarray
+    n_classes: int
+
+    def __repr__(self):
+        return (f"CrowdSet({self.name!r}, items={self.L.shape[0]}, workers={self.L.shape[1]}, answers={self.L.nnz}, "
+                f"classes={self.n_classes})")
+
+
+def _read_json(path):
+    with _open_text(path) as fh:
+        return json.load(fh)
+
+
+def _rules(readme, classes, name):
+    """The readme's regular-expression rules as ``(class index, compiled pattern)``."""
+    index = {c: k for k, c in enumerate(classes)}
+    out = []
+    for line in readme.splitlines():
+        parts = line.split("\t")
+        if len(parts) < 2:
+            continue
+        label = _TREC_NAMES.get(parts[0], parts[0]) if name == "trec" else parts[0]
+        if label in index:
+            out.append((index[label], re.compile(parts[1])))
+    return out
+
+
+def apply_rules(rules, texts):
+    """Votes of regular-expression rules on texts: ``(n_texts, n_rules)``, -1 = no match."""
+    L = np.full((len(texts), len(rules)), -1, dtype=np.int64)
+    for j, (c, rx) in enumerate(rules):
+        for i, t in enumerate(texts):
+            if rx.search(t):
+                L[i, j] = c
+    return L
+
+
+def load_votes(name, *, repair=True):
+    """Load a labeling-function benchmark staged in ``votes/`` (WRENCH's youtube, sms, trec).
+
+    Parameters
+    ----------
+    name : {"youtube", "sms", "trec"}
+    repair : bool, default=True
+        Repair the staged copies' two defects (trec's test texts, sms's validation and test
+        votes; see the module's notes). ``False`` returns the files as staged.
+
+    Returns
+    -------
+    VoteSet
+
+    Raises
+    ------
+    DataNotFoundError
+        Naming the missing file and the variable (WEAKLABEL_DATA) to set.
+    ValueError
+        An unknown name, or a file failing its checksum.
+    """
+    if name not in VOTE_SETS:
+        raise ValueError(f"unknown vote set {name!r}; known: {', '.join(VOTE_SETS)}.")
+    files = {s: _resolve(f"votes/{name}/{s}.json.xz", name)[0] for s in _SPLITS}
+    label_file, _ = _resolve(f"votes/{name}/label.json.xz", name)
+    names = _read_json(label_file)
+    classes = tuple(names[str(k)] for k in range(len(names)))
+    L, y, texts = {}, {}, {}
+    for s in _SPLITS:
+        rows = list(_read_json(files[s]).values())
+        L[s] = np.asarray([r["weak_labels"] for r in rows], dtype=np.int64)
+        y[s] = np.asarray([r["label"] for r in rows], dtype=np.int64)
+        texts[s] = [r["data"]["text"] for r in rows]
+    repairs = []
+    if repair and name in ("trec", "sms"):
+        readme_file, _ = _resolve(f"votes/{name}/readme.txt.xz", name)
+        with _open_text(readme_file) as fh:
+            rules = _rules(fh.read(), classes, name)
+        if len(rules) != L["train"].shape[1] or not np.array_equal(apply_rules(rules, texts["train"]), L["train"]):
+            raise ValueError(f"{name}'s readme rules do not reproduce its staged training votes; not repairing. "
+                             "Pass repair=False to read the files as staged.")
+        if name == "trec":
+            texts["test"] = [t.split(" ", 1)[1].lower() if " " in t else t.lower() for t in texts["test"]]
+            if not np.array_equal(apply_rules(rules, texts["test"]), L["test"]):
+                raise ValueError("trec's test votes do not match its rules after the repair of the texts.")
+            repairs.append("test texts: the leading fine label dropped and the text lower-cased")
+        else:
+            for s in ("valid", "test"):
+                new = apply_rules(rules, texts[s])
+                repairs.append(f"{s} votes recomputed from the readme's {len(rules)} rules "
+                               f"({int((new != L[s]).any(axis=1).sum())} of {len(new)} rows changed)")
+                L[s] = new
+    return VoteSet(name, L, y, texts, classes, tuple(repairs))
+
+
+def load_crowd(name):
+    """Load a crowd set staged in ``crowd/`` (product, duck, dog; Zheng et al., PVLDB 2017).
+
+    Parameters
+    ----------
+    name : {"product", "duck", "dog"}
+
+    Returns
+    -------
+    CrowdSet
+        Items in the order they first appear among the answers; a worker's repeated answer
+        to an item keeps the last one.
+
+    Raises
+    ------
+    DataNotFoundError
+        Naming the missing file and the variable (WEAKLABEL_DATA) to set.
+    ValueError
+        An unknown name, a file failing its checksum, or an answer that is not a class index.
+    """
+    if name not in CROWD_SETS:
+        raise ValueError(f"unknown crowd set {name!r}; known: {', '.join(CROWD_SETS)}.")
+    answer_file, _ = _resolve(f"crowd/{name}/answer.csv.xz", name)
+    truth_file, _ = _resolve(f"crowd/{name}/truth.csv.xz", name)
+    with _open_text(answer_file) as fh:
+        rows = list(csv.DictReader(fh))
+    with _open_text(truth_file) as fh:
+        truth = {r["question"]: int(r["truth"]) for r in csv.DictReader(fh)}
+    items, workers, last = {}, {}, {}
+    for r in rows:
+        i = items.setdefault(r["question"], len(items))
+        j = workers.setdefault(r["worker"], len(workers))
+        a = int(r["answer"])
+        if a < 0:
+            raise ValueError(f"{answer_file}: answer {a} of item {r['question']} is not a class index.")
+        last[(i, j)] = a + 1
+    keys = np.asarray(list(last), dtype=np.int64).reshape(-1, 2)
+    L = sp.csr_matrix((np.asarray(list(last.values()), dtype=np.int64), (keys[:, 0], keys[:, 1])),
+                      shape=(len(items), len(workers)))
+    y = np.asarray([truth.get(q, -1) for q in items], dtype=np.int64)
+    K = int(max(L.data.max(), y.max() + 1))
+    return CrowdSet(name, L, y, np.asarray(list(items)), np.asarray(list(workers)), K)
