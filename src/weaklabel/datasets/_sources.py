@@ -64,6 +64,27 @@ class VoteSet:
     def n_sources(self):
         return self.L["train"].shape[1]
 
+    def features(self, *, min_df=2):
+        """TF-IDF of the texts, fitted on the training split (words in at least ``min_df``
+        training texts, unit-norm rows).
+
+        Parameters
+        ----------
+        min_df : int, default=2
+
+        Returns
+        -------
+        X : dict of str to scipy.sparse.csr_matrix
+            ``"train"``, ``"valid"`` and ``"test"``.
+        """
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        vec = TfidfVectorizer(min_df=min_df, dtype=np.float64)
+        X = {"train": vec.fit_transform(self.texts["train"]).tocsr()}
+        for s in ("valid", "test"):
+            X[s] = vec.transform(self.texts[s]).tocsr()
+        return X
+
     def __repr__(self):
         sizes = ", ".join(f"{s}={self.L[s].shape[0]}" for s in _SPLITS)
         return f"VoteSet({self.name!r}, {sizes}, sources={self.n_sources}, classes={len(self.classes)})"

@@ -260,16 +260,20 @@ class DawidSkene(_LabelModel):
 
     Parameters
     ----------
-    prior : float, default=1.0
+    prior : float or "auto", default="auto"
         Dirichlet pseudo-count on every outcome of every source's confusion column (> 0).
-    prior_diagonal : float, default=2.0
+        ``"auto"``: 1.0 with ``abstain="evidence"`` (labeling functions, often few votes
+        each), 0.01 with ``abstain="ignore"`` (crowds: Dawid & Skene's maximum likelihood,
+        smoothed only enough to keep every probability positive).
+    prior_diagonal : float or "auto", default="auto"
         Extra pseudo-count on the right class (>= 0): sources are believed better than
-        chance a little, which fixes the labels' names against label switching.
+        chance a little, which fixes the labels' names against label switching. ``"auto"``:
+        2.0 with ``abstain="evidence"``, 0.0 with ``abstain="ignore"``.
     prior_class : float, default=1.0
         Dirichlet pseudo-count on each class of the balance (> 0).
     max_iter : int, default=100
         Most EM iterations of ``fit``.
-    tol : float, default=1e-6
+    tol : float, default=1e-8
         ``fit`` stops when the log-likelihood improves by less than ``tol`` relative (0: run
         ``max_iter`` iterations).
     decay : float in (0.5, 1], default=0.7
@@ -308,15 +312,15 @@ class DawidSkene(_LabelModel):
     """
 
     _model_kind = "sources.DawidSkene"
-    _parameter_constraints = {"prior": [Interval(Real, 0, None, closed="neither")],
-                              "prior_diagonal": [Interval(Real, 0, None, closed="left")],
+    _parameter_constraints = {"prior": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
+                              "prior_diagonal": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"})],
                               "prior_class": [Interval(Real, 0, None, closed="neither")],
                               "max_iter": [Interval(Integral, 1, None, closed="left")],
                               "tol": [Interval(Real, 0, None, closed="left")],
                               "decay": [Interval(Real, 0.5, 1, closed="right")],
                               "abstain": [StrOptions({"evidence", "ignore"})]}
 
-    def __init__(self, *, prior=1.0, prior_diagonal=2.0, prior_class=1.0, max_iter=100, tol=1e-6, decay=0.7,
+    def __init__(self, *, prior="auto", prior_diagonal="auto", prior_class=1.0, max_iter=100, tol=1e-8, decay=0.7,
                  abstain="evidence"):
         self.prior = prior
         self.prior_diagonal = prior_diagonal
@@ -329,8 +333,11 @@ class DawidSkene(_LabelModel):
     # ---- EM pieces -----------------------------------------------------------------------
 
     def _pseudo(self, K):
-        pseudo = np.full((K + 1, K), float(self.prior))
-        pseudo[np.arange(K), np.arange(K)] += float(self.prior_diagonal)
+        ignore = self.abstain == "ignore"
+        prior = (0.01 if ignore else 1.0) if self.prior == "auto" else float(self.prior)
+        diagonal = (0.0 if ignore else 2.0) if self.prior_diagonal == "auto" else float(self.prior_diagonal)
+        pseudo = np.full((K + 1, K), prior)
+        pseudo[np.arange(K), np.arange(K)] += diagonal
         return pseudo
 
     @staticmethod

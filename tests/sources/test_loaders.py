@@ -1,0 +1,61 @@
+"""The staged votes and crowds: checksums, the documented repairs, one-line errors."""
+
+import numpy as np
+import pytest
+
+from weaklabel import datasets
+from weaklabel.datasets import load_crowd, load_votes
+from weaklabel.datasets._sources import apply_rules
+from weaklabel.sources import check_votes
+
+
+def test_trec_test_texts_lose_their_fine_label_and_keep_their_votes():
+    raw, fixed = load_votes("trec", repair=False), load_votes("trec")
+    assert raw.texts["test"][0].startswith("dist How far")
+    assert fixed.texts["test"][0] == "how far is it from denver to aspen ?"
+    np.testing.assert_array_equal(fixed.L["test"], raw.L["test"])
+    assert fixed.repairs and (fixed.L["train"] == raw.L["train"]).all()
+
+
+def test_sms_votes_are_recomputed_from_the_rules_that_give_the_training_votes():
+    raw, fixed = load_votes("sms", repair=False), load_votes("sms")
+    np.testing.assert_array_equal(fixed.L["train"], raw.L["train"])
+    changed = (fixed.L["test"] != raw.L["test"]).any(axis=1)
+    assert changed.sum() == 291 and "291 of 500" in fixed.repairs[1]
+    # rows with a staged spam vote are mostly ham; with a recomputed one, mostly spam
+    for L, low, high in ((raw.L["test"], 0.0, 0.25), (fixed.L["test"], 0.9, 1.0)):     # 4 of 19, 18 of 19
+        spam = (L == 1).any(axis=1)
+        assert low <= np.mean(fixed.y["test"][spam] == 1) <= high
+
+
+def test_youtube_is_read_as_staged():
+    v = load_votes("youtube")
+    assert v.repairs == () and v.L["train"].shape == (1686, 10) and v.classes == ("HAM", "SPAM")
+    X = v.features()
+    assert X["train"].shape[0] == 1686 and X["test"].shape[1] == X["train"].shape[1]
+    check_votes(v.L["test"], n_classes=2, n_sources=10)
+
+
+def test_apply_rules():
+    import re
+
+    L = apply_rules([(0, re.compile("a")), (1, re.compile("b"))], ["ab", "c", "b"])
+    assert L.tolist() == [[0, 1], [-1, -1], [-1, 1]]
+
+
+@pytest.mark.parametrize("name, shape, answers, K", [("duck", (108, 39), 4212, 2), ("dog", (807, 109), 8070, 4)])
+def test_crowds_load_as_sparse_votes(name, shape, answers, K):
+    c = load_crowd(name)
+    assert c.L.shape == shape and c.L.nnz == answers and c.n_classes == K and (c.y >= 0).all()
+    votes, k = check_votes(c.L)
+    assert k == K and votes.n_votes == answers
+
+
+def test_unknown_and_missing_sets_are_one_line(tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="unknown vote set 'imdb'; known: youtube, sms, trec"):
+        load_votes("imdb")
+    with pytest.raises(ValueError, match="unknown crowd set"):
+        load_crowd("cats")
+    monkeypatch.setenv("WEAKLABEL_DATA", str(tmp_path))
+    with pytest.raises(datasets.DataNotFoundError, match="votes/sms/train.json.xz.*WEAKLABEL_DATA"):
+        load_votes("sms")
