@@ -91,6 +91,7 @@ def test_other_format_version_and_unknown_kind(tmp_path):
             weaklabel.load(tmp_path / "x.npz")
 
 
+@pytest.mark.filterwarnings("ignore:weaklabel.noisy.DawidSkene is deprecated:FutureWarning")
 def test_gaussian_support_and_dawid_skene_round_trip(tmp_path):
     """Every estimator saves: GaussianSupport and DawidSkene once had no save."""
     import weaklabel

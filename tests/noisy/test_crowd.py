@@ -8,6 +8,9 @@ from hypothesis import strategies as st
 from weaklabel.noisy import DawidSkene
 from weaklabel.simulate import annotators, confusion_family
 
+# the class is deprecated (weaklabel.sources.DawidSkene); its tests stay until it goes
+pytestmark = pytest.mark.filterwarnings("ignore:weaklabel.noisy.DawidSkene is deprecated:FutureWarning")
+
 
 def _reference_em(A, gold, K, prior, prior_diag, n_iter):
     """Dawid & Skene (1979), written from the paper with loops; C[j][p, q] = P(j says p | q)."""
@@ -130,3 +133,8 @@ def test_absurd_class_indices_and_sizes_are_refused_before_allocating():
             ds.fit(A, n_classes=bad)
     np.testing.assert_array_equal(ds.posterior_, before)
     assert DawidSkene().fit(A, n_classes=np.int64(4)).posterior_.shape == (300, 4)
+
+
+def test_it_warns_that_it_moved():
+    with pytest.warns(FutureWarning, match="weaklabel.sources.DawidSkene"):
+        DawidSkene()

@@ -189,6 +189,7 @@ def test_save_load_round_trip_and_continue(make, tmp_path):
     np.testing.assert_array_equal(back.predict_proba(L), model.predict_proba(L))
 
 
+@pytest.mark.filterwarnings("ignore:weaklabel.noisy.DawidSkene is deprecated:FutureWarning")
 def test_the_two_dawid_skene_models_keep_their_own_files(tmp_path):
     """noisy.DawidSkene (annotations, transductive) and sources.DawidSkene (votes with
     abstains, inductive) share a name; their files name different kinds."""
@@ -307,6 +308,7 @@ def test_precision_vote_partial_fit_over_chunks_comes_close_to_fit():
     np.testing.assert_array_equal(chunked.n_votes_, PrecisionVote().fit(L).n_votes_)
 
 
+@pytest.mark.filterwarnings("ignore:weaklabel.noisy.DawidSkene is deprecated:FutureWarning")
 def test_dawid_skene_ignoring_abstains_is_the_classic_crowd_model():
     """``abstain="ignore"``: confusions conditioned on voting, as Dawid & Skene's original
     model (and noisy.DawidSkene) has them."""
@@ -318,3 +320,25 @@ def test_dawid_skene_ignoring_abstains_is_the_classic_crowd_model():
                       max_iter=29).fit(L)            # + the final M-step and predict_proba's E-step = 30
     crowd = CrowdDawidSkene(prior=0.01, tol=0.0, max_iter=30).fit(L)
     np.testing.assert_allclose(ours.predict_proba(L), crowd.posterior_, atol=1e-6)
+
+
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote])
+def test_scikit_learn_checks_that_apply_to_vote_matrices(make):
+    """The label models take votes, not features, so scikit-learn's checks that feed float
+    features do not apply; the parameter checks do, and clone / refit must agree."""
+    from sklearn.base import clone
+    from sklearn.utils.estimator_checks import (check_get_params_invariance, check_no_attributes_set_in_init,
+                                                check_parameters_default_constructible, check_set_params)
+
+    name = make.__name__
+    for check in (check_parameters_default_constructible, check_no_attributes_set_in_init, check_get_params_invariance,
+                  check_set_params):
+        check(name, make())
+    L, y = _votes(7, 200, 5, 3)
+    model = make().fit(L)
+    params = model.get_params()
+    twin = clone(model).fit(L)
+    np.testing.assert_array_equal(twin.predict_proba(L), model.predict_proba(L))
+    assert model.get_params() == params                     # fit leaves the parameters as given
+    with pytest.raises(TypeError, match="positional|takes 1 positional"):
+        make(1.0)                                           # keyword-only constructors

@@ -23,7 +23,8 @@ import warnings
 import numpy as np
 
 from ..metrics import accuracy
-from ..noisy import CorrectedLogistic, DawidSkene
+from ..noisy import CorrectedLogistic
+from ..sources import DawidSkene
 from ..simulate import annotators
 from ._common import mean_std
 from .engine import Experiment, MeanStd, Summary, Table
@@ -64,6 +65,14 @@ def majority_vote(A, K, rng):
     return np.argmax(counts + noise, axis=1)
 
 
+def _pin(P, gold):
+    """The gold rows' posteriors one-hot, as EM held them."""
+    P = P.copy()
+    known = gold >= 0
+    P[known] = np.eye(P.shape[1])[gold[known]]
+    return P
+
+
 def crowd_cell(cfg):
     """One run on one dataset: label accuracy of each aggregate and the test error of each LR."""
     Xtr, ytr, Xte, yte = _features(cfg["dataset"])
@@ -81,15 +90,16 @@ def crowd_cell(cfg):
     gold_rows = rng.choice(y.size, max(1, int(round(cfg["gold_fraction"] * y.size))), replace=False)
     gold[gold_rows] = y[gold_rows]
     vote = majority_vote(A, K, rng)
-    ds = DawidSkene().fit(A, n_classes=K)
-    ds_gold = DawidSkene().fit(A, gold=gold, n_classes=K)
+    ds = DawidSkene(abstain="ignore").fit(A, n_classes=K)
+    ds_gold = DawidSkene(abstain="ignore").fit(A, gold, n_classes=K)
+    posterior, posterior_gold = ds.predict_proba(A), _pin(ds_gold.predict_proba(A), gold)
     out = {"annotations_per_row": float((A >= 0).sum(axis=1).mean()),
            "annotator_accuracy": [float(np.mean(A[A[:, j] >= 0, j] == y[A[:, j] >= 0])) for j in range(A.shape[1])],
-           "vote_accuracy": float(np.mean(vote == y)), "ds_accuracy": float(np.mean(ds.predict() == y)),
-           "ds_gold_accuracy": float(np.mean(ds_gold.predict() == y)), "ds_iter": ds.n_iter_}
+           "vote_accuracy": float(np.mean(vote == y)), "ds_accuracy": float(np.mean(ds.predict(A) == y)),
+           "ds_gold_accuracy": float(np.mean(posterior_gold.argmax(axis=1) == y)), "ds_iter": ds.n_iter_}
     base = dict(alpha=cfg["alpha"], max_iter=cfg["lbfgs_iter"], classes=np.arange(K))
-    targets = {"lr_vote": vote, "lr_ds": ds.predict(), "lr_posterior": ds.posterior_,
-               "lr_posterior_gold": ds_gold.posterior_, "lr_true": y}
+    targets = {"lr_vote": vote, "lr_ds": ds.predict(A), "lr_posterior": posterior,
+               "lr_posterior_gold": posterior_gold, "lr_true": y}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for m in cfg["methods"]:

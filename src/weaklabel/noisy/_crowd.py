@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -18,6 +19,13 @@ __all__ = ["DawidSkene"]
 @register
 class DawidSkene(BaseEstimator):
     """Dawid & Skene's EM: one confusion matrix per annotator and the posterior of each true label.
+
+    .. deprecated:: 0.1.0
+        Use :class:`weaklabel.sources.DawidSkene` with ``abstain="ignore"``: the same model
+        (and the same default priors), inductive (``predict_proba(L)`` on new rows), on
+        sparse votes in O(votes) memory, with ``partial_fit``. This class stores a dense
+        (rows x annotators x classes) tensor; it warns when made and will be removed in a
+        later release. Its saved files still load.
 
     A. P. Dawid and A. M. Skene, "Maximum Likelihood Estimation of Observer Error-Rates
     Using the EM Algorithm", Applied Statistics 28(1), 1979.  With ``pi`` the class prior
@@ -75,6 +83,8 @@ class DawidSkene(BaseEstimator):
                               "tol": [Interval(Real, 0, None, closed="left")]}
 
     def __init__(self, prior=0.01, prior_diagonal=0.0, max_iter=100, tol=1e-7):
+        warnings.warn("weaklabel.noisy.DawidSkene is deprecated: use weaklabel.sources.DawidSkene(abstain='ignore') "
+                      "(the same model, on sparse votes, with predict_proba on new rows).", FutureWarning, stacklevel=2)
         self.prior = prior
         self.prior_diagonal = prior_diagonal
         self.max_iter = max_iter

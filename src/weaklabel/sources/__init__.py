@@ -7,7 +7,8 @@ model takes it as ``fit(L, y=None, *, n_classes=None)``, ``partial_fit`` (chunk 
 ``predict_proba(L)`` and ``predict(L)`` on new rows, ``score(L, y)`` and ``save``.
 """
 
+from ._diagnostics import SourceSummary, source_summary
 from ._label_models import DawidSkene, MajorityVote, PrecisionVote
 from ._votes import Votes, check_votes
 
-__all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "check_votes", "Votes"]
+__all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "check_votes", "Votes", "source_summary", "SourceSummary"]

@@ -569,16 +569,16 @@ class PrecisionVote(_LabelModel):
     >>> import numpy as np
     >>> from weaklabel.sources import MajorityVote, PrecisionVote
     >>> rng = np.random.RandomState(0)
-    >>> y = rng.randint(0, 3, 2000)
+    >>> y = rng.randint(0, 3, 4000)
     >>> def one_sided(c, precision, coverage):   # votes c on some rows, right `precision` of the time
     ...     fire = np.where(y == c, rng.rand(y.size) < coverage,
     ...                     rng.rand(y.size) < coverage * (1 - precision) / precision / 2)
     ...     return np.where(fire, c, -1)
-    >>> L = np.c_[one_sided(0, 0.95, 0.5), one_sided(0, 0.4, 0.5), one_sided(1, 0.9, 0.6),
-    ...           one_sided(1, 0.5, 0.6), one_sided(2, 0.9, 0.7), one_sided(2, 0.45, 0.7)]
+    >>> L = np.column_stack([one_sided(c, p, cov) for c in range(3)
+    ...                      for p, cov in ((0.95, 0.3), (0.7, 0.4), (0.5, 0.5))])
     >>> model = PrecisionVote().fit(L)
-    >>> np.round(model.precision_[[0, 1], 0], 1)          # it tells the good source from the poor
-    array([0.9, 0.5])
+    >>> np.round(model.precision_[[0, 1, 2], 0], 2)       # truly 0.95, 0.7, 0.5: ranked, shrunk
+    array([0.87, 0.52, 0.39])
     >>> bool(model.score(L, y) > MajorityVote().fit(L).score(L, y))
     True
     """
