@@ -16,6 +16,8 @@ from collections.abc import Mapping
 import numpy as np
 import scipy.sparse as sp
 
+from .._extras import require
+
 __all__ = ["LabelingFunction", "labeling_function", "keyword", "regex", "apply_lfs"]
 
 
@@ -180,12 +182,8 @@ def _records(data):
 def _apply_local(lfs, data, progress):
     records, n = _records(data)
     if progress:
-        try:
-            from tqdm.auto import tqdm
-        except ImportError:                      # the cli extra brings tqdm; without it, no bar
-            pass
-        else:
-            records = tqdm(records, total=n, desc="labeling functions", unit="row")
+        tqdm = require("tqdm.auto", "apply_lfs(progress=True)").tqdm
+        records = tqdm(records, total=n, desc="labeling functions", unit="row")
     rows, cols, vals = [], [], []
     for i, record in enumerate(records):
         for j, lf in enumerate(lfs):
@@ -212,7 +210,8 @@ def apply_lfs(lfs, data, *, sparse=True, progress=False):
         Return a CSR matrix of ``class + 1`` (zero = abstain); ``False``: a dense int array
         with -1 for an abstain.
     progress : bool, default=False
-        Show a progress bar (needs tqdm, in the ``cli`` extra; local data only).
+        Show a progress bar (needs tqdm, in the ``cli`` extra: an ImportError naming it
+        otherwise; local data only).
 
     Returns
     -------
@@ -231,8 +230,7 @@ def apply_lfs(lfs, data, *, sparse=True, progress=False):
     if not lfs:
         raise ValueError("apply_lfs needs at least one labeling function.")
     if hasattr(data, "map_partitions") and hasattr(data, "to_delayed"):
-        import dask
-
+        dask = require("dask", "apply_lfs on a Dask DataFrame")
         parts = [dask.delayed(_apply_local)(lfs, part, False) for part in data.to_delayed()]
         L = sp.vstack(dask.compute(*parts), format="csr")
     else:
