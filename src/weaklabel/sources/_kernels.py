@@ -122,3 +122,86 @@ def precision_counts(indptr, src, cls, T, right, total):
         for v in range(indptr[i], indptr[i + 1]):
             right[src[v], cls[v]] += T[i, cls[v]]
             total[src[v], cls[v]] += 1.0
+
+
+@njit(cache=True)
+def _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, t):
+    """The posterior of one covered row into ``t``: majority vote's shares (mode 0), Dawid-
+    Skene's with abstains (mode 1, ``params = log_theta`` with the abstain-adjusted base in
+    ``log_prior``) or PrecisionVote's (mode 2, ``params[:, :, 0] = W``); a known class ``g``
+    gives a one-hot row. Returns the log normaliser (0 for modes 0 and a known class)."""
+    K = t.size
+    if g >= 0:
+        for q in range(K):
+            t[q] = 0.0
+        t[g] = 1.0
+        return 0.0
+    if mode == 0:
+        for q in range(K):
+            t[q] = 0.0
+        for v in range(lo, hi):
+            t[cls[v]] += 1.0
+        total = 0.0
+        for q in range(K):
+            total += t[q]
+        for q in range(K):
+            t[q] /= total
+        return 0.0
+    for q in range(K):
+        t[q] = log_prior[q]
+    for v in range(lo, hi):
+        j = src[v]
+        p = cls[v]
+        if mode == 1:
+            for q in range(K):
+                t[q] += params[j, p, q] - params[j, K, q]
+        else:
+            t[p] += params[j, p, 0]
+    mx = t[0]
+    for q in range(1, K):
+        if t[q] > mx:
+            mx = t[q]
+    total = 0.0
+    for q in range(K):
+        t[q] = np.exp(t[q] - mx)
+        total += t[q]
+    for q in range(K):
+        t[q] /= total
+    return mx + np.log(total)
+
+
+@njit(cache=True)
+def em_step(indptr, src, cls, gold, mode, params, log_prior, counts, class_total):
+    """One E-step fused with the M-step's sufficient statistics, row by row, so that no
+    (rows x classes) posterior is ever stored: memory O(votes + sources x classes^2).
+
+    For every covered row (and every row whose class is known), its posterior ``t`` (see
+    :func:`_row_posterior`; ``log_prior`` already holds the abstain terms of mode 1) is added
+    to ``class_total``, and for every vote (j, p) ``counts[j, p, :] += t`` (``counts`` of
+    shape (sources, >= K, K)) or ``counts[j, p, 0] += t[p]`` (shape (sources, K, 1): the
+    expected right votes, for PrecisionVote). Returns the sum of the
+    log normalisers of the covered rows without a known class (the log-likelihood in mode 1,
+    up to the constant).
+    """
+    n = indptr.size - 1
+    K = class_total.size
+    t = np.empty(K)
+    right_only = counts.shape[2] == 1
+    trace = 0.0
+    for i in range(n):
+        lo, hi = indptr[i], indptr[i + 1]
+        g = gold[i]
+        if lo == hi and g < 0:
+            continue
+        trace += _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, t)
+        for q in range(K):
+            class_total[q] += t[q]
+        for v in range(lo, hi):
+            j = src[v]
+            p = cls[v]
+            if right_only:
+                counts[j, p, 0] += t[p]
+            else:
+                for q in range(K):
+                    counts[j, p, q] += t[q]
+    return trace

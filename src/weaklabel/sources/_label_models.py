@@ -17,10 +17,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._persist import register, save_model
 from .._validation import transactional
-from ._kernels import lift_pass, posterior_pass, precision_counts, vote_counts, weighted_votes
+from ._kernels import em_step, lift_pass, posterior_pass, weighted_votes
 from ._votes import check_gold, check_votes
 
 __all__ = ["MajorityVote", "DawidSkene", "PrecisionVote"]
+
+_NO_PARAMS = np.zeros((1, 1, 1))      # em_step's parameters when it starts from majority vote
 
 
 class _LabelModel(BaseEstimator):
@@ -340,15 +342,29 @@ class DawidSkene(_LabelModel):
         pseudo[np.arange(K), np.arange(K)] += diagonal
         return pseudo
 
-    @staticmethod
-    def _stats(votes, T, K):
-        """Expected counts ``(n_sources, K + 1, K)`` and class totals of the covered rows."""
-        cov = votes.covered
-        counts = np.zeros((votes.n_sources, K + 1, K))
-        vote_counts(votes.indptr, votes.src, votes.cls, T, counts)
-        class_total = T[cov].sum(axis=0)
+    def _log_params(self, theta):
+        """``log theta``; with ``abstain="ignore"``, of the confusion given a vote, and 0 for
+        the abstain (it says nothing)."""
+        log_theta = np.log(theta)
+        if self.abstain == "ignore":
+            K = theta.shape[2]
+            log_theta[:, :K, :] -= np.log(theta[:, :K, :].sum(axis=1, keepdims=True))
+            log_theta[:, K, :] = 0.0
+        return log_theta
+
+    def _step(self, votes, gold, K, theta=None, pi=None):
+        """The E-step (majority vote's shares when ``theta`` is None) fused with the
+        statistics: expected counts ``(n_sources, K + 1, K)``, class totals and the
+        log-likelihood, without storing a posterior per row."""
+        counts, class_total = np.zeros((votes.n_sources, K + 1, K)), np.zeros(K)
+        if theta is None:
+            ll = em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), counts, class_total)
+        else:
+            log_theta = self._log_params(theta)
+            base = np.log(pi) + log_theta[:, K, :].sum(axis=0)
+            ll = em_step(votes.indptr, votes.src, votes.cls, gold, 1, log_theta, base, counts, class_total)
         counts[:, K, :] = np.maximum(class_total[None, :] - counts[:, :K, :].sum(axis=1), 0.0)
-        return counts, class_total
+        return counts, class_total, ll
 
     def _m_step(self, counts, class_total):
         K = class_total.size
@@ -359,12 +375,7 @@ class DawidSkene(_LabelModel):
 
     def _posteriors(self, votes, theta, pi):
         T = np.empty((votes.n_rows, pi.size))
-        log_theta = np.log(theta)
-        if self.abstain == "ignore":          # P(vote p | q, the source voted); an abstain says nothing
-            K = pi.size
-            log_theta[:, :K, :] -= np.log(theta[:, :K, :].sum(axis=1, keepdims=True))
-            log_theta[:, K, :] = 0.0
-        ll = posterior_pass(votes.indptr, votes.src, votes.cls, log_theta, np.log(pi), T)
+        ll = posterior_pass(votes.indptr, votes.src, votes.cls, self._log_params(theta), np.log(pi), T)
         return T, ll
 
     # ---- the estimator -------------------------------------------------------------------
@@ -393,18 +404,15 @@ class DawidSkene(_LabelModel):
         keep = votes.covered | (gold >= 0)
         if not keep.any():
             raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
-        T = _mv_start(votes, K, gold)
+        counts, class_total, _ = self._step(votes, gold, K)
         ll_prev, converged, it = -np.inf, False, 0
         for it in range(1, self.max_iter + 1):
-            theta, pi = self._m_step(*self._stats(votes, T, K))
-            T, ll = self._posteriors(votes, theta, pi)
-            T = _pin(T, gold)
+            counts, class_total, ll = self._step(votes, gold, K, *self._m_step(counts, class_total))
             if np.isfinite(ll_prev) and abs(ll - ll_prev) < self.tol * max(abs(ll_prev), 1.0):
                 converged = True
                 break
             ll_prev = ll
-        counts, class_total = self._stats(votes, T, K)
-        n_cov = max(float(votes.covered.sum()), 1.0)
+        n_cov = float(keep.sum())
         self.n_classes_, self.n_sources_ = K, votes.n_sources
         self.confusions_, self.class_balance_ = self._m_step(counts, class_total)
         self._s_counts, self._s_class, self._n_seen, self._t = counts / n_cov, class_total / n_cov, n_cov, 1
@@ -431,17 +439,15 @@ class DawidSkene(_LabelModel):
         self._validate_params()
         votes, K, first = self._chunk(L, n_classes)
         gold = check_gold(y, votes.n_rows, K)
-        n_cov = float(votes.covered.sum())
+        n_cov = float((votes.covered | (gold >= 0)).sum())
         if first:
-            T = _mv_start(votes, K, gold)
             self._s_counts, self._s_class = np.zeros((votes.n_sources, K + 1, K)), np.zeros(K)
             self._n_seen, self._t = 0.0, 0
             self.n_classes_, self.n_sources_ = K, votes.n_sources
+            counts, class_total, _ = self._step(votes, gold, K)
         else:
-            T, _ = self._posteriors(votes, self.confusions_, self.class_balance_)
-            T = _pin(T, gold)
+            counts, class_total, _ = self._step(votes, gold, K, self.confusions_, self.class_balance_)
         if n_cov > 0:
-            counts, class_total = self._stats(votes, T, K)
             step = 1.0 if self._t == 0 else (self._t + 2.0) ** -float(self.decay)
             self._s_counts = (1 - step) * self._s_counts + step * counts / n_cov
             self._s_class = (1 - step) * self._s_class + step * class_total / n_cov
@@ -602,12 +608,16 @@ class PrecisionVote(_LabelModel):
     # ---- EM pieces -----------------------------------------------------------------------
 
     @staticmethod
-    def _stats(votes, T, K):
-        """Expected right votes and numbers of votes ``(n_sources, K)``, class totals of the
-        covered rows."""
-        right, total = np.zeros((votes.n_sources, K)), np.zeros((votes.n_sources, K))
-        precision_counts(votes.indptr, votes.src, votes.cls, T, right, total)
-        return right, total, T[votes.covered].sum(axis=0)
+    def _step(votes, gold, K, W=None, pi=None):
+        """The E-step (majority vote's shares when ``W`` is None) fused with the statistics:
+        expected right votes and numbers of votes ``(n_sources, K)``, class totals."""
+        right, class_total = np.zeros((votes.n_sources, K, 1)), np.zeros(K)
+        if W is None:
+            em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), right, class_total)
+        else:
+            em_step(votes.indptr, votes.src, votes.cls, gold, 2, W[:, :, None], np.log(pi), right, class_total)
+        total = np.bincount(votes.src * K + votes.cls, minlength=votes.n_sources * K)
+        return right[:, :, 0], total.reshape(votes.n_sources, K).astype(np.float64), class_total
 
     def _m_step(self, right, total, class_total):
         K = class_total.size
@@ -648,17 +658,17 @@ class PrecisionVote(_LabelModel):
         gold = check_gold(y, votes.n_rows, K)
         if not (votes.covered | (gold >= 0)).any():
             raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
-        T = _mv_start(votes, K, gold)
+        stats = self._step(votes, gold, K)
         a_prev, converged, it = None, False, 0
         for it in range(1, self.max_iter + 1):
-            a, pi, W = self._m_step(*self._stats(votes, T, K))
-            T = _pin(self._posteriors(votes, W, pi), gold)
+            a, pi, W = self._m_step(*stats)
+            stats = self._step(votes, gold, K, W, pi)
             if a_prev is not None and np.abs(a - a_prev).max() < self.tol:
                 converged = True
                 break
             a_prev = a
-        right, total, class_total = self._stats(votes, T, K)
-        n_cov = max(float(votes.covered.sum()), 1.0)
+        right, total, class_total = stats
+        n_cov = float((votes.covered | (gold >= 0)).sum())
         self.n_classes_, self.n_sources_ = K, votes.n_sources
         self.n_votes_ = total
         self._s_right, self._s_total, self._s_class = right / n_cov, total / n_cov, class_total / n_cov
@@ -687,17 +697,16 @@ class PrecisionVote(_LabelModel):
         self._validate_params()
         votes, K, first = self._chunk(L, n_classes)
         gold = check_gold(y, votes.n_rows, K)
-        n_cov = float(votes.covered.sum())
+        n_cov = float((votes.covered | (gold >= 0)).sum())
         if first:
-            T = _mv_start(votes, K, gold)
             m = votes.n_sources
             self._s_right, self._s_total, self._s_class = np.zeros((m, K)), np.zeros((m, K)), np.zeros(K)
             self._n_seen, self._t, self.n_votes_ = 0.0, 0, np.zeros((m, K))
             self.n_classes_, self.n_sources_ = K, m
+            right, total, class_total = self._step(votes, gold, K)
         else:
-            T = _pin(self._posteriors(votes, self.weights_, self.class_balance_), gold)
+            right, total, class_total = self._step(votes, gold, K, self.weights_, self.class_balance_)
         if n_cov > 0:
-            right, total, class_total = self._stats(votes, T, K)
             step = 1.0 if self._t == 0 else (self._t + 2.0) ** -float(self.decay)
             self._s_right = (1 - step) * self._s_right + step * right / n_cov
             self._s_total = (1 - step) * self._s_total + step * total / n_cov
@@ -763,21 +772,3 @@ class PrecisionVote(_LabelModel):
 def _lift(a, pi):
     """``logit(a[j, p]) - logit(pi[p])``."""
     return np.log(a) - np.log1p(-a) - (np.log(pi) - np.log1p(-pi))[None, :]
-
-
-def _mv_start(votes, K, gold):
-    """Majority vote's shares as the first posteriors of EM (the known labels one-hot)."""
-    P = np.zeros((votes.n_rows, K))
-    weighted_votes(votes.indptr, votes.src, votes.cls, np.ones(votes.n_sources), P)
-    total = P.sum(axis=1, keepdims=True)
-    T = np.where(total > 0, P / np.where(total > 0, total, 1.0), 1.0 / K)
-    return _pin(T, gold)
-
-
-def _pin(T, gold):
-    known = gold >= 0
-    if known.any():
-        T = T.copy()
-        T[known] = 0.0
-        T[known, gold[known]] = 1.0
-    return T
