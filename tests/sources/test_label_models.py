@@ -342,3 +342,19 @@ def test_scikit_learn_checks_that_apply_to_vote_matrices(make):
     assert model.get_params() == params                     # fit leaves the parameters as given
     with pytest.raises(TypeError, match="positional|takes 1 positional"):
         make(1.0)                                           # keyword-only constructors
+
+
+def test_sparse_votes_of_the_caller_are_left_as_they_were():
+    L = sp.csr_matrix((np.array([3, 1, 0, 2]), (np.array([0, 0, 1, 2]), np.array([1, 0, 0, 1]))), shape=(3, 2))
+    L.data[2] = 0                                          # an explicit zero: an abstain
+    L.has_sorted_indices = False
+    L.indices[:2] = [1, 0]                                 # unsorted within row 0
+    L.data[:2] = [3, 1]
+    before = (L.data.copy(), L.indices.copy(), L.indptr.copy())
+    votes, K = check_votes(L)
+    assert votes.src.tolist() == [0, 1, 1] and votes.cls.tolist() == [0, 2, 1] and K == 3
+    for a, b in zip(before, (L.data, L.indices, L.indptr)):
+        np.testing.assert_array_equal(a, b)
+    dup = sp.coo_matrix((np.array([1, 2]), (np.array([0, 0]), np.array([1, 1]))), shape=(2, 2))
+    with pytest.raises(ValueError, match="two votes of source 1 on row 0"):
+        check_votes(dup)

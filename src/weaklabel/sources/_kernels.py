@@ -205,3 +205,25 @@ def em_step(indptr, src, cls, gold, mode, params, log_prior, counts, class_total
                 for q in range(K):
                     counts[j, p, q] += t[q]
     return trace
+
+
+@njit(cache=True)
+def vote_winners(indptr, src, cls, weights, winners):
+    """``winners[c] += 1`` for every covered row whose (weighted) vote is won by ``c`` (ties
+    to the lower class, as ``np.argmax``), without a (rows x classes) array."""
+    n = indptr.size - 1
+    K = winners.size
+    t = np.zeros(K)
+    for i in range(n):
+        lo, hi = indptr[i], indptr[i + 1]
+        if lo == hi:
+            continue
+        for v in range(lo, hi):
+            t[cls[v]] += weights[src[v]]
+        best, top = 0, t[0]
+        for q in range(1, K):
+            if t[q] > top:
+                best, top = q, t[q]
+        winners[best] += 1.0
+        for v in range(lo, hi):
+            t[cls[v]] = 0.0

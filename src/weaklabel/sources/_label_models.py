@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._persist import register, save_model
 from .._validation import transactional
-from ._kernels import em_step, lift_pass, posterior_pass, weighted_votes
+from ._kernels import em_step, lift_pass, posterior_pass, vote_winners, weighted_votes
 from ._votes import check_gold, check_votes
 
 __all__ = ["MajorityVote", "DawidSkene", "PrecisionVote"]
@@ -195,9 +195,7 @@ class MajorityVote(_LabelModel):
         return self
 
     def _add(self, votes):
-        P = self._counts(votes, self.n_classes_)
-        cov = votes.covered
-        np.add.at(self._winners, np.argmax(P[cov], axis=1), 1.0)
+        vote_winners(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources), self._winners)
         self.class_balance_ = (self._winners + 1.0) / (self._winners.sum() + self.n_classes_)
 
     def predict_proba(self, L):
@@ -608,16 +606,16 @@ class PrecisionVote(_LabelModel):
     # ---- EM pieces -----------------------------------------------------------------------
 
     @staticmethod
-    def _step(votes, gold, K, W=None, pi=None):
+    def _step(votes, gold, K, W=None, pi=None, total=None):
         """The E-step (majority vote's shares when ``W`` is None) fused with the statistics:
-        expected right votes and numbers of votes ``(n_sources, K)``, class totals."""
+        expected right votes and numbers of votes ``(n_sources, K)`` (``total``, counted once
+        by the caller), class totals."""
         right, class_total = np.zeros((votes.n_sources, K, 1)), np.zeros(K)
         if W is None:
             em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), right, class_total)
         else:
             em_step(votes.indptr, votes.src, votes.cls, gold, 2, W[:, :, None], np.log(pi), right, class_total)
-        total = np.bincount(votes.src * K + votes.cls, minlength=votes.n_sources * K)
-        return right[:, :, 0], total.reshape(votes.n_sources, K).astype(np.float64), class_total
+        return right[:, :, 0], _vote_totals(votes, K) if total is None else total, class_total
 
     def _m_step(self, right, total, class_total):
         K = class_total.size
@@ -662,7 +660,7 @@ class PrecisionVote(_LabelModel):
         a_prev, converged, it = None, False, 0
         for it in range(1, self.max_iter + 1):
             a, pi, W = self._m_step(*stats)
-            stats = self._step(votes, gold, K, W, pi)
+            stats = self._step(votes, gold, K, W, pi, total=stats[1])
             if a_prev is not None and np.abs(a - a_prev).max() < self.tol:
                 converged = True
                 break
@@ -767,6 +765,12 @@ class PrecisionVote(_LabelModel):
         self.n_iter_, self.converged_ = int(meta["n_iter"]), bool(meta["converged"])
         n_eff = max(self._n_seen, 1.0)
         self._publish(s_right * n_eff, s_total * n_eff, s_class * n_eff)
+
+
+def _vote_totals(votes, K):
+    """How many votes for each class each source cast ``(n_sources, K)``."""
+    total = np.bincount(votes.src * K + votes.cls, minlength=votes.n_sources * K)
+    return total.reshape(votes.n_sources, K).astype(np.float64)
 
 
 def _lift(a, pi):

@@ -90,11 +90,21 @@ def check_votes(L, *, n_classes=None, n_sources=None, name="L"):
                                   or not 2 <= n_classes <= _MAX_CLASSES):
         raise ValueError(f"n_classes must be an integer from 2 to {_MAX_CLASSES}; got {n_classes!r}.")
     if sp.issparse(L):
-        M = sp.csr_matrix(L)
-        if M.ndim != 2:
-            raise ValueError(f"{name} must be 2-D (n_rows, n_sources); got shape {M.shape}.")
-        M.sum_duplicates()
-        M.eliminate_zeros()
+        if L.ndim != 2:
+            raise ValueError(f"{name} must be 2-D (n_rows, n_sources); got shape {L.shape}.")
+        M = L if L.format == "csr" else None
+        if M is None or not (M.has_canonical_format and M.data.all()):
+            C = L.tocoo()                     # a copy: the caller's matrix is never changed
+            keep = C.data != 0
+            r, c = C.row[keep].astype(np.int64), C.col[keep].astype(np.int64)
+            pairs = r * C.shape[1] + c
+            uniq, first = np.unique(pairs, return_index=True)
+            if uniq.size < pairs.size:
+                dup = np.setdiff1d(np.arange(pairs.size), first)[0]
+                raise ValueError(f"{name} holds two votes of source {c[dup]} on row {r[dup]}; a source votes at "
+                                 "most once per row.")
+            M = sp.csr_matrix((C.data[keep], (r, c)), shape=C.shape)
+            M.sort_indices()
         data = M.data
         if data.dtype.kind not in "iuf" or (data.dtype.kind == "f" and not (np.isfinite(data).all()
                                                                           and (data == np.round(data)).all())):
@@ -103,10 +113,8 @@ def check_votes(L, *, n_classes=None, n_sources=None, name="L"):
             raise ValueError(f"{name} must store class + 1 (>= 1), 0 for an abstain; found negative values.")
         n_rows, m = M.shape
         indptr = M.indptr.astype(np.int64)
-        src = M.indices.astype(np.int64)
+        src = M.indices.astype(np.int64)          # sorted by source within each row (canonical)
         cls = data.astype(np.int64) - 1
-        order = np.lexsort((src, np.repeat(np.arange(n_rows), np.diff(indptr))))
-        src, cls = src[order], cls[order]
     else:
         A = np.asarray(L)
         if A.ndim != 2:
