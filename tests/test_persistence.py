@@ -137,3 +137,16 @@ def test_softmax_calibrated_saves_its_learner_inside(tmp_path):
     np.testing.assert_array_equal(back.predict_proba(X), est.predict_proba(X))
     assert back.temperature_ == est.temperature_ and back.get_params()["holdout"] == est.holdout
     assert type(back.estimator).__name__ == "AvgPegasos"
+
+
+def test_fortran_ordered_state_is_saved_in_c_order(tmp_path):
+    """A state array that a computation left in Fortran order saves and loads."""
+    import weaklabel
+    from weaklabel.sources import MatrixCompletion
+
+    L = np.array([[0, 1, 1], [1, 1, -1], [0, -1, 0], [1, 0, 1]])
+    model = MatrixCompletion().fit(L)
+    model._O_sum = np.asfortranarray(model._O_sum)
+    assert not model._O_sum.flags.c_contiguous
+    model.save(tmp_path / "m.npz")
+    np.testing.assert_array_equal(weaklabel.load(tmp_path / "m.npz").predict_proba(L), model.predict_proba(L))

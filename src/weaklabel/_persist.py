@@ -85,7 +85,8 @@ def jsonable_params(params):
 def save_model(est, path):
     """Write ``est`` to ``path``: a temporary file moved into place, so a failed save
     never leaves a half-written model.  Returns ``path``."""
-    arrays = {k: np.asarray(v) for k, v in est._state_arrays().items()}
+    # C order: the loader refuses Fortran-ordered members (and the digest reads C bytes)
+    arrays = {k: np.ascontiguousarray(v) for k, v in est._state_arrays().items()}
     for k, v in arrays.items():
         if v.dtype == object:
             arrays[k] = v.astype(str)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import weaklabel
-from weaklabel.sources import DawidSkene, MajorityVote, PrecisionVote, check_votes
+from weaklabel.sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote, check_votes
 
 
 def _reference_em(L, K, prior, prior_diag, prior_class, iters):
@@ -158,7 +158,7 @@ def test_bad_votes_are_one_line_naming_L(L, kwargs, match):
         check_votes(L, **kwargs)
 
 
-@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote])
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote, MatrixCompletion])
 def test_bad_votes_leave_a_fitted_model_unchanged(make):
     L, y = _votes(2, 300, 5, 3)
     model = make().fit(L)
@@ -176,7 +176,7 @@ def test_bad_votes_leave_a_fitted_model_unchanged(make):
     np.testing.assert_array_equal(model.predict_proba(L), proba)
 
 
-@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote])
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote, MatrixCompletion])
 def test_save_load_round_trip_and_continue(make, tmp_path):
     L, y = _votes(4, 500, 6, 3)
     model = make().fit(L[:400])
@@ -205,7 +205,7 @@ def test_the_two_dawid_skene_models_keep_their_own_files(tmp_path):
 
 def test_rows_without_votes_get_the_class_balance():
     L = np.array([[0, -1], [0, 0], [1, 1], [-1, -1], [0, -1]])
-    for model in (MajorityVote().fit(L), DawidSkene().fit(L), PrecisionVote().fit(L)):
+    for model in (MajorityVote().fit(L), DawidSkene().fit(L), PrecisionVote().fit(L), MatrixCompletion().fit(L)):
         np.testing.assert_allclose(model.predict_proba(L)[3], model.class_balance_)
     assert MajorityVote().fit(L).predict(np.array([[0, 1]])).tolist() == [0]     # a tie goes to the larger class
 
@@ -322,7 +322,7 @@ def test_dawid_skene_ignoring_abstains_is_the_classic_crowd_model():
     np.testing.assert_allclose(ours.predict_proba(L), crowd.posterior_, atol=1e-6)
 
 
-@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote])
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote, MatrixCompletion])
 def test_scikit_learn_checks_that_apply_to_vote_matrices(make):
     """The label models take votes, not features, so scikit-learn's checks that feed float
     features do not apply; the parameter checks do, and clone / refit must agree."""
@@ -358,3 +358,78 @@ def test_sparse_votes_of_the_caller_are_left_as_they_were():
     dup = sp.coo_matrix((np.array([1, 2]), (np.array([0, 0]), np.array([1, 1]))), shape=(2, 2))
     with pytest.raises(ValueError, match="two votes of source 1 on row 0"):
         check_votes(dup)
+
+
+def test_matrix_completion_overlaps_and_objective_equal_loops():
+    """``O`` counted row by row, the objective summed entry by entry, and its gradient
+    against finite differences."""
+    L, _ = _votes(8, 120, 4, 3, coverage=0.5)
+    model = MatrixCompletion(l2=0.2, max_iter=3).fit(L)
+    m, K = 4, 3
+    O = np.zeros((m * K, m * K))
+    for i in range(L.shape[0]):
+        on = [j * K + L[i, j] for j in range(m) if L[i, j] >= 0]
+        for a in on:
+            for b in on:
+                O[a, b] += 1
+    np.testing.assert_array_equal(model._O_sum, O)
+    pi = np.full(K, 1 / K)
+    rng = np.random.RandomState(0)
+    mu = rng.uniform(0.05, 0.9, (m * K, K))
+    Ob = O / L.shape[0]
+    start = np.zeros((m * K, K))
+    for a in range(m * K):
+        start[a, a % K] = min(Ob[a, a] * 0.7 / pi[a % K], 1.0)
+
+    def f(mu):
+        total = 0.0
+        for a in range(m * K):
+            for b in range(m * K):
+                if a // K != b // K:
+                    total += (Ob[a, b] - sum(mu[a, q] * mu[b, q] * pi[q] for q in range(K))) ** 2
+            total += (sum(mu[a, q] * pi[q] for q in range(K)) - Ob[a, a]) ** 2
+        return total + 0.2 * ((mu - start) ** 2).sum()
+
+    captured = {}
+    import scipy.optimize
+
+    real = scipy.optimize.minimize
+
+    def spy(fun, x0, **kw):
+        captured["fun"] = fun
+        return real(fun, x0, **kw)
+
+    import weaklabel.sources._matrix_completion as mc
+    mc.minimize, saved = spy, mc.minimize
+    try:
+        MatrixCompletion(l2=0.2, max_iter=1).fit(L)
+    finally:
+        mc.minimize = saved
+    value, grad = captured["fun"](mu.ravel())
+    assert value == pytest.approx(f(mu), rel=1e-10)
+    eps = 1e-6
+    for k in rng.choice(mu.size, 8, replace=False):
+        step = np.zeros(mu.size)
+        step[k] = eps
+        num = (captured["fun"](mu.ravel() + step)[0] - captured["fun"](mu.ravel() - step)[0]) / (2 * eps)
+        assert grad[k] == pytest.approx(num, rel=1e-5, abs=1e-9)
+
+
+def test_matrix_completion_partial_fit_is_exact():
+    L, y = _votes(9, 900, 5, 3, coverage=0.5)
+    full = MatrixCompletion().fit(L)
+    chunked = MatrixCompletion()
+    for rows in np.array_split(np.arange(900), 4):
+        chunked.partial_fit(L[rows], n_classes=3)
+    np.testing.assert_array_equal(chunked._O_sum, full._O_sum)
+    np.testing.assert_allclose(chunked.mu_, full.mu_, atol=1e-8)
+    assert full.score(L, y) > MajorityVote().fit(L).score(L, y)
+
+
+def test_matrix_completion_refuses_an_overlap_matrix_too_large():
+    L = np.zeros((3, 3000), dtype=int)
+    L[:, 0] = [0, 1, 2]
+    with pytest.raises(ValueError, match="at most 8192 indicators.*PrecisionVote"):
+        MatrixCompletion().fit(L)
+    with pytest.raises(ValueError, match="class_balance must be 3 positive numbers"):
+        MatrixCompletion(class_balance=[0.5, 0.5]).fit(L[:, :2])

@@ -9,9 +9,10 @@ model takes it as ``fit(L, y=None, *, n_classes=None)``, ``partial_fit`` (chunk 
 
 from ._diagnostics import SourceSummary, source_summary
 from ._end_model import EndModel
+from ._matrix_completion import MatrixCompletion
 from ._lf import LabelingFunction, apply_lfs, keyword, labeling_function, regex
 from ._label_models import DawidSkene, MajorityVote, PrecisionVote
 from ._votes import Votes, check_votes
 
-__all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "check_votes", "Votes", "source_summary", "SourceSummary",
+__all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "MatrixCompletion", "check_votes", "Votes", "source_summary", "SourceSummary",
            "LabelingFunction", "labeling_function", "keyword", "regex", "apply_lfs", "EndModel"]
