@@ -32,15 +32,15 @@ from ..labels import CandidateSets
 from ..metrics import candidate_log_loss_score
 from ..noisy import CorrectedLogistic
 from ..partial import PRODEN
-from ..sources import DawidSkene, MajorityVote, PrecisionVote
+from ..sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote
 from .engine import Experiment, Summary, Table
 
 VOTE_SETS = ("youtube", "sms", "trec")
 CROWD_SETS = ("product", "duck", "dog")
 ALPHAS = (1e-5, 1e-4, 1e-3)
-MODELS = ("mv", "ds", "ds-ignore", "pv")
+MODELS = ("mv", "ds", "ds-ignore", "pv", "mc")
 LABELS = {"mv": "majority vote", "ds": "Dawid-Skene", "ds-ignore": "Dawid-Skene, abstains ignored",
-          "pv": "PrecisionVote"}
+          "pv": "PrecisionVote", "mc": "MatrixCompletion"}
 CROWDKIT = ("ck-mv", "ck-ds", "ck-onecoin", "ck-glad", "ck-mace")
 CK_LABELS = {"ck-mv": "crowd-kit MV", "ck-ds": "crowd-kit DS", "ck-onecoin": "crowd-kit OneCoinDS",
              "ck-glad": "crowd-kit GLAD", "ck-mace": "crowd-kit MACE"}
@@ -52,7 +52,7 @@ PUBLISHED = {"trec": {"mv": 0.608, "ds": 0.500}, "sms": {"mv": 0.2397, "metal": 
 
 def _model(name):
     return {"mv": MajorityVote(), "ds": DawidSkene(), "ds-ignore": DawidSkene(abstain="ignore"),
-            "pv": PrecisionVote()}[name]
+            "pv": PrecisionVote(), "mc": MatrixCompletion()}[name]
 
 
 @functools.lru_cache(maxsize=3)
