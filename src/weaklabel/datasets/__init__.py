@@ -3,8 +3,8 @@ candidate sets for partial-label sets) read from ``$WEAKLABEL_DATA``; ``load_vot
 ``load_crowd`` read the labeling-function votes and crowd answers staged there."""
 
 from ._registry import REGISTRY, DataNotFoundError, Dataset, available, data_dir, list_datasets, load
-from ._sources import CROWD_SETS, VOTE_SETS, CrowdSet, VoteSet, load_crowd, load_votes
+from ._sources import CrowdSet, VoteSet, load_crowd, load_votes
 from ._words import ocr_words
 
 __all__ = ["load", "ocr_words", "list_datasets", "available", "data_dir", "Dataset", "DataNotFoundError", "REGISTRY",
-           "load_votes", "load_crowd", "VoteSet", "CrowdSet", "VOTE_SETS", "CROWD_SETS"]
+           "load_votes", "load_crowd", "VoteSet", "CrowdSet"]

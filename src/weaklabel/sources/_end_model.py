@@ -162,7 +162,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         return self.estimator_.predict(X)
 
     def predict_proba(self, X):
-        """The end model's class probabilities for ``X`` (columns ``0 .. n_classes - 1``).
+        """The end model's class probabilities for ``X``, one column per class.
 
         Parameters
         ----------
