@@ -136,6 +136,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
     sel = np.empty(n_classes, dtype=np.int64)
     upd_k = np.empty(n_classes + 1, dtype=np.int64)
     upd_c = np.empty(n_classes + 1)
+    upd_a = np.empty(n_classes + 1)
     coef = np.empty(n_classes)
     # CSPA's wrong-answer step adds the same multiple of x to every class but one: that
     # common part is kept in U (true weights W[:, k] + U), so the step costs O(nnz), not
@@ -241,15 +242,13 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
             for q in range(n_upd):
                 upd_c[q] *= inv
             if acc.shape[0] > 0:            # the same step into acc, times the round's number
-                tr = t0 + r
-                for q in range(n_upd):
-                    upd_c[q] *= tr
+                tr = t0 + r                 # (in its own array: scaling upd_c and back would round
+                for q in range(n_upd):      # W's step, and averaging must not change the learning)
+                    upd_a[q] = upd_c[q] * tr
                 if is_dense:
-                    _dense_update(acc, X_dense, i, upd_k, upd_c, n_upd)
+                    _dense_update(acc, X_dense, i, upd_k, upd_a, n_upd)
                 else:
-                    _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
-                for q in range(n_upd):
-                    upd_c[q] /= tr
+                    _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_a, n_upd, False)
             if is_dense:
                 _dense_update(W, X_dense, i, upd_k, upd_c, n_upd)
             elif 4 * n_upd > n_classes:
