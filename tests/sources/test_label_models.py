@@ -433,3 +433,19 @@ def test_matrix_completion_refuses_an_overlap_matrix_too_large():
         MatrixCompletion().fit(L)
     with pytest.raises(ValueError, match="class_balance must be 3 positive numbers"):
         MatrixCompletion(class_balance=[0.5, 0.5]).fit(L[:, :2])
+
+
+def test_matrix_completion_takes_its_class_balance_from_known_labels():
+    rng = np.random.RandomState(10)
+    y = np.where(rng.rand(3000) < 0.85, 0, 1)
+    L = np.column_stack([np.where(rng.rand(3000) < 0.6, np.where(rng.rand(3000) < a, y, 1 - y), -1)
+                         for a in (0.9, 0.8, 0.7, 0.65)])
+    gold = np.where(rng.rand(3000) < 0.05, y, -1)
+    uniform, informed = MatrixCompletion().fit(L), MatrixCompletion().fit(L, gold)
+    known = gold[gold >= 0]
+    np.testing.assert_allclose(informed.class_balance_, (np.bincount(known, minlength=2) + 1) / (known.size + 2))
+    assert informed.score(L, y) > uniform.score(L, y)
+    chunked = MatrixCompletion()
+    for rows in np.array_split(np.arange(3000), 3):
+        chunked.partial_fit(L[rows], gold[rows], n_classes=2)
+    np.testing.assert_allclose(chunked.class_balance_, informed.class_balance_)

@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import Interval
 from .._persist import register
 from .._validation import transactional
 from ._label_models import _LabelModel
+from ._votes import check_gold
 
 __all__ = ["MatrixCompletion"]
 
@@ -33,7 +34,8 @@ class MatrixCompletion(_LabelModel):
     optional pull towards the start (``l2``), by L-BFGS-B within [0, 1] (Snorkel uses SGD):
     no EM and no posterior per row, only ``O``, a sufficient statistic, so ``partial_fit``
     adds each chunk's overlaps exactly and refits. The class balance is given (uniform by
-    default, as in Snorkel), and the start is Snorkel's: each source believed right
+    default, as in Snorkel, or the shares of the known labels ``y`` when some are given),
+    and the start is Snorkel's: each source believed right
     ``prec_init`` of the time. With a uniform balance the columns are then matched to the
     classes (the assignment that puts most believed right votes on the diagonal), since the
     objective cannot tell a permutation of the classes from the truth. A row's posterior is
@@ -96,8 +98,10 @@ class MatrixCompletion(_LabelModel):
         self.l2 = l2
         self.max_iter = max_iter
 
-    def _balance(self, K):
+    def _balance(self, K, gold_counts=None):
         if self.class_balance is None:
+            if gold_counts is not None and gold_counts.sum() > 0:     # the known labels' shares, smoothed
+                return (gold_counts + 1.0) / (gold_counts.sum() + K)
             return np.full(K, 1.0 / K)
         pi = np.asarray(self.class_balance, dtype=np.float64)
         if pi.shape != (K,) or not np.isfinite(pi).all() or (pi <= 0).any():
@@ -149,7 +153,7 @@ class MatrixCompletion(_LabelModel):
         return mu, float(res.fun)
 
     def _publish(self, K, m):
-        pi = self._balance(K)
+        pi = self._balance(K, self._gold_counts)
         self._check_size(m, K)
         self.mu_, self.loss_ = self._solve(self._O_sum, self.n_rows_, m, K, pi)
         self.class_balance_ = pi
@@ -162,9 +166,9 @@ class MatrixCompletion(_LabelModel):
         ----------
         L : array-like of int of shape (n_rows, n_sources), or sparse matrix
             Votes: class indices and -1 for an abstain, or a sparse matrix of ``class + 1``.
-        y : ignored
-            Accepted so that a pipeline may pass known labels to every label model (this
-            model has no use for them).
+        y : array-like of int of shape (n_rows,), default=None
+            Known true classes, -1 where unknown: without ``class_balance``, their shares
+            (smoothed by one per class) are the class balance.
         n_classes : int, default=None
             The number of classes; ``None`` means one more than the largest class voted.
 
@@ -174,11 +178,13 @@ class MatrixCompletion(_LabelModel):
         """
         self._validate_params()
         votes, K = self._check(L, reset=True, n_classes=n_classes)
+        gold = check_gold(y, votes.n_rows, K)
         self._check_size(votes.n_sources, K)
         self._balance(K)
         if not votes.covered.any():
             raise ValueError("L has no vote on any row: nothing to fit.")
         self._O_sum, self.n_rows_ = self._overlaps(votes, K), int(votes.n_rows)
+        self._gold_counts = np.bincount(gold[gold >= 0], minlength=K).astype(np.float64)
         self.n_classes_, self.n_sources_ = K, votes.n_sources
         self._publish(K, votes.n_sources)
         return self
@@ -191,7 +197,8 @@ class MatrixCompletion(_LabelModel):
         ----------
         L : array-like of int of shape (n_rows, n_sources), or sparse matrix
             A chunk of votes (the first call fixes the number of sources and classes).
-        y : ignored
+        y : array-like of int of shape (n_rows,), default=None
+            Known classes of the chunk's rows, -1 where unknown (see :meth:`fit`).
         n_classes : int, default=None
             Needed on the first call when the first chunk does not vote every class.
 
@@ -201,17 +208,21 @@ class MatrixCompletion(_LabelModel):
         """
         self._validate_params()
         votes, K, first = self._chunk(L, n_classes)
+        gold = check_gold(y, votes.n_rows, K)
         if first:
             self._check_size(votes.n_sources, K)
             self._balance(K)
             self._O_sum, self.n_rows_ = np.zeros((votes.n_sources * K,) * 2), 0
+            self._gold_counts = np.zeros(K)
             self.n_classes_, self.n_sources_ = K, votes.n_sources
         self._O_sum = self._O_sum + self._overlaps(votes, K)
+        self._gold_counts = self._gold_counts + np.bincount(gold[gold >= 0], minlength=K)
         self.n_rows_ += int(votes.n_rows)
         if self._O_sum.any():
             self._publish(K, votes.n_sources)
         else:
-            self.mu_, self.class_balance_, self.loss_ = np.full((votes.n_sources, K, K), 1.0 / K), self._balance(K), 0.0
+            self.mu_, self.loss_ = np.full((votes.n_sources, K, K), 1.0 / K), 0.0
+            self.class_balance_ = self._balance(K, self._gold_counts)
         return self
 
     def predict_proba(self, L):
@@ -242,10 +253,11 @@ class MatrixCompletion(_LabelModel):
 
         K, m = count(state, "n_classes"), count(state, "n_sources")
         return {"O_sum": ("f", (m * K, m * K), True), "mu": ("f", (m, K, K), True),
-                "class_balance": ("f", (K,), True)}
+                "class_balance": ("f", (K,), True), "gold_counts": ("f", (K,), True)}
 
     def _state_arrays(self):
-        return {"O_sum": self._O_sum, "mu": self.mu_, "class_balance": self.class_balance_}
+        return {"O_sum": self._O_sum, "mu": self.mu_, "class_balance": self.class_balance_,
+                "gold_counts": self._gold_counts}
 
     def _state_meta(self):
         return {"n_classes": int(self.n_classes_), "n_sources": int(self.n_sources_), "n_rows": int(self.n_rows_),
@@ -255,11 +267,14 @@ class MatrixCompletion(_LabelModel):
         K, m = int(meta["n_classes"]), int(meta["n_sources"])
         O_sum, mu = np.asarray(arrays["O_sum"], np.float64), np.asarray(arrays["mu"], np.float64)
         pi = np.asarray(arrays["class_balance"], np.float64)
+        gold_counts = np.asarray(arrays["gold_counts"], np.float64)
+        if gold_counts.shape != (K,) or (gold_counts < 0).any():
+            raise ValueError(f"gold counts {gold_counts.shape} must be {K} non-negative counts")
         if K < 2 or m < 1 or O_sum.shape != (m * K, m * K) or mu.shape != (m, K, K) or pi.shape != (K,):
             raise ValueError(f"overlaps {O_sum.shape}, mu {mu.shape} and balance {pi.shape} do not fit {m} sources "
                              f"and {K} classes")
         if (O_sum < 0).any() or (mu < 0).any() or (mu > 1).any() or (pi <= 0).any() or int(meta["n_rows"]) < 0:
             raise ValueError("overlaps must be counts, mu probabilities and the balance positive")
-        self._O_sum, self.mu_, self.class_balance_ = O_sum, mu, pi
+        self._O_sum, self.mu_, self.class_balance_, self._gold_counts = O_sum, mu, pi, gold_counts
         self.n_classes_, self.n_sources_, self.n_rows_ = K, m, int(meta["n_rows"])
         self.loss_ = float(meta["loss"])
