@@ -449,3 +449,118 @@ def test_matrix_completion_takes_its_class_balance_from_known_labels():
     for rows in np.array_split(np.arange(3000), 3):
         chunked.partial_fit(L[rows], gold[rows], n_classes=2)
     np.testing.assert_allclose(chunked.class_balance_, informed.class_balance_)
+
+
+# ---- set votes ("one of A, B", "not C") ------------------------------------------------------
+
+def _reference_em_with_sets(L, K, members, prior, prior_diag, prior_class, iters):
+    """Dawid-Skene with abstains as an outcome and set votes as more outcomes, with loops:
+    output p < K is a class, K + s the set s (``members[p]`` its classes' equal shares), the
+    last the abstain; majority vote's shares (a set's weight shared) to start."""
+    n, m = L.shape
+    A = members.shape[0]
+    T = np.zeros((n, K))
+    for i in range(n):
+        for j in range(m):
+            if L[i, j] >= 0:
+                T[i] += members[L[i, j]]
+        T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
+    covered = (L >= 0).any(axis=1)
+    for _ in range(iters + 1):
+        counts = np.zeros((m, A + 1, K))
+        for i in np.flatnonzero(covered):
+            for j in range(m):
+                counts[j, L[i, j] if L[i, j] >= 0 else A] += T[i]
+        pseudo = np.full((A + 1, K), prior)
+        pseudo[:A][members > 0] += prior_diag
+        theta = (counts + pseudo) / (counts + pseudo).sum(axis=1, keepdims=True)
+        pi = (T[covered].sum(axis=0) + prior_class) / (covered.sum() + K * prior_class)
+        if _ == iters:
+            return theta, pi
+        for i in range(n):
+            if not covered[i]:
+                T[i] = pi
+                continue
+            logp = np.log(pi).copy()
+            for j in range(m):
+                logp += np.log(theta[j, L[i, j] if L[i, j] >= 0 else A])
+            T[i] = np.exp(logp - logp.max())
+            T[i] /= T[i].sum()
+
+
+def _set_votes(seed, n=60, m=5, K=3):
+    """Votes with two sets: 3 = "one of 0, 1" (= "not 2"), 4 = "one of 1, 2" (= "not 0")."""
+    rng = np.random.RandomState(seed)
+    y = rng.randint(0, K, n)
+    L = np.where(rng.rand(n, m) < 0.7, y[:, None], rng.randint(0, K, (n, m)))
+    sets = [[0, 1], [1, 2]]
+    for s, members in enumerate(sets):
+        hit = np.isin(y, members)[:, None] & (rng.rand(n, m) < 0.2)
+        L[hit] = K + s
+    L[rng.rand(n, m) < 0.4] = -1
+    return L, y, sets
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), iters=st.integers(1, 4))
+def test_set_votes_em_equals_the_plain_numpy_reference(seed, iters):
+    from weaklabel.sources._votes import check_sets, outputs_table
+
+    L, _, sets = _set_votes(seed)
+    model = DawidSkene(prior=0.7, prior_diagonal=1.5, prior_class=0.5, max_iter=iters, tol=0.0, sets=sets)
+    model.fit(L, n_classes=3)
+    members = outputs_table(3, check_sets(sets, 3))
+    theta, pi = _reference_em_with_sets(L, 3, members, 0.7, 1.5, 0.5, iters)
+    np.testing.assert_allclose(model.confusions_, theta, atol=1e-10)
+    np.testing.assert_allclose(model.class_balance_, pi, atol=1e-10)
+    S = sp.csr_matrix(np.where(L >= 0, L + 1, 0))
+    np.testing.assert_allclose(DawidSkene(prior=0.7, prior_diagonal=1.5, prior_class=0.5, max_iter=iters, tol=0.0,
+                                          sets=sets).fit(S, n_classes=3).predict_proba(S),
+                               model.predict_proba(L), atol=1e-12)
+
+
+def test_majority_vote_shares_a_set_vote_among_its_classes():
+    L = np.array([[0, 3, -1], [4, 4, 1], [3, -1, -1]])          # 3 = one of {0, 1}, 4 = not 0
+    model = MajorityVote(sets=[[0, 1], [1, 2]]).fit(L, n_classes=3)
+    np.testing.assert_allclose(model.predict_proba(L), [[0.75, 0.25, 0], [0, 2 / 3, 1 / 3], [0.5, 0.5, 0]])
+    mask = MajorityVote(sets=np.array([[True, True, False], [False, True, True]])).fit(L)
+    np.testing.assert_allclose(mask.predict_proba(L), model.predict_proba(L))
+
+
+def test_set_votes_help_and_save(tmp_path):
+    """A source that can only say "not class 0" still carries evidence."""
+    import weaklabel
+
+    rng = np.random.RandomState(3)
+    y = rng.randint(0, 3, 3000)
+    weak = np.where(rng.rand(3000) < 0.55, y, rng.randint(0, 3, 3000))
+    not0 = np.where((y != 0) & (rng.rand(3000) < 0.8), 3, -1)
+    L = np.c_[weak, np.where(rng.rand(3000) < 0.55, y, rng.randint(0, 3, 3000)), not0]
+    with_sets = DawidSkene(sets=[[1, 2]]).fit(L, n_classes=3)
+    without = DawidSkene().fit(L[:, :2], n_classes=3)
+    assert with_sets.score(L, y) > without.score(L[:, :2], y) + 0.03
+    path = with_sets.save(tmp_path / "sets.npz")
+    np.testing.assert_array_equal(weaklabel.load(path).predict_proba(L), with_sets.predict_proba(L))
+
+
+@pytest.mark.parametrize("sets, n_classes, match", [
+    ([[0, 1]], None, "needs n_classes"),
+    ([[0, 5]], 3, r"sets\[0\] must list class indices in 0..2"),
+    ([[]], 3, "names 0 of the 3 classes"),
+    ([[0, 1, 2]], 3, "names 3 of the 3 classes"),
+    (np.array([[True, False]]), 3, "mask over 2 classes but n_classes=3"),
+])
+def test_bad_sets_are_one_line(sets, n_classes, match):
+    from weaklabel.sources._votes import check_sets
+
+    with pytest.raises(ValueError, match=match):
+        check_sets(sets, n_classes)
+
+
+def test_models_without_set_votes_refuse_them():
+    L = np.array([[0, 3], [1, 2]])
+    for model in (PrecisionVote(), MatrixCompletion()):
+        with pytest.raises(ValueError, match="holds class 3 .*n_classes=3"):
+            model.fit(L, n_classes=3)
+    with pytest.raises(ValueError, match="holds 5 .*3 classes and 2 set votes"):
+        DawidSkene(sets=[[0, 1], [1, 2]]).fit(np.array([[0, 5]]), n_classes=3)

@@ -12,7 +12,7 @@ from ._end_model import EndModel
 from ._matrix_completion import MatrixCompletion
 from ._lf import LabelingFunction, apply_lfs, keyword, labeling_function, regex
 from ._label_models import DawidSkene, MajorityVote, PrecisionVote
-from ._votes import Votes, check_votes
+from ._votes import Votes, check_sets, check_votes
 
-__all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "MatrixCompletion", "check_votes", "Votes", "source_summary", "SourceSummary",
+__all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "MatrixCompletion", "check_votes", "check_sets", "Votes", "source_summary", "SourceSummary",
            "LabelingFunction", "labeling_function", "keyword", "regex", "apply_lfs", "EndModel"]

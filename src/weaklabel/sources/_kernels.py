@@ -13,18 +13,19 @@ def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
     """Posteriors of the true class of every row under the Dawid-Skene model with abstains.
 
     ``log_theta[j, p, q]`` is the log-probability that source ``j`` outputs ``p`` (a class,
-    or ``K`` for an abstain) when the true class is ``q``; ``log_prior[q]`` the log class
+    a set vote ``K + s``, or the last index for an abstain) when the true class is ``q``; ``log_prior[q]`` the log class
     balance. A row's log-posterior is ``log_prior + sum_j log_theta[j, a_ij, :]`` over every
     source, the abstaining ones included: computed as the sum of every source's abstain term
     plus, for each vote, its difference to the abstain term. Rows without a vote get the
     class balance. Writes ``T`` (rows, K); returns the log-likelihood of the covered rows.
     """
     n = indptr.size - 1
-    m, _, K = log_theta.shape
+    m, n_out, K = log_theta.shape
+    A = n_out - 1                          # the abstain: after the classes and the set votes
     base = log_prior.copy()
     for j in range(m):
         for q in range(K):
-            base[q] += log_theta[j, K, q]
+            base[q] += log_theta[j, A, q]
     ll = 0.0
     prior = np.exp(log_prior - np.max(log_prior))
     prior /= prior.sum()
@@ -40,7 +41,7 @@ def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
             j = src[v]
             p = cls[v]
             for q in range(K):
-                T[i, q] += log_theta[j, p, q] - log_theta[j, K, q]
+                T[i, q] += log_theta[j, p, q] - log_theta[j, A, q]
         mx = T[i, 0]
         for q in range(1, K):
             if T[i, q] > mx:
@@ -56,26 +57,20 @@ def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
 
 
 @njit(cache=True)
-def vote_counts(indptr, src, cls, T, counts):
-    """``counts[j, p, q] += sum over rows i where source j voted p of T[i, q]`` (the votes'
-    part of the sufficient statistics; the abstain row ``p = K`` is left to the caller)."""
+def weighted_votes(indptr, src, cls, weights, members, P):
+    """``P[i, c] = sum of the weights of the sources that voted c on row i``; a set vote
+    ``p >= K`` spreads its weight by ``members[p]`` (equal shares of the set's classes)."""
     n = indptr.size - 1
-    K = T.shape[1]
+    K = P.shape[1]
     for i in range(n):
         for v in range(indptr[i], indptr[i + 1]):
-            j = src[v]
             p = cls[v]
-            for q in range(K):
-                counts[j, p, q] += T[i, q]
-
-
-@njit(cache=True)
-def weighted_votes(indptr, src, cls, weights, P):
-    """``P[i, c] = sum of the weights of the sources that voted c on row i``."""
-    n = indptr.size - 1
-    for i in range(n):
-        for v in range(indptr[i], indptr[i + 1]):
-            P[i, cls[v]] += weights[src[v]]
+            w = weights[src[v]]
+            if p < K:
+                P[i, p] += w
+            else:
+                for q in range(K):
+                    P[i, q] += w * members[p, q]
 
 
 @njit(cache=True)
@@ -114,18 +109,7 @@ def lift_pass(indptr, src, cls, W, log_prior, T):
 
 
 @njit(cache=True)
-def precision_counts(indptr, src, cls, T, right, total):
-    """``right[j, p] += T[i, p]`` and ``total[j, p] += 1`` for every vote (j, p) of row i:
-    the expected number of source j's votes for p that are right, and their number."""
-    n = indptr.size - 1
-    for i in range(n):
-        for v in range(indptr[i], indptr[i + 1]):
-            right[src[v], cls[v]] += T[i, cls[v]]
-            total[src[v], cls[v]] += 1.0
-
-
-@njit(cache=True)
-def _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, t):
+def _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, members, t):
     """The posterior of one covered row into ``t``: majority vote's shares (mode 0), Dawid-
     Skene's with abstains (mode 1, ``params = log_theta`` with the abstain-adjusted base in
     ``log_prior``) or PrecisionVote's (mode 2, ``params[:, :, 0] = W``); a known class ``g``
@@ -140,7 +124,12 @@ def _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, t):
         for q in range(K):
             t[q] = 0.0
         for v in range(lo, hi):
-            t[cls[v]] += 1.0
+            p = cls[v]
+            if p < K:
+                t[p] += 1.0
+            else:                          # a set vote: equal shares of its classes
+                for q in range(K):
+                    t[q] += members[p, q]
         total = 0.0
         for q in range(K):
             total += t[q]
@@ -149,12 +138,13 @@ def _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, t):
         return 0.0
     for q in range(K):
         t[q] = log_prior[q]
+    A = params.shape[1] - 1
     for v in range(lo, hi):
         j = src[v]
         p = cls[v]
         if mode == 1:
             for q in range(K):
-                t[q] += params[j, p, q] - params[j, K, q]
+                t[q] += params[j, p, q] - params[j, A, q]
         else:
             t[p] += params[j, p, 0]
     mx = t[0]
@@ -171,12 +161,13 @@ def _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, t):
 
 
 @njit(cache=True)
-def em_step(indptr, src, cls, gold, mode, params, log_prior, counts, class_total):
+def em_step(indptr, src, cls, gold, mode, params, log_prior, members, counts, class_total):
     """One E-step fused with the M-step's sufficient statistics, row by row, so that no
     (rows x classes) posterior is ever stored: memory O(votes + sources x classes^2).
 
     For every covered row (and every row whose class is known), its posterior ``t`` (see
-    :func:`_row_posterior`; ``log_prior`` already holds the abstain terms of mode 1) is added
+    :func:`_row_posterior`; ``log_prior`` already holds the abstain terms of mode 1;
+    ``members`` spreads a set vote over its classes in mode 0) is added
     to ``class_total``, and for every vote (j, p) ``counts[j, p, :] += t`` (``counts`` of
     shape (sources, >= K, K)) or ``counts[j, p, 0] += t[p]`` (shape (sources, K, 1): the
     expected right votes, for PrecisionVote). Returns the sum of the
@@ -193,7 +184,7 @@ def em_step(indptr, src, cls, gold, mode, params, log_prior, counts, class_total
         g = gold[i]
         if lo == hi and g < 0:
             continue
-        trace += _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, t)
+        trace += _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, members, t)
         for q in range(K):
             class_total[q] += t[q]
         for v in range(lo, hi):
@@ -208,7 +199,7 @@ def em_step(indptr, src, cls, gold, mode, params, log_prior, counts, class_total
 
 
 @njit(cache=True)
-def vote_winners(indptr, src, cls, weights, winners):
+def vote_winners(indptr, src, cls, weights, members, winners):
     """``winners[c] += 1`` for every covered row whose (weighted) vote is won by ``c`` (ties
     to the lower class, as ``np.argmax``), without a (rows x classes) array."""
     n = indptr.size - 1
@@ -219,11 +210,16 @@ def vote_winners(indptr, src, cls, weights, winners):
         if lo == hi:
             continue
         for v in range(lo, hi):
-            t[cls[v]] += weights[src[v]]
+            p = cls[v]
+            if p < K:
+                t[p] += weights[src[v]]
+            else:
+                for q in range(K):
+                    t[q] += weights[src[v]] * members[p, q]
         best, top = 0, t[0]
         for q in range(1, K):
             if t[q] > top:
                 best, top = q, t[q]
         winners[best] += 1.0
-        for v in range(lo, hi):
-            t[cls[v]] = 0.0
+        for q in range(K):
+            t[q] = 0.0

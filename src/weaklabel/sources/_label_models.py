@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._persist import register, save_model
 from .._validation import transactional
 from ._kernels import em_step, lift_pass, posterior_pass, vote_winners, weighted_votes
-from ._votes import check_gold, check_votes
+from ._votes import check_gold, check_sets, check_votes, outputs_table
 
 __all__ = ["MajorityVote", "DawidSkene", "PrecisionVote"]
 
@@ -29,11 +29,21 @@ class _LabelModel(BaseEstimator):
     """What the label models share: the fitted shape of the votes, prediction, scoring,
     saving."""
 
+    def _sets(self, n_classes):
+        """The set votes' table (None for models without set votes, or none given)."""
+        sets = getattr(self, "sets", None)
+        return None if sets is None else check_sets(sets, n_classes)
+
+    def _members(self, K):
+        """What each output stands for, as shares of the classes (see ``outputs_table``)."""
+        return outputs_table(K, self._sets(K))
+
     def _check(self, L, *, reset, n_classes=None):
         if reset:
-            return check_votes(L, n_classes=n_classes)
+            return check_votes(L, n_classes=n_classes, sets=self._sets(n_classes))
         check_is_fitted(self, "n_classes_")
-        votes, _ = check_votes(L, n_classes=self.n_classes_, n_sources=self.n_sources_)
+        votes, _ = check_votes(L, n_classes=self.n_classes_, n_sources=self.n_sources_,
+                               sets=self._sets(self.n_classes_))
         return votes, self.n_classes_
 
     def _chunk(self, L, n_classes):
@@ -107,6 +117,9 @@ class MajorityVote(_LabelModel):
     ----------
     weights : array-like of shape (n_sources,), default=None
         A non-negative weight per source; ``None`` weighs every source 1.
+    sets : array-like of bool of shape (n_sets, n_classes), or list of lists, default=None
+        Set votes: a vote ``n_classes + s`` means "one of the classes of set ``s``" and
+        shares its weight equally among them (see :func:`check_sets`).
 
     Attributes
     ----------
@@ -125,10 +138,11 @@ class MajorityVote(_LabelModel):
     [0, 1, 1, 1]
     """
 
-    _parameter_constraints = {"weights": ["array-like", None]}
+    _parameter_constraints = {"weights": ["array-like", None], "sets": ["array-like", None]}
 
-    def __init__(self, *, weights=None):
+    def __init__(self, *, weights=None, sets=None):
         self.weights = weights
+        self.sets = sets
 
     def _source_weights(self, m):
         if self.weights is None:
@@ -140,7 +154,7 @@ class MajorityVote(_LabelModel):
 
     def _counts(self, votes, K):
         P = np.zeros((votes.n_rows, K))
-        weighted_votes(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources), P)
+        weighted_votes(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources), self._members(K), P)
         return P
 
     @transactional
@@ -195,7 +209,8 @@ class MajorityVote(_LabelModel):
         return self
 
     def _add(self, votes):
-        vote_winners(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources), self._winners)
+        vote_winners(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources),
+                     self._members(self.n_classes_), self._winners)
         self.class_balance_ = (self._winners + 1.0) / (self._winners.sum() + self.n_classes_)
 
     def predict_proba(self, L):
@@ -284,13 +299,18 @@ class DawidSkene(_LabelModel):
         original model, where a missing vote says nothing and each source's confusion is
         conditioned on its having voted (for crowds, where a worker is shown only some
         items). Both fit the same ``confusions_``.
+    sets : array-like of bool of shape (n_sets, n_classes), or list of lists, default=None
+        Set votes: a vote ``n_classes + s`` means "one of the classes of set ``s``" ("not
+        C" is every class but C). Each set is one more outcome of every source's confusion
+        matrix, its prior pseudo-count ``prior_diagonal`` on the classes it names; EM
+        starts from majority vote with a set vote's weight shared among its classes.
 
     Attributes
     ----------
     n_classes_ : int
     n_sources_ : int
-    confusions_ : ndarray of shape (n_sources, n_classes + 1, n_classes)
-        ``theta_j``; the last row of each is the abstain.
+    confusions_ : ndarray of shape (n_sources, n_classes + n_sets + 1, n_classes)
+        ``theta_j``: the classes, the set votes, and last the abstain.
     class_balance_ : ndarray of shape (n_classes,)
     log_likelihood_ : float
         Of the covered rows at the last E-step.
@@ -318,10 +338,11 @@ class DawidSkene(_LabelModel):
                               "max_iter": [Interval(Integral, 1, None, closed="left")],
                               "tol": [Interval(Real, 0, None, closed="left")],
                               "decay": [Interval(Real, 0.5, 1, closed="right")],
-                              "abstain": [StrOptions({"evidence", "ignore"})]}
+                              "abstain": [StrOptions({"evidence", "ignore"})],
+                              "sets": ["array-like", None]}
 
     def __init__(self, *, prior="auto", prior_diagonal="auto", prior_class=1.0, max_iter=100, tol=1e-8, decay=0.7,
-                 abstain="evidence"):
+                 abstain="evidence", sets=None):
         self.prior = prior
         self.prior_diagonal = prior_diagonal
         self.prior_class = prior_class
@@ -329,6 +350,7 @@ class DawidSkene(_LabelModel):
         self.tol = tol
         self.decay = decay
         self.abstain = abstain
+        self.sets = sets
 
     # ---- EM pieces -----------------------------------------------------------------------
 
@@ -336,8 +358,9 @@ class DawidSkene(_LabelModel):
         ignore = self.abstain == "ignore"
         prior = (0.01 if ignore else 1.0) if self.prior == "auto" else float(self.prior)
         diagonal = (0.0 if ignore else 2.0) if self.prior_diagonal == "auto" else float(self.prior_diagonal)
-        pseudo = np.full((K + 1, K), prior)
-        pseudo[np.arange(K), np.arange(K)] += diagonal
+        members = self._members(K) > 0            # the outputs (classes, then sets) that name each class
+        pseudo = np.full((members.shape[0] + 1, K), prior)
+        pseudo[:-1][members] += diagonal
         return pseudo
 
     def _log_params(self, theta):
@@ -345,23 +368,26 @@ class DawidSkene(_LabelModel):
         the abstain (it says nothing)."""
         log_theta = np.log(theta)
         if self.abstain == "ignore":
-            K = theta.shape[2]
-            log_theta[:, :K, :] -= np.log(theta[:, :K, :].sum(axis=1, keepdims=True))
-            log_theta[:, K, :] = 0.0
+            A = theta.shape[1] - 1
+            log_theta[:, :A, :] -= np.log(theta[:, :A, :].sum(axis=1, keepdims=True))
+            log_theta[:, A, :] = 0.0
         return log_theta
 
     def _step(self, votes, gold, K, theta=None, pi=None):
         """The E-step (majority vote's shares when ``theta`` is None) fused with the
-        statistics: expected counts ``(n_sources, K + 1, K)``, class totals and the
+        statistics: expected counts ``(n_sources, outputs + 1, K)``, class totals and the
         log-likelihood, without storing a posterior per row."""
-        counts, class_total = np.zeros((votes.n_sources, K + 1, K)), np.zeros(K)
+        members = self._members(K)
+        A = members.shape[0]                        # outputs: the classes, then the set votes; A = abstain
+        counts, class_total = np.zeros((votes.n_sources, A + 1, K)), np.zeros(K)
         if theta is None:
-            ll = em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), counts, class_total)
+            ll = em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), members, counts,
+                         class_total)
         else:
             log_theta = self._log_params(theta)
-            base = np.log(pi) + log_theta[:, K, :].sum(axis=0)
-            ll = em_step(votes.indptr, votes.src, votes.cls, gold, 1, log_theta, base, counts, class_total)
-        counts[:, K, :] = np.maximum(class_total[None, :] - counts[:, :K, :].sum(axis=1), 0.0)
+            base = np.log(pi) + log_theta[:, A, :].sum(axis=0)
+            ll = em_step(votes.indptr, votes.src, votes.cls, gold, 1, log_theta, base, members, counts, class_total)
+        counts[:, A, :] = np.maximum(class_total[None, :] - counts[:, :A, :].sum(axis=1), 0.0)
         return counts, class_total, ll
 
     def _m_step(self, counts, class_total):
@@ -439,7 +465,7 @@ class DawidSkene(_LabelModel):
         gold = check_gold(y, votes.n_rows, K)
         n_cov = float((votes.covered | (gold >= 0)).sum())
         if first:
-            self._s_counts, self._s_class = np.zeros((votes.n_sources, K + 1, K)), np.zeros(K)
+            self._s_counts, self._s_class = np.zeros((votes.n_sources, self._members(K).shape[0] + 1, K)), np.zeros(K)
             self._n_seen, self._t = 0.0, 0
             self.n_classes_, self.n_sources_ = K, votes.n_sources
             counts, class_total, _ = self._step(votes, gold, K)
@@ -478,8 +504,9 @@ class DawidSkene(_LabelModel):
 
         K = length(shapes, "class_balance")
         m = shapes.get("confusions", (-1,))[0]
-        return {"confusions": ("f", (m, K + 1, K), True), "class_balance": ("f", (K,), True),
-                "s_counts": ("f", (m, K + 1, K), True), "s_class": ("f", (K,), True)}
+        n_out = K + len(params.get("sets") or ()) + 1            # classes, set votes, the abstain
+        return {"confusions": ("f", (m, n_out, K), True), "class_balance": ("f", (K,), True),
+                "s_counts": ("f", (m, n_out, K), True), "s_class": ("f", (K,), True)}
 
     def _state_arrays(self):
         return {"confusions": self.confusions_, "class_balance": self.class_balance_, "s_counts": self._s_counts,
@@ -495,7 +522,8 @@ class DawidSkene(_LabelModel):
         s_counts = np.asarray(arrays["s_counts"], dtype=np.float64)
         s_class = np.asarray(arrays["s_class"], dtype=np.float64)
         K = pi.size
-        if K < 2 or theta.ndim != 3 or theta.shape[1:] != (K + 1, K) or s_counts.shape != theta.shape \
+        n_out = K + (0 if self.sets is None else len(self.sets)) + 1
+        if K < 2 or theta.ndim != 3 or theta.shape[1:] != (n_out, K) or s_counts.shape != theta.shape \
                 or s_class.shape != (K,):
             raise ValueError(f"confusions {theta.shape}, class balance {pi.shape} and statistics {s_counts.shape} / "
                              f"{s_class.shape} do not fit")
@@ -612,9 +640,10 @@ class PrecisionVote(_LabelModel):
         by the caller), class totals."""
         right, class_total = np.zeros((votes.n_sources, K, 1)), np.zeros(K)
         if W is None:
-            em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), right, class_total)
+            em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), np.eye(K), right, class_total)
         else:
-            em_step(votes.indptr, votes.src, votes.cls, gold, 2, W[:, :, None], np.log(pi), right, class_total)
+            em_step(votes.indptr, votes.src, votes.cls, gold, 2, W[:, :, None], np.log(pi), np.eye(K), right,
+                    class_total)
         return right[:, :, 0], _vote_totals(votes, K) if total is None else total, class_total
 
     def _m_step(self, right, total, class_total):

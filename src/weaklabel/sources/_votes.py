@@ -58,7 +58,67 @@ class Votes:
         return Votes(int(idx.size), self.n_sources, indptr, self.src[take], self.cls[take])
 
 
-def check_votes(L, *, n_classes=None, n_sources=None, name="L"):
+def check_sets(sets, n_classes=None, name="sets"):
+    """The table of set votes: a bool array ``(n_sets, n_classes)``, row ``s`` the classes
+    that a vote for set ``s`` ("one of these") names.
+
+    Parameters
+    ----------
+    sets : array-like of bool of shape (n_sets, n_classes), or list of lists of int
+        A mask per set, or each set's class indices (then ``n_classes`` is needed). "Not
+        C" is the set of every class but C.
+    n_classes : int, default=None
+        The number of classes (a mask's width when ``None``).
+    name : str, default="sets"
+
+    Returns
+    -------
+    table : ndarray of bool of shape (n_sets, n_classes)
+
+    Raises
+    ------
+    ValueError
+        A set that is empty or holds every class (it says nothing), a class out of range,
+        lists without ``n_classes``, a mask of another width than ``n_classes``.
+    """
+    arr = np.asarray(sets) if not isinstance(sets, (list, tuple)) or not sets or \
+        not isinstance(sets[0], (list, tuple, np.ndarray)) or np.asarray(sets[0]).dtype == bool else None
+    if arr is not None and arr.dtype == bool:
+        if arr.ndim != 2:
+            raise ValueError(f"{name} must be a 2-D bool mask (n_sets, n_classes) or lists of class indices; got "
+                             f"shape {arr.shape}.")
+        if n_classes is not None and arr.shape[1] != n_classes:
+            raise ValueError(f"{name} is a mask over {arr.shape[1]} classes but n_classes={n_classes}.")
+        table = arr.copy()
+    else:
+        if n_classes is None:
+            raise ValueError(f"{name} given as class indices needs n_classes (or give a bool mask).")
+        table = np.zeros((len(sets), int(n_classes)), dtype=bool)
+        for s, members in enumerate(sets):
+            idx = np.asarray(members)
+            if idx.ndim != 1 or (idx.size and (idx.dtype.kind not in "iu" or idx.min() < 0 or idx.max() >= n_classes)):
+                raise ValueError(f"{name}[{s}] must list class indices in 0..{n_classes - 1}; got {members!r}.")
+            table[s, idx.astype(np.int64)] = True
+    K = table.shape[1]
+    sizes = table.sum(axis=1)
+    bad = np.flatnonzero((sizes == 0) | (sizes == K))
+    if bad.size:
+        raise ValueError(f"{name}[{bad[0]}] names {int(sizes[bad[0]])} of the {K} classes; a set vote must name "
+                         "at least one class and leave out at least one.")
+    return table
+
+
+def outputs_table(n_classes, sets):
+    """What each output a source may give stands for: ``(n_classes + n_sets, n_classes)``,
+    the identity for the classes, then each set's members shared equally (a vote's mass)."""
+    table = np.eye(n_classes)
+    if sets is None or len(sets) == 0:
+        return table
+    shares = sets / sets.sum(axis=1, keepdims=True)
+    return np.vstack([table, shares])
+
+
+def check_votes(L, *, n_classes=None, n_sources=None, sets=None, name="L"):
     """Validate a vote matrix once and return it as :class:`Votes` and its class count.
 
     Parameters
@@ -71,12 +131,17 @@ def check_votes(L, *, n_classes=None, n_sources=None, name="L"):
     n_sources : int, default=None
         The number of sources a fitted model expects; a matrix with another number of
         columns is refused.
+    sets : ndarray of bool of shape (n_sets, n_classes), default=None
+        Set votes (see :func:`check_sets`): a value ``n_classes + s`` (dense; ``n_classes
+        + s + 1`` sparse) is a vote for set ``s``, "one of these classes". ``n_classes``
+        is then the table's width.
     name : str, default="L"
         The argument's name in error messages.
 
     Returns
     -------
     votes : Votes
+        ``cls`` holds outputs: classes, then ``n_classes + s`` for set ``s``.
     n_classes : int
 
     Raises
@@ -147,10 +212,19 @@ def check_votes(L, *, n_classes=None, n_sources=None, name="L"):
     top = int(cls.max()) if cls.size else -1
     if top >= _MAX_CLASSES:
         raise ValueError(f"{name} holds class {top}, beyond the {_MAX_CLASSES} classes allowed.")
-    K = max(top + 1, 2) if n_classes is None else int(n_classes)
-    if top >= K:
-        row = int(np.searchsorted(indptr, int(np.argmax(cls)), side="right") - 1)
-        raise ValueError(f"{name} holds class {top} (row {row}), but n_classes={K}.")
+    if sets is not None and len(sets):
+        K = sets.shape[1]
+        if n_classes is not None and int(n_classes) != K:
+            raise ValueError(f"n_classes={n_classes} but the set votes' table has {K} classes.")
+        if top >= K + len(sets):
+            row = int(np.searchsorted(indptr, int(np.argmax(cls)), side="right") - 1)
+            raise ValueError(f"{name} holds {top} (row {row}), but there are {K} classes and {len(sets)} set votes "
+                             f"(0..{K + len(sets) - 1}).")
+    else:
+        K = max(top + 1, 2) if n_classes is None else int(n_classes)
+        if top >= K:
+            row = int(np.searchsorted(indptr, int(np.argmax(cls)), side="right") - 1)
+            raise ValueError(f"{name} holds class {top} (row {row}), but n_classes={K}.")
     return Votes(int(n_rows), int(m), indptr, np.ascontiguousarray(src), np.ascontiguousarray(cls)), K
 
 
