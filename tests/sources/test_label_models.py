@@ -564,3 +564,29 @@ def test_models_without_set_votes_refuse_them():
             model.fit(L, n_classes=3)
     with pytest.raises(ValueError, match="holds 5 .*3 classes and 2 set votes"):
         DawidSkene(sets=[[0, 1], [1, 2]]).fit(np.array([[0, 5]]), n_classes=3)
+
+
+def test_matrix_completion_leaves_declared_dependencies_out_of_the_fit():
+    """Three copies of one 60 % source agree perfectly: undeclared, they look perfect and
+    the good sources look poor; declared, every accuracy is recovered."""
+    rng = np.random.RandomState(0)
+    n = 6000
+    y = rng.randint(0, 2, n)
+
+    def source(a):
+        return np.where(rng.rand(n) < 0.6, np.where(rng.rand(n) < a, y, 1 - y), -1)
+
+    copy = source(0.6)
+    L = np.column_stack([copy, copy, copy, source(0.85), source(0.8), source(0.75)])
+    truth = np.array([0.6, 0.6, 0.6, 0.85, 0.8, 0.75])
+
+    def accuracy(model):
+        return model.mu_[:, [0, 1], [0, 1]].sum(axis=1) / model.mu_.sum(axis=(1, 2))
+
+    naive = MatrixCompletion().fit(L)
+    aware = MatrixCompletion(dependencies=[(0, 1), (0, 2), (1, 2)]).fit(L)
+    assert (accuracy(naive)[:3] > 0.95).all()
+    np.testing.assert_allclose(accuracy(aware), truth, atol=0.06)
+    assert aware.score(L, y) > naive.score(L, y) + 0.05
+    with pytest.raises(ValueError, match="pairs \\(j, k\\) of distinct source indices in 0..5"):
+        MatrixCompletion(dependencies=[(0, 6)]).fit(L)

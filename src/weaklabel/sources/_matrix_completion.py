@@ -42,7 +42,11 @@ class MatrixCompletion(_LabelModel):
     ``log pi_q + sum over its votes (j, p) of log mu[(j, p), q]``: the votes only, as
     Snorkel's ``predict_proba``.
 
-    Dependencies between sources (the paper's junction-tree extension) are not modelled.
+    ``dependencies`` lists pairs of sources that are not conditionally independent (two
+    functions reading the same keyword, say): their overlaps are left out of the fit, so
+    their agreement is not mistaken for accuracy. The posterior still multiplies their votes
+    as if independent; the paper's junction-tree model of the dependent pairs' joint votes
+    is not implemented.
 
     Parameters
     ----------
@@ -57,6 +61,8 @@ class MatrixCompletion(_LabelModel):
         below majority vote on sms and trec.
     max_iter : int, default=500
         Most L-BFGS-B iterations.
+    dependencies : array-like of int of shape (n_pairs, 2), default=None
+        Pairs of sources ``(j, k)`` known to depend on each other beyond the true class.
 
     Attributes
     ----------
@@ -90,13 +96,15 @@ class MatrixCompletion(_LabelModel):
     _parameter_constraints = {"class_balance": ["array-like", None],
                               "prec_init": [Interval(Real, 0, 1, closed="neither")],
                               "l2": [Interval(Real, 0, None, closed="left")],
-                              "max_iter": [Interval(Integral, 1, None, closed="left")]}
+                              "max_iter": [Interval(Integral, 1, None, closed="left")],
+                              "dependencies": ["array-like", None]}
 
-    def __init__(self, *, class_balance=None, prec_init=0.7, l2=0.03, max_iter=500):
+    def __init__(self, *, class_balance=None, prec_init=0.7, l2=0.03, max_iter=500, dependencies=None):
         self.class_balance = class_balance
         self.prec_init = prec_init
         self.l2 = l2
         self.max_iter = max_iter
+        self.dependencies = dependencies
 
     def _balance(self, K, gold_counts=None):
         if self.class_balance is None:
@@ -116,6 +124,19 @@ class MatrixCompletion(_LabelModel):
         Psi = sp.csr_matrix((np.ones(rows.size), (rows, votes.src * K + votes.cls)), shape=(votes.n_rows, d))
         return np.ascontiguousarray((Psi.T @ Psi).toarray())
 
+    def _pairs(self, m):
+        """The declared dependent pairs of sources, checked against ``m`` sources."""
+        if self.dependencies is None:
+            return []
+        pairs = np.asarray(self.dependencies)
+        if pairs.size == 0:
+            return []
+        if pairs.ndim != 2 or pairs.shape[1] != 2 or pairs.dtype.kind not in "iu" or pairs.min() < 0 \
+                or pairs.max() >= m or (pairs[:, 0] == pairs[:, 1]).any():
+            raise ValueError(f"dependencies must be pairs (j, k) of distinct source indices in 0..{m - 1}; got "
+                             f"{self.dependencies!r}.")
+        return [(int(j), int(k)) for j, k in pairs]
+
     def _check_size(self, m, K):
         if m * K > MAX_INDICATORS:
             raise ValueError(f"MatrixCompletion holds an overlap matrix of (sources x classes)^2 = ({m} x {K})^2 "
@@ -127,6 +148,9 @@ class MatrixCompletion(_LabelModel):
         O = O_sum / max(n, 1)
         src = np.repeat(np.arange(m), K)
         mask = (src[:, None] != src[None, :]).astype(np.float64)
+        for j, k in self._pairs(m):               # their overlaps are not mu P mu^T: left out
+            mask[j * K:(j + 1) * K, k * K:(k + 1) * K] = 0.0
+            mask[k * K:(k + 1) * K, j * K:(j + 1) * K] = 0.0
         diag = np.diag(O).copy()
         start = np.zeros((d, K))
         for j in range(m):
@@ -180,6 +204,7 @@ class MatrixCompletion(_LabelModel):
         votes, K = self._check(L, reset=True, n_classes=n_classes)
         gold = check_gold(y, votes.n_rows, K)
         self._check_size(votes.n_sources, K)
+        self._pairs(votes.n_sources)
         self._balance(K)
         if not votes.covered.any():
             raise ValueError("L has no vote on any row: nothing to fit.")
