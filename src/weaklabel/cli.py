@@ -166,10 +166,44 @@ def _check_scheduler(address):
         raise ValueError(f"--scheduler must look like tcp://HOST:PORT with a port in 1..65535; got {address!r}.")
 
 
-def _read_svm(path, n_features=None):
+_BASES = {"auto": "auto", "0": True, "1": False}
+
+
+def _read_svm(path, n_features=None, index_base="auto"):
     from .labels import load_candidate_svmlight
 
-    return load_candidate_svmlight(path, n_features=n_features)
+    return load_candidate_svmlight(path, n_features=n_features, zero_based=_BASES[index_base])
+
+
+def _read_svm_for(est, model, path, index_base, pad):
+    """An svmlight file for a fitted model: its feature count must be the model's. A file
+    whose largest index is below it is refused unless ``pad`` (its last features zero)."""
+    expected = _flat_model(est, model, path)
+    X, S = _read_svm(path, index_base=index_base)
+    if X.shape[1] > expected:
+        raise ValueError(f"{path} has {X.shape[1]} features but {model} was trained on {expected}; wrong file or "
+                         "a shifted index base (--index-base 0 or 1).")
+    if X.shape[1] < expected:
+        if not pad:
+            raise ValueError(f"{path} has {X.shape[1]} features but {model} was trained on {expected}. If the file's "
+                             "last features are zero on every line, pass --pad; if its indices start at another "
+                             "base than the training file's, pass --index-base 0 or 1.")
+        import scipy.sparse as sp
+
+        X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], expected))
+    return X, S
+
+
+def _uses_index_zero(path):
+    """Whether an svmlight file names feature 0 (what scikit-learn's "auto" reads as 0-based)."""
+    from .labels import load_candidate_svmlight
+
+    X, _ = load_candidate_svmlight(path, zero_based=True)
+    return bool(X.nnz) and int(X.indices.min()) == 0
+
+
+_INDEX_BASE_HELP = ("Feature indices of the svmlight file: 0-based (scikit-learn's dump_svmlight_file), 1-based "
+                    "(LIBSVM), or auto: 0-based if the file uses index 0, else 1-based.")
 
 
 def _flat_model(est, model, data):
@@ -210,7 +244,9 @@ def _method_help():
               help="Online learners: learn the file once in its order (partial_fit) and print the progressive "
                    "validation loss every N rows, as Vowpal Wabbit does, instead of the default fit.")
 @click.option("--list", "list_", is_flag=True, help="List the learner presets with what each reads, and exit.")
-def fit(method, train, params, model, n_features, confusion, bags_file, graph, progress_every, list_):
+@click.option("--index-base", type=click.Choice(["auto", "0", "1"]), default="auto", show_default=True,
+              help=_INDEX_BASE_HELP)
+def fit(method, train, params, model, n_features, confusion, bags_file, graph, progress_every, list_, index_base):
     """Train a learner on a file and save it."""
     from .presets import INPUTS, NEEDS_CONFUSION, PRESETS, get
 
@@ -236,7 +272,7 @@ def fit(method, train, params, model, n_features, confusion, bags_file, graph, p
         click.echo(f"trained {type(est).__name__} on {X.shape[0]} examples of {X.shape[1]} nodes, "
                    f"{est.n_states_} states; model written to {model}")
         return
-    X, S = _read_svm(train, n_features=n_features)
+    X, S = _read_svm(train, n_features=n_features, index_base=index_base)
     exact = preset.exact_labels or kind == "noisy" or (kind == "bandit" and not (S.sizes > 1).any())
     if exact and (S.sizes > 1).any():
         raise ValueError(f"{method} needs exact labels, but {train} has candidate sets with several labels.")
@@ -259,7 +295,10 @@ def fit(method, train, params, model, n_features, confusion, bags_file, graph, p
     else:
         est.fit(X, target)
     est.save(model)
-    click.echo(f"trained {type(est).__name__} on {X.shape[0]} samples x {X.shape[1]} features, "
+    base = {"0": "0-based", "1": "1-based"}.get(index_base) or (
+        "0-based: the file uses index 0" if _uses_index_zero(train) else
+        "1-based: the file never uses index 0; pass --index-base 0 if it was written 0-based")
+    click.echo(f"trained {type(est).__name__} on {X.shape[0]} samples x {X.shape[1]} features ({base}), "
                f"{len(est.classes_)} classes; model written to {model}")
 
 
@@ -339,7 +378,11 @@ def _graph(spec, n_nodes):
 @click.option("--model", required=True, type=click.Path(dir_okay=False, exists=False))
 @click.option("--data", required=True, type=click.Path(dir_okay=False))
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write predictions here (one per line).")
-def predict(model, data, out):
+@click.option("--index-base", type=click.Choice(["auto", "0", "1"]), default="auto", show_default=True,
+              help=_INDEX_BASE_HELP)
+@click.option("--pad", is_flag=True, help="Accept a file with fewer features than the model (its last features "
+                                          "zero everywhere) instead of refusing it.")
+def predict(model, data, out, index_base, pad):
     """Predict labels for an svmlight file (labels in the file are ignored), or node labels for
     an .npz of X (M3N models; one line per example)."""
     from . import load
@@ -350,7 +393,7 @@ def predict(model, data, out):
         pred = est.predict(X)
         text = "\n".join(" ".join(str(v) for v in row) for row in pred.tolist()) + "\n"
     else:
-        X, _ = _read_svm(data, n_features=_flat_model(est, model, data))
+        X, _ = _read_svm_for(est, model, data, index_base, pad)
         pred = est.predict(X)
         text = "\n".join(str(v) for v in pred.tolist()) + "\n"
     if out:
@@ -363,7 +406,11 @@ def predict(model, data, out):
 @main.command()
 @click.option("--model", required=True, type=click.Path(dir_okay=False))
 @click.option("--data", required=True, type=click.Path(dir_okay=False))
-def evaluate(model, data):
+@click.option("--index-base", type=click.Choice(["auto", "0", "1"]), default="auto", show_default=True,
+              help=_INDEX_BASE_HELP)
+@click.option("--pad", is_flag=True, help="Accept a file with fewer features than the model (its last features "
+                                          "zero everywhere) instead of refusing it.")
+def evaluate(model, data, index_base, pad):
     """Score a model on an svmlight file: accuracy (exact labels) or ambiguous 0-1 loss (candidate sets);
     on an .npz of X and Y (M3N models), the share of annotated nodes predicted right."""
     from . import load
@@ -375,7 +422,7 @@ def evaluate(model, data):
         click.echo(f"examples: {X.shape[0]}")
         click.echo(f"node accuracy (annotated nodes): {est.score(X, Y):.4f}")
         return
-    X, S = _read_svm(data, n_features=_flat_model(est, model, data))
+    X, S = _read_svm_for(est, model, data, index_base, pad)
     pred = est.predict(X)
     amb = ambiguous_zero_one_loss(S, pred)
     click.echo(f"samples: {X.shape[0]}")

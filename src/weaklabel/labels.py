@@ -544,11 +544,25 @@ def _rows_key(item):
 _MAX_AUTO_FEATURES = 1 << 20
 
 
-def load_candidate_svmlight(f, n_features=None, classes=None, dtype=np.float64):
+def load_candidate_svmlight(f, n_features=None, classes=None, dtype=np.float64, zero_based="auto"):
     """Read a multilabel svmlight file whose label field is a candidate set.
 
     Each line is ``"2,5,7 1:0.3 4:1.2"``: comma-separated candidate labels, then
-    1-based ``index:value`` pairs. A single label is a singleton set.
+    ``index:value`` pairs. A single label is a singleton set.
+
+    Parameters
+    ----------
+    f : str, path-like or file object
+    n_features : int, default=None
+        The number of features (the file's largest index when ``None``).
+    classes : array-like, default=None
+        The classes of the candidate sets (those found when ``None``).
+    dtype : numpy dtype, default=np.float64
+    zero_based : bool or "auto", default="auto"
+        Whether the feature indices start at 0 (scikit-learn's ``dump_svmlight_file``)
+        or 1 (LIBSVM). ``"auto"``, as scikit-learn: 0-based if the file uses index 0,
+        else 1-based; a 0-based file that never uses index 0 is then read shifted by one,
+        so give the base when you know it.
 
     Returns
     -------
@@ -561,7 +575,7 @@ def load_candidate_svmlight(f, n_features=None, classes=None, dtype=np.float64):
         raise FileNotFoundError(f"candidate svmlight file not found: {os.fspath(f)}")
     where = getattr(f, "name", f)
     try:
-        X, lists = load_svmlight_file(f, n_features=n_features, dtype=dtype, multilabel=True, zero_based=False)
+        X, lists = load_svmlight_file(f, n_features=n_features, dtype=dtype, multilabel=True, zero_based=zero_based)
     except (ValueError, OverflowError, TypeError) as exc:
         raise ValueError(f"could not parse {where} as svmlight with candidate labels: {exc}") from None
     if X.nnz == 0:
