@@ -203,8 +203,13 @@ class BanditFeedback:
         if correct.shape != proposed.shape:
             raise ValueError(f"correct must have the shape of proposed {proposed.shape}; got {correct.shape}.")
         if correct.dtype != bool:
-            if correct.dtype.kind in "iu" and np.isin(correct, (0, 1)).all():
+            # 0/1 integers, or 0./1. floats (rewards as read_vw_cb and most logs give them)
+            if correct.dtype.kind in "iuf" and np.isin(correct, (0, 1)).all():
                 correct = correct.astype(bool)
+            elif correct.dtype.kind == "f":
+                bad = correct[~np.isin(correct, (0, 1))][0]
+                raise ValueError(f"correct must be right/wrong: bool, 0/1 or 0./1.; found the value {float(bad)!r}. A "
+                                 "reward in between is not one-bit feedback.")
             else:
                 raise TypeError(f"correct must be bool (or 0/1); got dtype {correct.dtype}.")
         self.proposed = proposed

@@ -34,7 +34,7 @@ def test_reads_the_vw_wiki_example():
     np.testing.assert_allclose(log.rewards, [-2, -0.5, -1.2, -1, -1.5])
     np.testing.assert_allclose(log.propensities, [0.4, 0.2, 0.5, 0.3, 0.7])
     np.testing.assert_array_equal(log.X.toarray()[2], [1, 1, 1, 0])
-    fixed = read_vw_cb(io.StringIO("2:0:1 |ns b:2.5 a\n"), feature_names=["a", "b"])
+    fixed = read_vw_cb(io.StringIO("2:0:1 |ns b:2.5 a\n"), feature_names=["ns^a", "ns^b"])   # VW's names
     np.testing.assert_array_equal(fixed.X.toarray(), [[1.0, 2.5]])
 
 

@@ -84,7 +84,7 @@ def _open(target, mode):
     return open(target, mode, encoding="utf-8"), True
 
 
-def write_vw_cb(target, X, actions, rewards, propensities):
+def write_vw_cb(target, X, actions, rewards, propensities, feature_names=None):
     """Write a log in VW's ``--cb`` format (``action:cost:probability | j:x_j ...``).
 
     Parameters
@@ -98,8 +98,20 @@ def write_vw_cb(target, X, actions, rewards, propensities):
         Written as the cost ``-reward``.
     propensities : array-like of shape (n,)
         The logging policy's probability of each logged action, in (0, 1].
+    feature_names : list of str, default=None
+        A name per column (``BanditLog.feature_names``); ``ns^f`` is written as feature ``f``
+        of namespace ``ns``, so that :func:`read_vw_cb` reads the names back. ``None``
+        names column ``j`` by ``j``.
     """
     Xc = sp.csr_matrix(X, dtype=np.float64)
+    if feature_names is not None:
+        names = [str(nm) for nm in feature_names]
+        if len(names) != Xc.shape[1]:
+            raise ValueError(f"feature_names has {len(names)} names for {Xc.shape[1]} columns of X.")
+        bad = [nm for nm in names if not nm or any(c in nm for c in " \t|:") or nm.startswith("^")]
+        if bad:
+            raise ValueError(f"feature names must be non-empty, without spaces, '|' or ':'; got {bad[0]!r}.")
+        split = [nm.partition("^") if "^" in nm else ("", "", nm) for nm in names]
     a = np.asarray(actions)
     r = np.asarray(rewards, dtype=np.float64)
     p = np.asarray(propensities, dtype=np.float64)
@@ -115,8 +127,19 @@ def write_vw_cb(target, X, actions, rewards, propensities):
     try:
         for i in range(n):
             lo, hi = Xc.indptr[i], Xc.indptr[i + 1]
-            feats = " ".join(f"{j}:{v:.17g}" for j, v in zip(Xc.indices[lo:hi], Xc.data[lo:hi]))
-            fh.write(f"{int(a[i]) + 1}:{-r[i]:.17g}:{p[i]:.17g} | {feats}\n")
+            if feature_names is None:
+                feats = " ".join(f"{j}:{v:.17g}" for j, v in zip(Xc.indices[lo:hi], Xc.data[lo:hi]))
+            else:
+                groups = {}
+                for j, v in zip(Xc.indices[lo:hi], Xc.data[lo:hi]):
+                    ns, _, f = split[j]
+                    groups.setdefault(ns, []).append(f"{f}:{v:.17g}")
+                default = groups.pop("", None)
+                parts = ([f"| {' '.join(default)}"] if default else []) + [f"|{ns} {' '.join(fs)}"
+                                                                            for ns, fs in groups.items()]
+                feats = " ".join(parts) if parts else "|"
+            head = f"{int(a[i]) + 1}:{-r[i]:.17g}:{p[i]:.17g}"
+            fh.write(f"{head} {feats}\n" if feature_names is not None else f"{head} | {feats}\n")
     finally:
         if own:
             fh.close()
@@ -128,8 +151,42 @@ _MAX_AUTO_FEATURES = 1 << 20
 _MAX_ACTION = 1 << 40
 
 
+def _features(body, i):
+    """The (name, value) pairs of a line's feature part (after its first ``|``): every
+    namespace, ``|ns f:v`` naming its features ``ns^f`` as VW does (a namespace weight,
+    ``|ns:0.5 f:1``, scales them), the default namespace (``| f:v``) naming them ``f``."""
+    out = []
+    for segment in body.split("|"):
+        tokens = segment.split()
+        prefix, weight = "", 1.0
+        if segment[:1] not in (" ", "\t", "") and tokens:        # "|ns f:v": the first token is a namespace
+            ns, _, w = tokens[0].partition(":")
+            try:
+                weight = float(w) if w else 1.0
+            except ValueError:
+                raise ValueError(f"line {i + 1}: the weight of namespace {ns!r} is not a number: {w!r}.") from None
+            prefix, tokens = ns + "^", tokens[1:]
+        for tok in tokens:
+            name, _, value = tok.partition(":")
+            try:
+                v = float(value) if value else 1.0
+            except ValueError:
+                raise ValueError(f"line {i + 1}: the value of feature {prefix + name!r} is not a number: "
+                                 f"{value!r}.") from None
+            v *= weight
+            if not np.isfinite(v):
+                raise ValueError(f"line {i + 1}: feature {prefix + name!r} has the value {value!r}; values must be "
+                                 "finite.")
+            out.append((prefix + name, v))
+    return out
+
+
 def read_vw_cb(source, feature_names=None):
     """Read a log in VW's ``--cb`` format.
+
+    Every namespace is read: ``|user a b |item c:0.5`` gives the features ``user^a``,
+    ``user^b`` and ``item^c`` (VW's names); a namespace weight (``|item:2 c``) scales its
+    values; features of the default namespace (``| f:v``) keep their names.
 
     Parameters
     ----------
@@ -169,22 +226,12 @@ def read_vw_cb(source, feature_names=None):
         actions.append(act - 1)
         rewards.append(-cost)
         probs.append(prob)
-        tokens = body.split()
-        if body[:1] not in (" ", "") and tokens:                 # "|ns f:v": the first token is a namespace
-            tokens = tokens[1:]
-        for tok in tokens:
-            name, _, value = tok.partition(":")
+        for name, v in _features(body, i):
             if name not in vocab:
                 if fixed:
                     raise ValueError(f"line {i + 1}: feature {name!r} is not in feature_names.")
                 vocab[name] = len(vocab)
                 numeric = numeric and name.isdigit()
-            try:
-                v = float(value) if value else 1.0
-            except ValueError:
-                raise ValueError(f"line {i + 1}: the value of feature {name!r} is not a number: {value!r}.") from None
-            if not np.isfinite(v):
-                raise ValueError(f"line {i + 1}: feature {name!r} has the value {value!r}; values must be finite.")
             rows.append(i)
             cols.append(vocab[name])
             vals.append(v)
