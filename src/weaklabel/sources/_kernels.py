@@ -8,6 +8,22 @@ import numpy as np
 from numba import njit
 
 
+@njit(cache=True, inline="always")
+def _softmax_inplace(v):
+    """``v <- softmax(v)``; returns the log of the normaliser, ``logsumexp(v)``."""
+    mx = v[0]
+    for q in range(1, v.size):
+        if v[q] > mx:
+            mx = v[q]
+    total = 0.0
+    for q in range(v.size):
+        v[q] = np.exp(v[q] - mx)
+        total += v[q]
+    for q in range(v.size):
+        v[q] /= total
+    return mx + np.log(total)
+
+
 @njit(cache=True)
 def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
     """Posteriors of the true class of every row under the Dawid-Skene model with abstains.
@@ -42,17 +58,7 @@ def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
             p = cls[v]
             for q in range(K):
                 T[i, q] += log_theta[j, p, q] - log_theta[j, A, q]
-        mx = T[i, 0]
-        for q in range(1, K):
-            if T[i, q] > mx:
-                mx = T[i, q]
-        total = 0.0
-        for q in range(K):
-            T[i, q] = np.exp(T[i, q] - mx)
-            total += T[i, q]
-        for q in range(K):
-            T[i, q] /= total
-        ll += mx + np.log(total)
+        ll += _softmax_inplace(T[i])
     return ll
 
 
@@ -94,17 +100,7 @@ def lift_pass(indptr, src, cls, W, log_prior, T):
             T[i, q] = log_prior[q]
         for v in range(lo, hi):
             T[i, cls[v]] += W[src[v], cls[v]]
-        mx = T[i, 0]
-        for q in range(1, K):
-            if T[i, q] > mx:
-                mx = T[i, q]
-        total = 0.0
-        for q in range(K):
-            T[i, q] = np.exp(T[i, q] - mx)
-            total += T[i, q]
-        for q in range(K):
-            T[i, q] /= total
-        trace += mx + np.log(total)
+        trace += _softmax_inplace(T[i])
     return trace
 
 
@@ -147,17 +143,7 @@ def _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, members, t):
                 t[q] += params[j, p, q] - params[j, A, q]
         else:
             t[p] += params[j, p, 0]
-    mx = t[0]
-    for q in range(1, K):
-        if t[q] > mx:
-            mx = t[q]
-    total = 0.0
-    for q in range(K):
-        t[q] = np.exp(t[q] - mx)
-        total += t[q]
-    for q in range(K):
-        t[q] /= total
-    return mx + np.log(total)
+    return _softmax_inplace(t)
 
 
 @njit(cache=True)

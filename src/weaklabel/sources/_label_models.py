@@ -57,6 +57,14 @@ class _LabelModel(BaseEstimator):
         votes, K = self._check(L, reset=False)
         return votes, K, False
 
+    def _stepwise(self, running, chunk, n_rows):
+        """Stepwise EM (Cappe & Moulines 2009): blend a chunk's statistics, per row of its
+        ``n_rows``, into the running ones with the step ``(t + 2) ** -decay`` (1 at first)."""
+        step = 1.0 if self._t == 0 else (self._t + 2.0) ** -float(self.decay)
+        self._n_seen += n_rows
+        self._t += 1
+        return tuple((1 - step) * r + step * c / n_rows for r, c in zip(running, chunk))
+
     def predict(self, L):
         """The most probable class of each row (ties to the larger class balance, then the
         lower index).
@@ -472,11 +480,8 @@ class DawidSkene(_LabelModel):
         else:
             counts, class_total, _ = self._step(votes, gold, K, self.confusions_, self.class_balance_)
         if n_cov > 0:
-            step = 1.0 if self._t == 0 else (self._t + 2.0) ** -float(self.decay)
-            self._s_counts = (1 - step) * self._s_counts + step * counts / n_cov
-            self._s_class = (1 - step) * self._s_class + step * class_total / n_cov
-            self._n_seen += n_cov
-            self._t += 1
+            self._s_counts, self._s_class = self._stepwise((self._s_counts, self._s_class), (counts, class_total),
+                                                           n_cov)
         n_eff = max(self._n_seen, 1.0)
         self.confusions_, self.class_balance_ = self._m_step(self._s_counts * n_eff, self._s_class * n_eff)
         T, ll = self._posteriors(votes, self.confusions_, self.class_balance_)
@@ -734,13 +739,9 @@ class PrecisionVote(_LabelModel):
         else:
             right, total, class_total = self._step(votes, gold, K, self.weights_, self.class_balance_)
         if n_cov > 0:
-            step = 1.0 if self._t == 0 else (self._t + 2.0) ** -float(self.decay)
-            self._s_right = (1 - step) * self._s_right + step * right / n_cov
-            self._s_total = (1 - step) * self._s_total + step * total / n_cov
-            self._s_class = (1 - step) * self._s_class + step * class_total / n_cov
+            self._s_right, self._s_total, self._s_class = self._stepwise(
+                (self._s_right, self._s_total, self._s_class), (right, total, class_total), n_cov)
             self.n_votes_ = self.n_votes_ + total
-            self._n_seen += n_cov
-            self._t += 1
         n_eff = max(self._n_seen, 1.0)
         self._publish(self._s_right * n_eff, self._s_total * n_eff, self._s_class * n_eff)
         self.n_iter_, self.converged_ = self._t, False
