@@ -150,3 +150,10 @@ def test_fortran_ordered_state_is_saved_in_c_order(tmp_path):
     assert not model._O_sum.flags.c_contiguous
     model.save(tmp_path / "m.npz")
     np.testing.assert_array_equal(weaklabel.load(tmp_path / "m.npz").predict_proba(L), model.predict_proba(L))
+
+
+def test_loading_a_dataset_name_says_where_datasets_are():
+    import weaklabel
+
+    with pytest.raises(FileNotFoundError, match=r"model file not found: lost; .*weaklabel.datasets.load\('lost'\)"):
+        weaklabel.load("lost")

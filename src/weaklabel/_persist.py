@@ -160,7 +160,12 @@ def _read(path, check=None):
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise FileNotFoundError(f"model file not found: {path}") from None
+        hint = ""
+        name = os.fspath(path)
+        if os.sep not in name and "." not in name:     # a bare word: perhaps a dataset's name
+            hint = (f"; weaklabel.load reads saved models, and datasets are read by "
+                    f"weaklabel.datasets.load({name!r}) (or load_votes / load_crowd)")
+        raise FileNotFoundError(f"model file not found: {path}{hint}") from None
     if not stat.S_ISREG(st.st_mode):
         raise _Bad("it is not a regular file")
     with zipfile.ZipFile(path) as zf:
