@@ -590,3 +590,27 @@ def test_matrix_completion_leaves_declared_dependencies_out_of_the_fit():
     assert aware.score(L, y) > naive.score(L, y) + 0.05
     with pytest.raises(ValueError, match="pairs \\(j, k\\) of distinct source indices in 0..5"):
         MatrixCompletion(dependencies=[(0, 6)]).fit(L)
+
+
+def test_held_out_vote_score_equals_a_loop_and_selects_in_grid_search():
+    from sklearn.model_selection import GridSearchCV
+
+    from weaklabel.sources import held_out_vote_score
+
+    L, y = _one_sided(2)
+    model = PrecisionVote().fit(L)
+    logs = []
+    for i in range(L.shape[0]):
+        voted = np.flatnonzero(L[i] >= 0)
+        if voted.size < 2:
+            continue
+        for j in voted:
+            rest = L[i:i + 1].copy()
+            rest[0, j] = -1
+            logs.append(np.log(max(model.predict_proba(rest)[0, L[i, j]], 1e-12)))
+    assert held_out_vote_score(model, L) == pytest.approx(np.mean(logs), rel=1e-12)
+    assert model.score(L) == held_out_vote_score(model, L)          # score without labels
+    search = GridSearchCV(PrecisionVote(), {"prior_right": [0.5, 5.0, 50.0]}, cv=3).fit(L, n_classes=3)
+    assert search.best_params_["prior_right"] in (0.5, 5.0, 50.0)
+    with pytest.raises(ValueError, match="no row with two votes"):
+        held_out_vote_score(model, np.array([[0, -1, -1, -1, -1, -1, -1, -1, -1]]))

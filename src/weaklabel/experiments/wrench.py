@@ -32,15 +32,20 @@ from ..labels import CandidateSets
 from ..metrics import candidate_log_loss_score
 from ..noisy import CorrectedLogistic
 from ..partial import PRODEN
-from ..sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote
+from ..sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote, held_out_vote_score
 from .engine import Experiment, Summary, Table
 
 VOTE_SETS = ("youtube", "sms", "trec")
 CROWD_SETS = ("product", "duck", "dog")
 ALPHAS = (1e-5, 1e-4, 1e-3)
-MODELS = ("mv", "ds", "ds-ignore", "pv", "mc")
+MODELS = ("mv", "ds", "ds-ignore", "pv", "mc", "pv-sel", "mc-sel")
+# label-free selection: each grid point fitted on the training votes, the one that predicts
+# the validation split's held-out votes best (held_out_vote_score) kept
+SELECT = {"pv-sel": ("pv", [{"prior_right": a, "prior_wrong": b} for a, b in ((1, 1), (2, 1), (5, 2), (7, 3), (14, 6))]),
+          "mc-sel": ("mc", [{"l2": v} for v in (0.0, 0.01, 0.03, 0.1, 0.3, 1.0)])}
 LABELS = {"mv": "majority vote", "ds": "Dawid-Skene", "ds-ignore": "Dawid-Skene, abstains ignored",
-          "pv": "PrecisionVote", "mc": "MatrixCompletion"}
+          "pv": "PrecisionVote", "mc": "MatrixCompletion", "pv-sel": "PrecisionVote, selected on held-out votes",
+          "mc-sel": "MatrixCompletion, selected on held-out votes"}
 CROWDKIT = ("ck-mv", "ck-ds", "ck-onecoin", "ck-glad", "ck-mace")
 CK_LABELS = {"ck-mv": "crowd-kit MV", "ck-ds": "crowd-kit DS", "ck-onecoin": "crowd-kit OneCoinDS",
              "ck-glad": "crowd-kit GLAD", "ck-mace": "crowd-kit MACE"}
@@ -120,7 +125,15 @@ def wrench_cell(cfg):
         out.update(end=_scores(est.predict(X["test"]), y["test"], binary), end_alpha=alpha, end_seconds=seconds)
         return out
     start = time.perf_counter()
-    model = _model(cfg["model"]).fit(L["train"], n_classes=K)
+    if cfg["model"] in SELECT:
+        base, grid = SELECT[cfg["model"]]
+        scored = []
+        for params in grid:
+            candidate = _model(base).set_params(**params).fit(L["train"], n_classes=K)
+            scored.append((held_out_vote_score(candidate, L["valid"]), params, candidate))
+        _, out["selected"], model = max(scored, key=lambda t: t[0])
+    else:
+        model = _model(cfg["model"]).fit(L["train"], n_classes=K)
     out["fit_seconds"] = time.perf_counter() - start
     cov = {s: (L[s] >= 0).any(axis=1) for s in ("train", "valid", "test")}
     out["test"] = _scores(model.predict(L["test"])[cov["test"]], y["test"][cov["test"]], binary)
@@ -150,6 +163,10 @@ def wrench_execute(ctx):
     return ctx.run(cells, desc="wrench")
 
 
+def _params(params):
+    return None if params is None else ", ".join(f"{k}={v:g}" for k, v in params.items())
+
+
 def _cell(res, *path):
     v = res
     for k in path:
@@ -176,7 +193,8 @@ def wrench_summarize(ctx, rows):
         time_rows.append([n, _cell(by.get((n, "mv")), "n_sources")]
                          + [_cell(by.get((n, m)), "fit_seconds") for m in p["models"]]
                          + [_cell(by.get((n, m)), "end_soft_alpha") for m in p["models"]]
-                         + [_cell(by.get((n, "proden")), "end_soft_alpha"), _cell(by.get((n, "gold")), "end_alpha")])
+                         + [_cell(by.get((n, "proden")), "end_soft_alpha"), _cell(by.get((n, "gold")), "end_alpha")]
+                         + [_params(_cell(by.get((n, m)), "selected")) for m in p["models"] if m in SELECT])
     lm = [LABELS[m] for m in p["models"]]
     f3 = {c: ".3f" for c in lm}
     tables = [
@@ -200,7 +218,7 @@ def wrench_summarize(ctx, rows):
                    "validation rows: no label model and no true label."),
         Table("fit", "Fit seconds of the label models (training votes, one core) and the end models' chosen alpha",
               ["set", "sources"] + [f"{c} s" for c in lm] + [f"{c} alpha" for c in lm]
-              + ["PRODEN alpha", "true labels alpha"],
+              + ["PRODEN alpha", "true labels alpha"] + [f"{LABELS[m]}: chosen" for m in p["models"] if m in SELECT],
               time_rows, formats={f"{c} s": ".3f" for c in lm}),
     ]
     intro = ("WRENCH's youtube, sms and trec as staged, with the two repairs of `weaklabel.datasets.load_votes` "
@@ -248,7 +266,8 @@ def crowds_cell(cfg):
 
 def crowds_plan(quick=False, repeats=None, datasets=None):
     names = list(datasets) if datasets else (["duck"] if quick else list(CROWD_SETS))
-    return {"datasets": names, "models": list(MODELS), "crowdkit": list(CROWDKIT), "quick": bool(quick)}
+    return {"datasets": names, "models": [m for m in MODELS if m not in SELECT], "crowdkit": list(CROWDKIT),
+            "quick": bool(quick)}
 
 
 def crowds_execute(ctx):
