@@ -129,3 +129,13 @@ def test_user_pages_carry_no_internal_issue_numbers():
     bad = [f"{p.relative_to(DOCS)}:{i + 1}" for p in pages for i, line in enumerate(p.read_text().splitlines())
            if re.search(r"\bissue \d+|\bin progress\b", line, re.I)]
     assert not bad, bad
+
+
+@pytest.mark.skipif(not (DOCS / "auto_examples").exists() and not os.environ.get("CI"),
+                    reason="the gallery is not built (make -C docs html)")
+def test_the_gallery_examples_print_no_warning():
+    """What a reader copies should run clean: no example's captured output holds a warning."""
+    pages = sorted((DOCS / "auto_examples").glob("plot_*.rst"))
+    assert pages, "the gallery was not built"
+    noisy = {p.name: line.strip() for p in pages for line in p.read_text().splitlines() if "Warning:" in line}
+    assert not noisy, noisy
