@@ -88,12 +88,13 @@ def label_issues(X, y, *, estimator=None, confusion=None, cv=5, random_state=0):
     >>> from sklearn.datasets import load_digits
     >>> from weaklabel.noisy import label_issues
     >>> X, y = load_digits(return_X_y=True)
+    >>> X, y = X[:600] / 16, y[:600]
     >>> rng = np.random.RandomState(0)
     >>> flipped = rng.rand(y.size) < 0.1
     >>> noisy = np.where(flipped, (y + 1) % 10, y)
-    >>> issues = label_issues(X / 16, noisy)
+    >>> issues = label_issues(X, noisy, cv=3)
     >>> found = flipped[issues.top(int(flipped.sum()))].mean()    # precision at the number of flips
-    >>> bool(found > 0.8)
+    >>> bool(found > 0.7)
     True
     """
     if not hasattr(X, "shape") or len(X.shape) != 2:
