@@ -58,6 +58,38 @@ class _LabelModel(BaseEstimator):
         votes, K = self._check(L, reset=False)
         return votes, K, False
 
+    @transactional
+    def partial_fit(self, L, y=None, *, n_classes=None):
+        """One stepwise EM step on a chunk of rows (models fitted by EM; majority vote has
+        its own).
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            A chunk of votes (the first call fixes the number of sources and classes).
+        y : array-like of int of shape (n_rows,), default=None
+            Known classes of the chunk's rows, -1 where unknown.
+        n_classes : int, default=None
+            Needed on the first call when the first chunk does not vote every class.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        votes, K, first = self._chunk(L, n_classes)
+        gold = check_gold(y, votes.n_rows, K)
+        n_rows = float((votes.covered | (gold >= 0)).sum())
+        if first:
+            self.n_classes_, self.n_sources_ = K, votes.n_sources
+            self._n_seen, self._t = 0.0, 0
+            self._init_running(votes.n_sources, K)
+        stats = self._chunk_stats(votes, gold, K, first)
+        if n_rows > 0:
+            self._set_running(self._stepwise(self._running(), stats, n_rows))
+        self._after_chunk(votes, stats)
+        return self
+
     def _stepwise(self, running, chunk, n_rows):
         """Stepwise EM (Cappe & Moulines 2009): blend a chunk's statistics, per row of its
         ``n_rows``, into the running ones with the step ``(t + 2) ** -decay`` (1 at first)."""
@@ -456,42 +488,26 @@ class DawidSkene(_LabelModel):
         self.log_likelihood_, self.n_iter_, self.converged_ = float(ll), it, converged
         return self
 
-    @transactional
-    def partial_fit(self, L, y=None, *, n_classes=None):
-        """One stepwise EM step on a chunk of rows.
+    # ---- partial_fit: stepwise EM over (expected counts, class totals) -------------------
 
-        Parameters
-        ----------
-        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
-            A chunk of votes (the first call fixes the number of sources and classes).
-        y : array-like of int of shape (n_rows,), default=None
-            Known classes of the chunk's rows, -1 where unknown.
-        n_classes : int, default=None
-            Needed on the first call when the first chunk does not vote every class.
+    def _init_running(self, m, K):
+        self._s_counts, self._s_class = np.zeros((m, self._members(K).shape[0] + 1, K)), np.zeros(K)
 
-        Returns
-        -------
-        self
-        """
-        self._validate_params()
-        votes, K, first = self._chunk(L, n_classes)
-        gold = check_gold(y, votes.n_rows, K)
-        n_cov = float((votes.covered | (gold >= 0)).sum())
-        if first:
-            self._s_counts, self._s_class = np.zeros((votes.n_sources, self._members(K).shape[0] + 1, K)), np.zeros(K)
-            self._n_seen, self._t = 0.0, 0
-            self.n_classes_, self.n_sources_ = K, votes.n_sources
-            counts, class_total, _ = self._step(votes, gold, K)
-        else:
-            counts, class_total, _ = self._step(votes, gold, K, self.confusions_, self.class_balance_)
-        if n_cov > 0:
-            self._s_counts, self._s_class = self._stepwise((self._s_counts, self._s_class), (counts, class_total),
-                                                           n_cov)
+    def _chunk_stats(self, votes, gold, K, first):
+        params = () if first else (self.confusions_, self.class_balance_)
+        return self._step(votes, gold, K, *params)[:2]
+
+    def _running(self):
+        return self._s_counts, self._s_class
+
+    def _set_running(self, running):
+        self._s_counts, self._s_class = running
+
+    def _after_chunk(self, votes, stats):
         n_eff = max(self._n_seen, 1.0)
         self.confusions_, self.class_balance_ = self._m_step(self._s_counts * n_eff, self._s_class * n_eff)
-        T, ll = self._posteriors(votes, self.confusions_, self.class_balance_)
+        _, ll = self._posteriors(votes, self.confusions_, self.class_balance_)
         self.log_likelihood_, self.n_iter_, self.converged_ = float(ll), self._t, False
-        return self
 
     def predict_proba(self, L):
         """Posterior of each row's true class; the class balance for a row without a vote.
@@ -714,43 +730,27 @@ class PrecisionVote(_LabelModel):
         self.n_iter_, self.converged_ = it, converged
         return self
 
-    @transactional
-    def partial_fit(self, L, y=None, *, n_classes=None):
-        """One stepwise EM step on a chunk of rows.
+    # ---- partial_fit: stepwise EM over (right votes, votes, class totals) ----------------
 
-        Parameters
-        ----------
-        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
-            A chunk of votes (the first call fixes the number of sources and classes).
-        y : array-like of int of shape (n_rows,), default=None
-            Known classes of the chunk's rows, -1 where unknown.
-        n_classes : int, default=None
-            Needed on the first call when the first chunk does not vote every class.
+    def _init_running(self, m, K):
+        self._s_right, self._s_total, self._s_class = np.zeros((m, K)), np.zeros((m, K)), np.zeros(K)
+        self.n_votes_ = np.zeros((m, K))
 
-        Returns
-        -------
-        self
-        """
-        self._validate_params()
-        votes, K, first = self._chunk(L, n_classes)
-        gold = check_gold(y, votes.n_rows, K)
-        n_cov = float((votes.covered | (gold >= 0)).sum())
-        if first:
-            m = votes.n_sources
-            self._s_right, self._s_total, self._s_class = np.zeros((m, K)), np.zeros((m, K)), np.zeros(K)
-            self._n_seen, self._t, self.n_votes_ = 0.0, 0, np.zeros((m, K))
-            self.n_classes_, self.n_sources_ = K, m
-            right, total, class_total = self._step(votes, gold, K)
-        else:
-            right, total, class_total = self._step(votes, gold, K, self.weights_, self.class_balance_)
-        if n_cov > 0:
-            self._s_right, self._s_total, self._s_class = self._stepwise(
-                (self._s_right, self._s_total, self._s_class), (right, total, class_total), n_cov)
-            self.n_votes_ = self.n_votes_ + total
+    def _chunk_stats(self, votes, gold, K, first):
+        params = () if first else (self.weights_, self.class_balance_)
+        return self._step(votes, gold, K, *params)
+
+    def _running(self):
+        return self._s_right, self._s_total, self._s_class
+
+    def _set_running(self, running):
+        self._s_right, self._s_total, self._s_class = running
+
+    def _after_chunk(self, votes, stats):
+        self.n_votes_ = self.n_votes_ + stats[1]
         n_eff = max(self._n_seen, 1.0)
         self._publish(self._s_right * n_eff, self._s_total * n_eff, self._s_class * n_eff)
         self.n_iter_, self.converged_ = self._t, False
-        return self
 
     def predict_proba(self, L):
         """Posterior of each row's true class; the class balance for a row without a vote.
