@@ -70,3 +70,23 @@ def test_mms_realworlds_online_cells_are_pll_realworlds():
     a, b = mms.real_cell(dict(cfg)), pll_realworld.split_cell(dict(cfg))
     assert a["accuracy"] == b["accuracy"] and a["chosen"] == b["chosen"]
     assert mms.REAL_LEARNERS[3:] == ("avg-perceptron", "max-perceptron", "avg-pegasos", "max-pegasos")
+
+
+def test_wider_costs_replace_a_choice_only_when_strictly_better_on_validation():
+    from weaklabel.experiments.mms import _merge_cl_wide, _wide_costs
+
+    wide = {"low": [0.01], "high": [100.0]}
+    cfg = {"dataset": "usps", "split": 0, "pc": 0.0, "pa": 0.0, "L": 2, "grid": [0.1, 1.0, 10.0]}
+    low = {"cl-svm": 0.8, "cl_svm_C": 0.1, "cl_svm_val_errors": {"0.1": 0.2, "1.0": 0.3, "10.0": 0.4}, "mms": 0.9}
+    assert _wide_costs(low, cfg, wide) == [0.01]
+    assert _wide_costs({**low, "cl_svm_C": 10.0}, cfg, wide) == [100.0]
+    assert _wide_costs({**low, "cl_svm_C": 1.0}, cfg, wide) is None
+    assert _wide_costs(low, {**cfg, "grid": [0.1]}, wide) is None
+    other = {**cfg, "split": 1}
+    better = {"cl-svm": 0.85, "cl_svm_C": 0.01, "cl_svm_val_errors": {"0.01": 0.1}}
+    tie = {"cl-svm": 0.5, "cl_svm_C": 0.01, "cl_svm_val_errors": {"0.01": 0.2}}
+    merged = _merge_cl_wide([(cfg, low), (other, low)], [(cfg, better), (other, tie)])
+    assert merged[0][1]["cl-svm"] == 0.85 and merged[0][1]["cl_svm_C"] == 0.01 and merged[0][1]["mms"] == 0.9
+    assert merged[1][1]["cl-svm"] == 0.8 and merged[1][1]["cl_svm_C"] == 0.1       # a tie keeps the grid's choice
+    assert set(merged[1][1]["cl_svm_val_errors"]) == {"0.01", "0.1", "1.0", "10.0"}
+    assert _merge_cl_wide([(cfg, low)], []) == [(cfg, low)]

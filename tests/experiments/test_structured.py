@@ -148,3 +148,22 @@ def test_visual_sudoku_figure2b_joins_the_curve_and_the_main_fits():
     assert table.value("repeats", tau=0.0, m=1500) == 2
     assert table.value("cell error %", tau=0.5, m=250).mean == pytest.approx(35.0)
     assert [s.x for s in figure.series] == [[250, 1500], [250, 1500]]
+
+
+def test_m3n_hmc_wider_lambdas_win_only_on_a_strictly_lower_validation_error():
+    from weaklabel.experiments.m3n_hmc import _merge_wide
+
+    def res(lam, val, test):
+        return {"milm3n": {"lambda": lam, "val_error": val, "test_error": test}}
+
+    a = {"m": 10, "rate": 0.5, "repeat": 0}
+    b = {"m": 10, "rate": 0.5, "repeat": 1}
+    c = {"m": 10, "rate": 0.0, "repeat": 0}
+    fits = [(a, res(100.0, {"10.0": 0.3, "100.0": 0.25}, 0.26)), (b, res(100.0, {"100.0": 0.25}, 0.27)),
+            (c, res(10.0, {"10.0": 0.2}, 0.21))]
+    wide = [(a, res(1000.0, {"1000.0": 0.24, "10000.0": 0.3}, 0.22)), (b, res(1000.0, {"1000.0": 0.25}, 0.5))]
+    out = {(cfg["repeat"], cfg["rate"]): r["milm3n"] for cfg, r in _merge_wide(fits, wide)}
+    assert out[(0, 0.5)]["lambda"] == 1000.0 and out[(0, 0.5)]["test_error"] == 0.22
+    assert set(out[(0, 0.5)]["val_error"]) == {"10.0", "100.0", "1000.0", "10000.0"}
+    assert out[(1, 0.5)]["lambda"] == 100.0 and out[(1, 0.5)]["test_error"] == 0.27   # a tie keeps the grid's
+    assert out[(0, 0.0)]["lambda"] == 10.0
