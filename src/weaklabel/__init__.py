@@ -12,8 +12,9 @@ from ._version import __version__
 # command's --help stay fast: scikit-learn and numba load only when a learner or a
 # container is used.
 _LAZY = {"CandidateSets": "labels", "BanditFeedback": "labels", "BagCandidates": "labels",
-         "load_candidate_svmlight": "labels", "dump_candidate_svmlight": "labels"}
-_SUBMODULES = {"labels", "linear", "metrics", "calibration", "presets", "distributed", "partial", "bandit", "bags", "noisy", "sources",
+         "load_candidate_svmlight": "labels", "dump_candidate_svmlight": "labels",
+         "DataScaleWarning": "_validation"}
+_SUBMODULES = {"labels", "linear", "metrics", "calibration", "scaling", "presets", "distributed", "partial", "bandit", "bags", "noisy", "sources",
                "structured", "simulate", "datasets", "experiments"}
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "load",
     "load_candidate_svmlight",
     "dump_candidate_svmlight",
+    "DataScaleWarning",
 ]
 
 
@@ -47,7 +49,7 @@ def load(path):
     ValueError
         If the file is truncated, altered, of another format version, or of an unknown kind.
     """
-    from . import _persist, bags, bandit, calibration, noisy, partial, sources, structured  # noqa: F401  (fills the registry)
+    from . import _persist, bags, bandit, calibration, noisy, partial, scaling, sources, structured  # noqa: F401  (fills the registry)
 
     return _persist.load_model(path)
 

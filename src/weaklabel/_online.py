@@ -40,7 +40,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_X, transactional
+from ._validation import check_X, row_scale_of, saved_row_scale, transactional
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineLinear"]
@@ -98,6 +98,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             self._W = np.zeros((Xk.shape[1], classes_.size), dtype=np.float64)
             self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
             self._rng = check_random_state(self.random_state)
+            if "row_scale" in self.get_params(deep=False):
+                self.row_scale_ = row_scale_of(Xk, self.row_scale, skip_last=bool(self.fit_intercept))
             self._init_state(Xk.shape[1])
         n_epochs = self.max_iter if reset else 1
         n = Xk.shape[0]
@@ -207,11 +209,16 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     # ---- persistence / tags ---------------------------------------------------------------
     def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
+        meta = {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
                 "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
+        if hasattr(self, "row_scale_"):
+            meta["row_scale"] = float(self.row_scale_)
+        return meta
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
+        if "row_scale" in self.get_params(deep=False):
+            self.row_scale_ = saved_row_scale(meta)
         t, n_iter, n_updates = meta["t"], meta["n_iter"], meta["n_updates"]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (t, n_iter, n_updates)) \
                 or t < 1 or n_iter < 0 or n_updates < 0:

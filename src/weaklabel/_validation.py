@@ -17,7 +17,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 from numba import njit
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 __all__ = [
@@ -28,6 +28,9 @@ __all__ = [
     "check_X_values",
     "check_X_finite",
     "describe_rows",
+    "ROW_SCALE",
+    "row_scale_of",
+    "DataScaleWarning",
 ]
 
 #: scikit-learn parameter constraints used across the estimators (``_parameter_constraints``)
@@ -35,6 +38,69 @@ POSITIVE = Interval(numbers.Real, 0, np.inf, closed="neither")        # finite, 
 NON_NEGATIVE = Interval(numbers.Real, 0, np.inf, closed="left")      # finite, >= 0
 AT_LEAST_1 = Interval(numbers.Integral, 1, None, closed="left")
 UNIT_OPEN = Interval(numbers.Real, 0, 1, closed="neither")           # (0, 1)
+#: a ``row_scale`` parameter: "auto" or a positive number
+ROW_SCALE = [StrOptions({"auto"}), POSITIVE]
+
+#: the docstring of every ``row_scale`` parameter (numpydoc, indented for a Parameters section)
+ROW_SCALE_DOC = """row_scale : "auto" or float, default="auto"
+        The learner acts as if ``X`` were divided by ``row_scale_``, so its defaults work
+        whatever the features' common scale (pixels 0-16 or 0-1 give the same model).
+        ``"auto"``: the root mean squared norm of the rows of the first fitted ``X``
+        (``partial_fit``: its first chunk); a number: that scale; ``1.0`` takes ``X`` as
+        it is (the papers' setting, for rows of about unit norm).  It rescales the
+        regularisation, never the data, and does not make features of different scales
+        alike: for that, put a ``StandardScaler`` before the learner."""
+
+
+def row_scale_doc(cls):
+    """Class decorator: ``{row_scale}`` in the class docstring becomes :data:`ROW_SCALE_DOC`."""
+    cls.__doc__ = cls.__doc__.replace("{row_scale}", ROW_SCALE_DOC)
+    return cls
+
+
+def saved_row_scale(meta):
+    """``row_scale_`` from a model file's meta: files saved before ``row_scale`` existed were
+    fitted on ``X`` as it was (1.0)."""
+    scale = meta.get("row_scale", 1.0)
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < 1e150:
+        raise ValueError(f"row_scale must be a positive finite number; got {scale!r}")
+    return float(scale)
+
+
+def row_scale_of(X, row_scale, skip_last=False):
+    """``row_scale`` resolved on ``X``: ``"auto"``: the root mean squared row norm of ``X``
+    (dense or sparse; ``skip_last`` leaves out an appended intercept column), or 1.0 for an
+    empty or all-zero ``X``; a number as it is, with a :class:`DataScaleWarning` when the
+    rows of ``X / row_scale`` are far from unit norm (a root mean square below 0.1 or
+    above 10)."""
+    n = X.shape[0]
+    if n == 0:
+        return 1.0 if row_scale == "auto" else float(row_scale)
+    if sp.issparse(X):
+        sq = float(X.multiply(X).sum())
+        if skip_last:
+            last = X[:, X.shape[1] - 1]
+            sq -= float(last.multiply(last).sum())
+    else:
+        Z = X[:, :-1] if skip_last else X
+        sq = float(np.einsum("ij,ij->", Z, Z))
+    rms = float(np.sqrt(max(sq, 0.0) / n))
+    if row_scale == "auto":
+        return rms if np.isfinite(rms) and rms > 0 else 1.0
+    scale = float(row_scale)
+    if rms > 0 and not 0.1 <= rms / scale <= 10.0:
+        import warnings
+
+        warnings.warn(f"the rows of X have a root mean squared norm of {rms:.3g}, and row_scale={scale:g} takes "
+                      f"them as {rms / scale:.3g}: this learner's regularisation is meant for rows of about unit "
+                      "norm. Use row_scale='auto' (the default), divide X by a constant, or put a "
+                      "sklearn.preprocessing.StandardScaler first.", DataScaleWarning, stacklevel=4)
+    return scale
+
+
+class DataScaleWarning(UserWarning):
+    """The features are far from the scale a learner's parameters are meant for."""
+
 
 # Values beyond this magnitude overflow float64 once squared inside the kernels.
 _MAX_ABS_X = 1e100

@@ -246,7 +246,12 @@ def _method_help():
 @click.option("--list", "list_", is_flag=True, help="List the learner presets with what each reads, and exit.")
 @click.option("--index-base", type=click.Choice(["auto", "0", "1"]), default="auto", show_default=True,
               help=_INDEX_BASE_HELP)
-def fit(method, train, params, model, n_features, confusion, bags_file, graph, progress_every, list_, index_base):
+@click.option("--scale", type=click.Choice(["none", "maxabs", "std"]), default="none", show_default=True,
+              help="Divide each feature by its largest absolute value (maxabs) or its standard deviation (std) on "
+                   "the training file, before the learner; the scales are saved in the model, so predict and "
+                   "evaluate apply them. Neither centres, so sparse files stay sparse.")
+def fit(method, train, params, model, n_features, confusion, bags_file, graph, progress_every, list_, index_base,
+        scale):
     """Train a learner on a file and save it."""
     from .presets import INPUTS, NEEDS_CONFUSION, PRESETS, get
 
@@ -263,6 +268,9 @@ def fit(method, train, params, model, n_features, confusion, bags_file, graph, p
     preset = get(method)
     kind = preset.kind
     _reject_flags(method, kind, confusion=confusion, bags=bags_file, graph=graph, progress=progress_every)
+    if scale != "none" and (kind == "structured" or progress_every is not None):
+        raise ValueError(f"--scale does not apply to {'the M3N learners' if kind == 'structured' else '--progress'} "
+                         "(it scales the rows of an svmlight file before a whole fit).")
     est = preset.make(**_parse_params(params))
     if kind == "structured":
         X, Y, label_prob = _read_structured(train)
@@ -276,11 +284,16 @@ def fit(method, train, params, model, n_features, confusion, bags_file, graph, p
     exact = preset.exact_labels or kind == "noisy" or (kind == "bandit" and not (S.sizes > 1).any())
     if exact and (S.sizes > 1).any():
         raise ValueError(f"{method} needs exact labels, but {train} has candidate sets with several labels.")
+    if scale != "none":
+        from .scaling import FeatureScaled
+
+        inner = est
+        est = FeatureScaled(inner, scaling=scale)
     if method in NEEDS_CONFUSION:
         if confusion is None:
             raise ValueError(f"{method} needs --confusion FILE (C[p, q] = P(noisy p | true q)); uma-identity and "
                              "logistic assume C = I.")
-        est.set_params(confusion=_read_matrix(confusion))
+        (est.estimator if scale != "none" else est).set_params(confusion=_read_matrix(confusion))
     if kind == "bags" and bags_file is not None:
         target = _read_bags(bags_file, X.shape[0])
     elif exact:
@@ -298,7 +311,8 @@ def fit(method, train, params, model, n_features, confusion, bags_file, graph, p
     base = {"0": "0-based", "1": "1-based"}.get(index_base) or (
         "0-based: the file uses index 0" if _uses_index_zero(train) else
         "1-based: the file never uses index 0; pass --index-base 0 if it was written 0-based")
-    click.echo(f"trained {type(est).__name__} on {X.shape[0]} samples x {X.shape[1]} features ({base}), "
+    name = type(est).__name__ if scale == "none" else f"{type(est.estimator_).__name__} (features / {scale})"
+    click.echo(f"trained {name} on {X.shape[0]} samples x {X.shape[1]} features ({base}), "
                f"{len(est.classes_)} classes; model written to {model}")
 
 

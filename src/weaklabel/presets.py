@@ -57,12 +57,14 @@ class Preset:
         return self.cls(**self.params, **params)
 
 
-#: The papers' protocol for the online learners: one pass over the stream in its order, and
-#: Banditron predicting with its last iterate.  The estimators' defaults (20 shuffled passes,
+#: The papers' protocol for the online learners: one pass over the stream in its order,
+#: Banditron predicting with its last iterate, the regularisation taken on X as it is
+#: (``row_scale=1.0``: the papers' rows have about unit norm) and no intercept.  The estimators' defaults (20 shuffled passes,
 #: an averaged Banditron) are for users; the reproductions ask for these.  A learner takes
 #: the ones among its parameters.
-PAPER_SETTINGS = {"partial": {"max_iter": 1, "shuffle": False},
-                  "bandit": {"max_iter": 1, "shuffle": False, "average": False}}
+PAPER_SETTINGS = {"partial": {"max_iter": 1, "shuffle": False, "row_scale": 1.0, "fit_intercept": False},
+                  "bandit": {"max_iter": 1, "shuffle": False, "average": False, "row_scale": 1.0,
+                             "fit_intercept": False}}
 
 
 PRESETS = {p.name: p for p in (

@@ -40,7 +40,8 @@ def test_mms_matches_reference(seed, batch_size, max_passes):
     est = MMS(n_rounds=3, max_iter=3, max_passes=max_passes, batch_size=batch_size, random_state=seed,
               tol=0.0).fit(X, B)
     Xi = np.hstack([X, np.ones((X.shape[0], 1))])
-    W, objs = reference_mms(Xi, B, 1.0 / B.n_bags, 3, 3, batch_size, 0.0, check_random_state(seed), draw_batches,
+    assert est.alpha_ == pytest.approx(est.row_scale_ ** 2 / B.n_bags)      # 1/N for rows of unit norm
+    W, objs = reference_mms(Xi, B, est.alpha_, 3, 3, batch_size, 0.0, check_random_state(seed), draw_batches,
                             max_passes=max_passes)
     np.testing.assert_allclose(est.coef_, W[:-1].T, rtol=1e-8, atol=1e-9)
     np.testing.assert_allclose(est.intercept_, W[-1], rtol=1e-8, atol=1e-9)
@@ -60,7 +61,7 @@ def test_mms_sparse_equals_dense(seed):
 
 def test_mms_missing_class_in_a_bag_search_and_alpha():
     X, B = tiny_problem(0)
-    est = MMS(alpha=0.5, n_rounds=1, max_iter=2, random_state=0).fit(X, B)
+    est = MMS(alpha=0.5, n_rounds=1, max_iter=2, random_state=0, row_scale=1.0).fit(X, B)
     assert est.alpha_ == 0.5
     # the projection keeps ||w|| <= sqrt(2 B / alpha)
     W = np.vstack([est.coef_.T, est.intercept_])
@@ -80,7 +81,7 @@ def digits_bags(n_labelings, seed=0, bag_size=4):
 
 def test_objective_decreases_over_cccp_rounds():
     Xtr, ytr, B, Xte, yte = digits_bags(8)
-    est = MMS(n_rounds=5, max_iter=30, batch_size=1, tol=0.0, random_state=0).fit(Xtr, B)
+    est = MMS(n_rounds=5, max_iter=30, batch_size=1, tol=0.0, random_state=0, row_scale=1.0).fit(Xtr, B)
     obj = est.objective_
     assert obj.size >= 3
     assert obj[0] == pytest.approx(B.bag_sizes.mean())       # at w = 0 every loss is the bag size
@@ -195,7 +196,7 @@ def test_cl_svm_sample_weight_scales_the_instances_cost():
     B = BagCandidates.from_labels(y, np.arange(60) // 2)
     w = rng.randint(0, 3, 60).astype(float)
     w[::2] = np.maximum(w[::2], 1)                                  # every bag keeps a row
-    kw = dict(C=0.5, max_iter=20000, tol=1e-10, random_state=0)
+    kw = dict(C=0.5, max_iter=20000, tol=1e-10, random_state=0, row_scale=1.0)
     weighted = CandidateLabelSVM(**kw).fit(X, B, sample_weight=w)
     rows = np.repeat(np.arange(60), w.astype(int))
     repeated = CandidateLabelSVM(**kw).fit(X[rows], y[rows])
@@ -217,7 +218,7 @@ def test_weighted_mms_matches_the_weighted_reference(seed):
     est = MMS(n_rounds=3, max_iter=3, max_passes=6, batch_size=2, random_state=seed, tol=0.0).fit(X, B,
                                                                                                  sample_weight=sw)
     Xi = np.hstack([X, np.ones((X.shape[0], 1))])
-    W, objs = reference_mms(Xi, B, 1.0 / B.n_bags, 3, 3, 2, 0.0, check_random_state(seed), draw_batches,
+    W, objs = reference_mms(Xi, B, est.alpha_, 3, 3, 2, 0.0, check_random_state(seed), draw_batches,
                             max_passes=6, bw=bw)
     np.testing.assert_allclose(est.coef_, W[:-1].T, rtol=1e-8, atol=1e-9)
     np.testing.assert_allclose(est.objective_, objs, rtol=1e-8, atol=1e-9)

@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit
+from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, SketchedConfidit
 
 from ._reference import confidit_pass, dual_confidit_pass, linear_pass, sketched_confidit_pass, spa_step
 
@@ -88,7 +88,7 @@ def test_confidit_matches_reference(stream, eta, alpha, diagonal, sparse):
     X, y, K, _ = stream
     W, out, gap = confidit_pass(X, K, y=y, eta=eta, alpha=alpha, diagonal=diagonal)
     assume(gap > GAP)
-    _check(Confidit(eta=eta, alpha=alpha, diagonal=diagonal, max_iter=1, shuffle=False), X, y, K, W, out, sparse)
+    _check(Confidit(row_scale=1.0, eta=eta, alpha=alpha, diagonal=diagonal, max_iter=1, shuffle=False), X, y, K, W, out, sparse)
 
 
 @SETTINGS
@@ -101,10 +101,10 @@ def test_logged_feedback_matches_reference(stream, rule):
     classes = np.arange(K)
     if rule == "confidit":
         W, out, gap = confidit_pass(X, K, proposed=proposed, correct=correct, eta=1.0, diagonal=True)
-        est = Confidit(eta=1.0, diagonal=True, max_iter=1, shuffle=False)
+        est = Confidit(row_scale=1.0, eta=1.0, diagonal=True, max_iter=1, shuffle=False)
     else:
         W, out, gap = linear_pass(rule, X, K, proposed=proposed, correct=correct, gamma=0.2)
-        est = {"cspa": CSPA(max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False), "banditron": Banditron(average=False, gamma=0.2, max_iter=1, shuffle=False), "bpa": BPA(gamma=0.2, max_iter=1, shuffle=False)}[rule]
+        est = {"cspa": CSPA(beta=1.0, max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False), "banditron": Banditron(average=False, gamma=0.2, max_iter=1, shuffle=False), "bpa": BPA(gamma=0.2, max_iter=1, shuffle=False)}[rule]
     assume(gap > GAP)
     est.partial_fit_feedback(X, proposed, correct, classes=classes)
     np.testing.assert_allclose(est.coef_, W, rtol=1e-9, atol=1e-9)
@@ -117,12 +117,12 @@ def test_logged_feedback_matches_reference(stream, rule):
 def test_dual_confidit_reference_is_full_confidit(stream, eta, alpha):
     """The Gram-matrix (dual) form of full Confidit, which measures full Confidit where
     A_k cannot be stored (sector, 20news; docs/reproductions/bandit.md), takes the same
-    decisions and reaches the same weights as the kernel of Confidit(diagonal=False)."""
+    decisions and reaches the same weights as the kernel of Confidit(row_scale=1.0, diagonal=False)."""
     X, y, K, _ = stream
     W, out, gap = confidit_pass(X, K, y=y, eta=eta, alpha=alpha, diagonal=False)
     assume(gap > GAP)
     beta, correct = dual_confidit_pass(X @ X.T, K, y, eta=eta, alpha=alpha)
-    est = Confidit(eta=eta, alpha=alpha, diagonal=False, max_iter=1, shuffle=False).partial_fit(
+    est = Confidit(row_scale=1.0, eta=eta, alpha=alpha, diagonal=False, max_iter=1, shuffle=False).partial_fit(
         X, y, classes=np.arange(K))
     np.testing.assert_allclose(beta @ X, est.coef_, rtol=1e-7, atol=1e-9)
     np.testing.assert_array_equal(correct, est.correct_)
@@ -142,7 +142,7 @@ def test_sketched_confidit_on_many_classes_matches_the_reference(seed, eta, ell,
     n, d, K = 150, 30, 12
     X = rng.randn(n, d) * (rng.rand(n, d) < 0.2) * rng.choice([0.3, 1.0], size=(n, 1))
     y = rng.randint(K, size=n)
-    est = SketchedConfidit(eta=eta, sketch_size=ell, max_iter=1, shuffle=False)
+    est = SketchedConfidit(row_scale=1.0, eta=eta, sketch_size=ell, max_iter=1, shuffle=False)
     Xs = sp.csr_matrix(X)
     if mode == "logged":
         proposed = rng.randint(K, size=n)
@@ -218,7 +218,7 @@ def test_weighted_confidit_matches_the_weighted_reference(stream, diagonal, spar
     sw = np.random.RandomState(wseed).choice([0.0, 0.5, 1.0, 3.0], size=len(y))
     W, out, gap = confidit_pass(X, K, y=y, eta=1.0, diagonal=diagonal, sw=sw)
     assume(gap > GAP)
-    est = Confidit(eta=1.0, diagonal=diagonal, max_iter=1, shuffle=False)
+    est = Confidit(row_scale=1.0, eta=1.0, diagonal=diagonal, max_iter=1, shuffle=False)
     est.partial_fit(sp.csr_matrix(X) if sparse else X, y, classes=np.arange(K), sample_weight=sw)
     np.testing.assert_allclose(est.coef_, W, rtol=1e-7, atol=1e-9)
     np.testing.assert_array_equal(est.proposals_, [o[1] for o in out])
@@ -270,10 +270,10 @@ def test_candidate_set_feedback_matches_reference(stream, rule, sparse):
     if rule.startswith("confidit"):
         diagonal = rule == "confidit-diag"
         W, out, gap = confidit_pass(X, K, eta=1.0, diagonal=diagonal, cand=S)
-        est = Confidit(eta=1.0, diagonal=diagonal, max_iter=1, shuffle=False)
+        est = Confidit(row_scale=1.0, eta=1.0, diagonal=diagonal, max_iter=1, shuffle=False)
     else:
         W, out, gap = linear_pass(rule, X, K, u=u, gamma=0.3, cand=S)
-        est = {"cspa": CSPA(max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False),
+        est = {"cspa": CSPA(beta=1.0, max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False),
                "banditron": Banditron(average=False, gamma=0.3, random_state=seed, max_iter=1, shuffle=False),
                "bpa": BPA(gamma=0.3, random_state=seed, max_iter=1, shuffle=False)}[rule]
     assume(gap > GAP)
@@ -292,7 +292,7 @@ def test_sketched_confidit_is_full_confidit_while_the_sketch_is_exact(stream, et
     assume(X.shape[1] <= ell // 2)
     W, out, gap = confidit_pass(X, K, y=y, eta=eta, alpha=alpha, diagonal=False)
     assume(gap > GAP)
-    _check(SketchedConfidit(eta=eta, alpha=alpha, sketch_size=ell, max_iter=1, shuffle=False), X, y, K, W, out,
+    _check(SketchedConfidit(row_scale=1.0, eta=eta, alpha=alpha, sketch_size=ell, max_iter=1, shuffle=False), X, y, K, W, out,
            sparse)
 
 
@@ -307,7 +307,7 @@ def test_weighted_sketched_confidit_matches_the_weighted_reference(stream, spars
     sw = np.random.RandomState(wseed).choice([0.0, 0.5, 1.0, 3.0], size=len(y))
     W, out, gap = confidit_pass(X, K, y=y, eta=1.0, diagonal=False, sw=sw)
     assume(gap > GAP)
-    est = SketchedConfidit(eta=1.0, sketch_size=8, max_iter=1, shuffle=False)
+    est = SketchedConfidit(row_scale=1.0, eta=1.0, sketch_size=8, max_iter=1, shuffle=False)
     est.partial_fit(sp.csr_matrix(X) if sparse else X, y, classes=np.arange(K), sample_weight=sw)
     np.testing.assert_allclose(est.coef_, W, rtol=1e-7, atol=1e-9)
     np.testing.assert_array_equal(est.proposals_, [o[1] for o in out])
@@ -327,14 +327,14 @@ def test_sketched_confidit_matches_the_frequent_directions_reference(stream, eta
     sw = np.random.RandomState(seed + 5).choice([0.0, 0.5, 1.0, 3.0], size=len(y)) if weighted else None
     W, out, gap = sketched_confidit_pass(X, K, y, eta=eta, alpha=alpha, ell=ell, sw=sw)
     assume(gap > GAP)
-    est = SketchedConfidit(eta=eta, alpha=alpha, sketch_size=ell, max_iter=1, shuffle=False)
+    est = SketchedConfidit(row_scale=1.0, eta=eta, alpha=alpha, sketch_size=ell, max_iter=1, shuffle=False)
     est.partial_fit(sp.csr_matrix(X) if sparse else X, y, classes=np.arange(K), sample_weight=sw)
     _same_run(est, W, out, rtol=1e-7)
 
 
 @pytest.mark.data("vehicle")
 def test_full_confidit_ceiling_script_reports_the_kernels_full_confidit(capsys):
-    """tests/bandit/full_confidit_ceiling.py on vehicle, where Confidit(diagonal=False) can
+    """tests/bandit/full_confidit_ceiling.py on vehicle, where Confidit(row_scale=1.0, diagonal=False) can
     run: the ratio it prints is the kernel's on the same cspa-linear stream."""
     import runpy
     import sys
@@ -342,7 +342,7 @@ def test_full_confidit_ceiling_script_reports_the_kernels_full_confidit(capsys):
     from weaklabel.experiments.cspa import LINEAR_DATA, stream
 
     X, y, K = stream("vehicle", *LINEAR_DATA["vehicle"][:2], 0, 10**9)
-    est = Confidit(eta=1.0, diagonal=False, max_iter=1, shuffle=False).partial_fit(X, y, classes=np.arange(K))
+    est = Confidit(row_scale=1.0, eta=1.0, diagonal=False, max_iter=1, shuffle=False).partial_fit(X, y, classes=np.arange(K))
     argv = sys.argv
     sys.argv = ["full_confidit_ceiling", "vehicle", "--runs", "1", "--eta", "1"]
     try:
@@ -351,3 +351,32 @@ def test_full_confidit_ceiling_script_reports_the_kernels_full_confidit(capsys):
         sys.argv = argv
     out = capsys.readouterr().out
     assert f"eta=1: {100 * est.correct_.mean():.2f} +- 0.00 over 1 runs" in out, out
+
+
+@pytest.mark.parametrize("make", [lambda: Confidit(eta=0.5, max_iter=2, random_state=0),
+                                  lambda: Confidit(eta=0.5, diagonal=True, max_iter=2, random_state=0),
+                                  lambda: SketchedConfidit(eta=0.5, sketch_size=4, max_iter=2, random_state=0)],
+                         ids=["full", "diagonal", "sketched"])
+def test_confidit_row_scale_auto_is_independent_of_the_features_common_scale(make):
+    """A_k starts at (1 + alpha)^2 row_scale_^2 I: 16 X proposes and predicts as X does
+    (the weights / 16), the same as row_scale=1.0 on X / row_scale_."""
+    rng = np.random.RandomState(0)
+    X = rng.rand(120, 4)
+    y = (X[:, 0] > 0.5).astype(int) + (X[:, 1] > 0.5)
+    a, b = make().fit(X, y), make().fit(16 * X, y)
+    assert b.row_scale_ == pytest.approx(16 * a.row_scale_)
+    np.testing.assert_array_equal(a.proposals_, b.proposals_)
+    np.testing.assert_allclose(b.coef_, a.coef_ / 16, rtol=1e-7, atol=1e-12)
+    c = make().set_params(row_scale=1.0).fit(X / a.row_scale_, y)
+    np.testing.assert_array_equal(c.proposals_, a.proposals_)
+
+
+def test_cspa_beta_auto_is_the_edge_of_theorem_2s_band():
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 3)
+    for K in (2, 3, 5):
+        y = rng.randint(0, K, 60)
+        y[:K] = np.arange(K)
+        auto = CSPA(max_iter=1, shuffle=False).fit(X, y)
+        fixed = CSPA(beta=1.0 / (K - 1) if K > 2 else 1.0, max_iter=1, shuffle=False).fit(X, y)
+        np.testing.assert_array_equal(auto.coef_, fixed.coef_)

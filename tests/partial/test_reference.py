@@ -221,7 +221,9 @@ def test_pegasos_match_reference(cls, rule, sparse, problem, alpha):
     X, S = problem
     est = _fit(cls(alpha=alpha, max_iter=1, shuffle=False), X, S, sparse)
     assert est.t_ == len(X) + 1
-    _check_against(est, *_reference_pegasos(X, S, rule, alpha, np.arange(len(X))))
+    # row_scale="auto": the rounds use alpha times the mean squared row norm
+    assert est.row_scale_ ** 2 == pytest.approx(np.mean(np.sum(X * X, axis=1)) if np.any(X) else 1.0)
+    _check_against(est, *_reference_pegasos(X, S, rule, alpha * est.row_scale_ ** 2, np.arange(len(X))))
 
 
 @given(problem=candidate_streams(), alpha=st.sampled_from([1e-2, 1.0]), seed=st.integers(0, 100))
@@ -229,7 +231,7 @@ def test_pegasos_match_reference(cls, rule, sparse, problem, alpha):
 def test_pegasos_multi_epoch_shuffled_matches_reference(problem, alpha, seed):
     """Rounds are counted across epochs; the kernel follows the permutation it is given."""
     X, S = problem
-    est = AvgPegasos(alpha=alpha, max_iter=3, shuffle=True, random_state=seed).fit(X, S)
+    est = AvgPegasos(alpha=alpha, max_iter=3, shuffle=True, random_state=seed, row_scale=1.0).fit(X, S)
     _check_against(est, *_reference_pegasos(X, S, "avg", alpha, est.prediction_rows_))
 
 
@@ -238,8 +240,8 @@ def test_pegasos_multi_epoch_shuffled_matches_reference(problem, alpha, seed):
 def test_partial_fit_continues_like_one_stream(problem):
     X, S = problem
     n = len(X)
-    whole = MaxPegasos(alpha=0.05, max_iter=1, shuffle=False).fit(X, S)
-    half = MaxPegasos(alpha=0.05, max_iter=1, shuffle=False)
+    whole = MaxPegasos(alpha=0.05, max_iter=1, shuffle=False, row_scale=1.0).fit(X, S)
+    half = MaxPegasos(alpha=0.05, max_iter=1, shuffle=False, row_scale=1.0)
     cut = n // 2
     if cut:
         half.partial_fit(X[:cut], S[:cut])
@@ -308,11 +310,12 @@ def test_full_candidate_set_gives_no_loss_but_pegasos_still_shrinks():
     S = np.array([[True, False, False], [True, True, True], [True, True, True]])
     p = AvgPerceptron(max_iter=1, shuffle=False).fit(X, S)
     assert p.n_updates_ == 1                               # only the first round
-    g = AvgPegasos(alpha=0.5, max_iter=1, shuffle=False).fit(X, S)
+    g = AvgPegasos(alpha=0.5, max_iter=1, shuffle=False, row_scale=1.0).fit(X, S)
     W, _, _ = _reference_pegasos(X, S, "avg", 0.5, np.arange(3))
     assert_allclose(g.coef_, W, atol=1e-12)
     assert g.n_updates_ == 1
-    assert np.linalg.norm(g.coef_) < np.linalg.norm(AvgPegasos(alpha=0.5, max_iter=1, shuffle=False).fit(X[:1], S[:1]).coef_)
+    assert np.linalg.norm(g.coef_) < np.linalg.norm(AvgPegasos(alpha=0.5, max_iter=1, shuffle=False,
+                                                               row_scale=1.0).fit(X[:1], S[:1]).coef_)
 
 
 def test_zero_rows_never_give_nan():
@@ -343,7 +346,7 @@ def test_weighted_kernels_match_the_weighted_reference(cls, rule, problem, seed,
     est = cls(**({"alpha": 0.1} if pegasos else {"eta": 0.7}), max_iter=1, shuffle=False)
     est.partial_fit(sp.csr_matrix(X) if sparse else X, S, sample_weight=sw)     # all-zero weights allowed here
     order = np.arange(len(X))
-    ref = (_reference_pegasos(X, S, rule, 0.1, order, sw) if pegasos
+    ref = (_reference_pegasos(X, S, rule, 0.1 * est.row_scale_ ** 2, order, sw) if pegasos
            else _reference_perceptron_rule(X, S, rule, 0.7, order, sw))
     _check_against(est, *ref)
 
@@ -365,3 +368,24 @@ def test_sample_weight_edge_cases():
         with pytest.raises(ValueError, match=match):
             fitted.partial_fit(X, y, sample_weight=bad)
         assert_array_equal(fitted.coef_, before)                                  # a failed call changes nothing
+
+
+@pytest.mark.parametrize("cls", [Pegasos, AvgPegasos, MaxPegasos])
+def test_row_scale_auto_makes_the_fit_independent_of_the_features_common_scale(cls):
+    """row_scale="auto" treats X as X / rms row norm: 16 X gives the same predictions and
+    coef_ / 16, as the fit of row_scale=1.0 on X / row_scale_ does; partial_fit keeps the
+    first chunk's scale."""
+    rng = np.random.RandomState(0)
+    X = rng.rand(80, 5)
+    y = rng.randint(0, 3, 80)
+    a = cls(max_iter=3, random_state=0).fit(X, y)
+    b = cls(max_iter=3, random_state=0).fit(16 * X, y)
+    assert b.row_scale_ == pytest.approx(16 * a.row_scale_)
+    assert_allclose(b.coef_, a.coef_ / 16, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(a.predict(X), b.predict(16 * X))
+    c = cls(max_iter=3, random_state=0, row_scale=1.0).fit(X / a.row_scale_, y)
+    assert_allclose(c.coef_ / a.row_scale_, a.coef_, rtol=1e-9, atol=1e-12)
+    d = cls(max_iter=1).partial_fit(X[:40], y[:40], classes=np.arange(3))
+    first = d.row_scale_
+    d.partial_fit(100 * X[40:], y[40:])
+    assert d.row_scale_ == first

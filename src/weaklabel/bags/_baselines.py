@@ -10,7 +10,7 @@ from sklearn.svm import LinearSVC
 
 from sklearn.utils._param_validation import StrOptions
 
-from .._validation import AT_LEAST_1, POSITIVE, transactional
+from .._validation import AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_doc, row_scale_of, saved_row_scale, transactional
 from .._persist import register
 from ..linear import LinearMulticlass
 from ._mms import BagScoring, validated_input
@@ -19,6 +19,7 @@ __all__ = ["CandidateLabelSVM"]
 
 
 @register
+@row_scale_doc
 class CandidateLabelSVM(BagScoring, LinearMulticlass):
     """Candidate Labeling SVM (CL-SVM): every label any candidate gives an instance is a positive.
 
@@ -31,7 +32,8 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
     Parameters
     ----------
     C : float, default=1.0
-        SVM cost.
+        SVM cost, for rows of unit norm: LIBLINEAR gets ``C / row_scale_**2`` and an
+        intercept feature of ``row_scale_`` (the fit on ``X / row_scale_``).
     loss : {"hinge", "squared_hinge"}, default="hinge"
         SVM loss; the paper's "L1-loss" is the hinge.
     fit_intercept : bool, default=True
@@ -42,12 +44,15 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
         LIBLINEAR's stopping tolerance.
     random_state : int, RandomState instance or None, default=None
         Seeds LIBLINEAR's coordinate order.
+    {row_scale}
 
     Attributes
     ----------
     classes_, coef_ (n_classes, n_features), intercept_ (n_classes,), n_features_in_
     n_iter_ : int
         Most LIBLINEAR iterations any class took.
+    row_scale_ : float
+        The scale ``X`` is treated as divided by (see ``row_scale``).
 
     Examples
     --------
@@ -62,10 +67,12 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
 
     _parameter_constraints = {"C": [POSITIVE], "loss": [StrOptions({"hinge", "squared_hinge"})],
                               "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1], "tol": [POSITIVE],
-                              "random_state": ["random_state"]}
+                              "random_state": ["random_state"], "row_scale": ROW_SCALE}
 
-    def __init__(self, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4, random_state=None):
+    def __init__(self, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4, random_state=None,
+                 row_scale="auto"):
         self.C = C
+        self.row_scale = row_scale
         self.loss = loss
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
@@ -97,6 +104,7 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         mask = B.instance_candidates().mask
+        scale = row_scale_of(X, self.row_scale)
         d = X.shape[1]
         W = np.zeros((d + int(self.fit_intercept), B.n_classes))
         n_iter = 0
@@ -106,8 +114,9 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
                 if self.fit_intercept:
                     W[d, k] = 1.0 if yk.all() else -1.0
                 continue
-            svm = LinearSVC(C=self.C, loss=self.loss, fit_intercept=self.fit_intercept, max_iter=self.max_iter,
-                            tol=self.tol, dual=True, random_state=self.random_state)
+            svm = LinearSVC(C=self.C / scale ** 2, loss=self.loss, fit_intercept=self.fit_intercept,
+                            intercept_scaling=scale, max_iter=self.max_iter, tol=self.tol, dual=True,
+                            random_state=self.random_state)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 svm.fit(X, yk.astype(np.int8), sample_weight=sample_weight)
@@ -118,14 +127,17 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
         self._W = W
         self.classes_ = B.classes_
         self.n_iter_ = n_iter
+        self.row_scale_ = scale
         return self
 
     def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_)}
+        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_),
+                "row_scale": float(self.row_scale_)}
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         self.n_iter_ = int(meta["n_iter"])
+        self.row_scale_ = saved_row_scale(meta)
         self._check_weight_shape()
 
     def __sklearn_tags__(self):

@@ -8,7 +8,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_X, check_X_values, transactional
+from .._validation import (AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values, row_scale_doc,
+                           row_scale_of, saved_row_scale, transactional)
 from ..labels import BagCandidates, CandidateSets
 from .._persist import register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
@@ -99,6 +100,7 @@ def draw_batches(rng, n_bags, n_steps, batch_size):
 
 
 @register
+@row_scale_doc
 class MMS(BagScoring, LinearMulticlass):
     """Maximum Margin Set learning (MMS) from bags with candidate labeling vectors.
 
@@ -127,8 +129,9 @@ class MMS(BagScoring, LinearMulticlass):
     Parameters
     ----------
     alpha : float or None, default=None
-        Regularisation ``lambda`` of (5); ``None`` means ``1/N`` with ``N`` the number of
-        bags, the paper's choice.
+        Regularisation ``lambda`` of (5), for rows of unit norm; ``None`` means ``1/N``
+        with ``N`` the number of bags, the paper's choice.  The fit uses
+        ``alpha * row_scale_**2`` on ``X`` as it is (``alpha_``).
     n_rounds : int, default=5
         Most CCCP rounds.  Fewer are run when the tied candidate sets stop changing
         (the next convex problem would be the same) or the objective (5) decreases by
@@ -153,6 +156,7 @@ class MMS(BagScoring, LinearMulticlass):
         Append a constant feature (a regularised bias, as in the paper's footnote 1).
     random_state : int, RandomState instance or None, default=None
         Seeds the mini-batch draws.
+    {row_scale}
 
     Attributes
     ----------
@@ -173,7 +177,9 @@ class MMS(BagScoring, LinearMulticlass):
     n_tied_ : ndarray of shape (n_rounds,)
         Mean size of the tied candidate sets ``|C_i|`` used by each round.
     alpha_ : float
-        The regularisation used.
+        The regularisation used, on ``X`` as it is.
+    row_scale_ : float
+        The scale ``X`` is treated as divided by (see ``row_scale``).
 
     Examples
     --------
@@ -187,8 +193,9 @@ class MMS(BagScoring, LinearMulticlass):
     """
 
     def __init__(self, alpha=None, n_rounds=5, max_iter=10, max_passes=50, batch_size=1, tol=1e-3,
-                 fit_intercept=True, random_state=None):
+                 fit_intercept=True, random_state=None, row_scale="auto"):
         self.alpha = alpha
+        self.row_scale = row_scale
         self.n_rounds = n_rounds
         self.max_iter = max_iter
         self.max_passes = max_passes
@@ -199,7 +206,7 @@ class MMS(BagScoring, LinearMulticlass):
 
     _parameter_constraints = {"alpha": [POSITIVE, None], "n_rounds": [AT_LEAST_1], "max_iter": [AT_LEAST_1],
                               "max_passes": [AT_LEAST_1], "batch_size": [AT_LEAST_1], "tol": [NON_NEGATIVE], "fit_intercept": ["boolean"],
-                              "random_state": ["random_state"]}
+                              "random_state": ["random_state"], "row_scale": ROW_SCALE}
 
     def _check_params(self):
         self._validate_params()
@@ -236,7 +243,8 @@ class MMS(BagScoring, LinearMulticlass):
         rng = check_random_state(self.random_state)
         N = B.n_bags
         C = B.n_classes
-        lam = float(self.alpha) if self.alpha is not None else 1.0 / N
+        scale = row_scale_of(Xk, self.row_scale, skip_last=bool(self.fit_intercept))
+        lam = (float(self.alpha) if self.alpha is not None else 1.0 / N) * scale ** 2
         bw = np.empty(0)
         if sample_weight is not None:
             from sklearn.utils.validation import _check_sample_weight
@@ -300,6 +308,7 @@ class MMS(BagScoring, LinearMulticlass):
         self.best_round_ = best[2]
         self.classes_ = B.classes_
         self.alpha_ = lam
+        self.row_scale_ = scale
         self.n_rounds_ = rounds
         self.n_iter_ = n_iter
         self.n_passes_ = np.asarray(n_passes, dtype=np.int64)
@@ -335,13 +344,14 @@ class MMS(BagScoring, LinearMulticlass):
         return {"n_features_in": int(self.n_features_in_), "n_rounds": int(self.n_rounds_),
                 "n_iter": int(self.n_iter_), "alpha": float(self.alpha_), "best_round": int(self.best_round_),
                 "objective": [float(v) for v in self.objective_], "n_tied": [float(v) for v in self.n_tied_],
-                "n_passes": [int(v) for v in self.n_passes_]}
+                "n_passes": [int(v) for v in self.n_passes_], "row_scale": float(self.row_scale_)}
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         self._check_weight_shape()
         self.n_rounds_, self.n_iter_ = int(meta["n_rounds"]), int(meta["n_iter"])
         self.alpha_ = float(meta["alpha"])
+        self.row_scale_ = saved_row_scale(meta)
         self.best_round_ = int(meta["best_round"])
         self.objective_ = np.asarray(meta["objective"], dtype=float)
         self.n_tied_ = np.asarray(meta["n_tied"], dtype=float)

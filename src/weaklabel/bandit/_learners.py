@@ -14,9 +14,10 @@ import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, UNIT_OPEN, _classes_array, _labels_to_index
+from .._validation import (AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, UNIT_OPEN, _classes_array,
+                           _labels_to_index)
 from .._online import OnlineLinear
 from .._persist import register
 from ..linear import doc_with_common, with_intercept
@@ -29,6 +30,10 @@ class _BanditLearner(OnlineLinear):
     """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
 
     _explores = False
+
+    def _rule_beta(self):
+        """The wrong-answer step the pass kernel reads (CSPA's ``beta``; 1 for the others)."""
+        return 1.0
 
     # ---- public API ---------------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
@@ -200,7 +205,7 @@ class _BanditLearner(OnlineLinear):
         u = self._rng.random_sample(n) if (self._explores and not enc.logged) else np.zeros(0)
         averaged = bool(getattr(self, "average", False))
         nu = _bandit_pass(self._W_cur if averaged else self._W, dense, is_dense, data, indices, indptr, order,
-                          self._rule, float(getattr(self, "beta", 1.0)), float(getattr(self, "gamma", 0.0)),
+                          self._rule, self._rule_beta(), float(getattr(self, "gamma", 0.0)),
                           float(getattr(self, "correct_margin", 1.0)), enc.logged, enc.y, enc.proposed,
                           enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"], sw,
                           self._acc if averaged else _NO_FLOAT2, float(self.t_), enc.cand)
@@ -380,7 +385,13 @@ _COMMON_DOC = """
 """
 
 
-_doc = doc_with_common(_COMMON_DOC)
+def _doc(text, common=_COMMON_DOC):
+    return doc_with_common(common)(text.replace("{row_scale}", ROW_SCALE_DOC))
+
+
+_INTERCEPT_DOC = """    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none)."""
+assert _INTERCEPT_DOC in _COMMON_DOC
 
 
 @register
@@ -394,8 +405,10 @@ _doc = doc_with_common(_COMMON_DOC)
 
     Parameters
     ----------
-    beta : float, default=1.0
+    beta : "auto" or float, default="auto"
         Step of the wrong-answer update, in (0, 1]; Theorem 2 covers ``beta < 1/(K-1)``.
+        ``"auto"``: ``1/(K-1)`` (``1`` for two classes), the edge of that band (see the
+        user guide's table of defaults: 1.0 lost up to 75 points on letter).
 {common}
 
     Examples
@@ -413,7 +426,7 @@ _doc = doc_with_common(_COMMON_DOC)
 class CSPA(_BanditLearner):
     _rule = RULE_CSPA
 
-    def __init__(self, *, beta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
+    def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
         self.beta = beta
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -421,7 +434,12 @@ class CSPA(_BanditLearner):
         self.fit_intercept = fit_intercept
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints,
-                              "beta": [Interval(Real, 0, 1, closed="right")]}
+                              "beta": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="right")]}
+
+    def _rule_beta(self):
+        if self.beta == "auto":
+            return 1.0 / (self.classes_.size - 1) if self.classes_.size > 2 else 1.0
+        return float(self.beta)
 
 
 @register
@@ -606,12 +624,16 @@ class Banditron(_Exploring):
     >>> clf = BPA(gamma=0.1, random_state=0, fit_intercept=True).fit(X[order], y[order])
     >>> float(clf.score(X, y)) > 0.9
     True
-""")
+""", _COMMON_DOC.replace(_INTERCEPT_DOC, """    fit_intercept : bool, default=True
+        Append a constant feature.  BPA's step sends each played score to +-1 with no
+        cap, so without a bias it thrashes on centred features (the user guide's table
+        of defaults measures it).  The paper uses none:
+        ``presets.make("bpa", paper=True)`` sets False."""))
 class BPA(_Exploring):
     _rule = RULE_BPA
 
     def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=False):
+                 fit_intercept=True):
         self.gamma = gamma
         self.correct_margin = correct_margin
         self.max_iter = max_iter
@@ -641,12 +663,16 @@ class BPA(_Exploring):
     eta : float, default=1.0
         Width of the confidence bound (> 0).
     alpha : float, default=1.0
-        ``A_k`` starts at ``(1 + alpha)^2 I`` (alpha >= 0).
+        ``A_k`` starts at ``(1 + alpha)^2 row_scale_^2 I`` (alpha >= 0): ``(1 + alpha)^2 I``
+        on ``X / row_scale_``.
+    {row_scale}
     diagonal : bool or None, default=None
         Keep only the diagonal of ``A_k``; ``None`` means ``n_features > 1000``.
 {common}
     A_diag_ : ndarray of shape (n_features, n_classes)
         The diagonals of ``A_k`` (diagonal form only).
+    row_scale_ : float
+        The scale ``X`` is treated as divided by (see ``row_scale``).
 
     Examples
     --------
@@ -662,10 +688,11 @@ class BPA(_Exploring):
 """)
 class Confidit(_BanditLearner):
 
-    def __init__(self, *, eta=1.0, alpha=1.0, diagonal=None, max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=False):
+    def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", diagonal=None, max_iter=20, shuffle=True,
+                 random_state=None, fit_intercept=False):
         self.eta = eta
         self.alpha = alpha
+        self.row_scale = row_scale
         self.diagonal = diagonal
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -673,14 +700,14 @@ class Confidit(_BanditLearner):
         self.fit_intercept = fit_intercept
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
-                              "diagonal": ["boolean", None]}
+                              "row_scale": ROW_SCALE, "diagonal": ["boolean", None]}
 
     def _is_diagonal(self, n_cols):
         return bool(self.diagonal) if self.diagonal is not None else n_cols > 1000
 
     def _init_state(self, n_cols):
         k = self.classes_.size
-        a0 = (1.0 + float(self.alpha)) ** 2
+        a0 = (1.0 + float(self.alpha)) ** 2 * self.row_scale_ ** 2
         if self._is_diagonal(n_cols):
             self._A_diag = np.full((n_cols, k), a0)
             self._A_inv = np.zeros((0, 0, 0))
@@ -782,11 +809,15 @@ class Confidit(_BanditLearner):
     eta : float, default=1.0
         Width of the confidence bound (> 0).
     alpha : float, default=1.0
-        ``A_k`` starts at ``(1 + alpha)^2 I`` (alpha >= 0).
+        ``A_k`` starts at ``(1 + alpha)^2 row_scale_^2 I`` (alpha >= 0): ``(1 + alpha)^2 I``
+        on ``X / row_scale_``.
+    {row_scale}
     sketch_size : int, default=16
         Rows of each class's sketch (even, >= 2); the sketch keeps about
         ``sketch_size / 2`` directions exactly.
 {common}
+    row_scale_ : float
+        The scale ``X`` is treated as divided by (see ``row_scale``).
 
     Examples
     --------
@@ -802,10 +833,11 @@ class Confidit(_BanditLearner):
 """)
 class SketchedConfidit(_BanditLearner):
 
-    def __init__(self, *, eta=1.0, alpha=1.0, sketch_size=16, max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=False):
+    def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", sketch_size=16, max_iter=20, shuffle=True,
+                 random_state=None, fit_intercept=False):
         self.eta = eta
         self.alpha = alpha
+        self.row_scale = row_scale
         self.sketch_size = sketch_size
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -813,7 +845,7 @@ class SketchedConfidit(_BanditLearner):
         self.fit_intercept = fit_intercept
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
-                              "sketch_size": [Interval(Integral, 2, None, closed="left")]}
+                              "row_scale": ROW_SCALE, "sketch_size": [Interval(Integral, 2, None, closed="left")]}
 
     def _check_params(self):
         super()._check_params()
@@ -822,7 +854,7 @@ class SketchedConfidit(_BanditLearner):
                              f"{self.sketch_size}.")
 
     def _a0(self):
-        return (1.0 + float(self.alpha)) ** 2
+        return (1.0 + float(self.alpha)) ** 2 * self.row_scale_ ** 2
 
     def _init_state(self, n_cols):
         k, ell = self.classes_.size, int(self.sketch_size)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import AT_LEAST_1, POSITIVE, describe_rows
+from .._validation import AT_LEAST_1, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, describe_rows
 from ..labels import check_candidates
 from .._online import OnlineLinear, candidate_score  # noqa: F401 (re-exported)
 from .._persist import register
@@ -109,7 +109,7 @@ class _OnlineCandidateLearner(OnlineLinear):
     def _epoch(self, rows, order, S, hist, sw):
         dense, is_dense, data, indices, indptr = rows
         eta = 1.0 if self._pegasos else float(self.eta)
-        alpha = float(self.alpha) if self._pegasos else 1.0
+        alpha = float(self.alpha) * self.row_scale_ ** 2 if self._pegasos else 1.0
         self._scale, self._normsq, t, nu = _candidate_epoch(
             self._W, self._scale, self._normsq, float(self.t_), dense, is_dense, data, indices, indptr,
             S, order, self._rule, self._pegasos, eta, alpha, hist["predictions"], sw)
@@ -203,7 +203,8 @@ _COMMON_DOC = """
 """
 
 
-_doc = doc_with_common(_COMMON_DOC)
+def _doc(text):
+    return doc_with_common(_COMMON_DOC)(text.replace("{row_scale}", ROW_SCALE_DOC))
 
 
 class _PerceptronParams(_OnlineCandidateLearner):
@@ -219,10 +220,13 @@ class _PerceptronParams(_OnlineCandidateLearner):
 
 class _PegasosParams(_OnlineCandidateLearner):
     _pegasos = True
-    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE]}
+    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE],
+                              "row_scale": ROW_SCALE}
 
-    def __init__(self, *, alpha=1e-3, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
+    def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
+                 fit_intercept=False):
         self.alpha = alpha
+        self.row_scale = row_scale
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
@@ -296,11 +300,15 @@ class MaxPerceptron(_PerceptronParams):
 
     Parameters
     ----------
-    alpha : float, default=1e-3
-        The paper's lambda (> 0): L2 regularisation strength.  The step is
-        ``1/(alpha t)``, so a small ``alpha`` needs many rounds: at ``1e-4`` (the papers'
-        grids start there) 20 passes over 1,400 digits are not enough.
+    alpha : float, default=1e-4
+        The paper's lambda (> 0): L2 regularisation strength, for rows of unit norm.  The
+        rounds use ``alpha * row_scale_**2`` on ``X`` as it is, which is ``alpha`` on
+        ``X / row_scale_``.  The step is ``1/(alpha t)``, so a smaller ``alpha`` needs
+        more rounds.
+    {row_scale}
 {common}
+    row_scale_ : float
+        The scale ``X`` is treated as divided by (see ``row_scale``).
 
     Examples
     --------
@@ -322,9 +330,12 @@ class AvgPegasos(_PegasosParams):
 
     Parameters
     ----------
-    alpha : float, default=1e-3
-        The paper's lambda (> 0).
+    alpha : float, default=1e-4
+        The paper's lambda (> 0), for rows of unit norm (see :class:`AvgPegasos`).
+    {row_scale}
 {common}
+    row_scale_ : float
+        The scale ``X`` is treated as divided by (see ``row_scale``).
 
     Examples
     --------
@@ -372,9 +383,12 @@ class Perceptron(_PerceptronParams):
 
     Parameters
     ----------
-    alpha : float, default=1e-3
-        The paper's lambda (> 0).
+    alpha : float, default=1e-4
+        The paper's lambda (> 0), for rows of unit norm (see :class:`AvgPegasos`).
+    {row_scale}
 {common}
+    row_scale_ : float
+        The scale ``X`` is treated as divided by (see ``row_scale``).
 
     Examples
     --------
