@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from weaklabel import bandit
 from weaklabel.bandit.logs import read_vw_cb, write_vw_cb
 
 
@@ -93,3 +94,39 @@ def test_dataframe_round_trip_and_bad_columns():
         BanditLog.from_frame(dense.assign(p=[0.5, 0.0]), action="a", reward="r", propensity="p")
     with pytest.raises(ValueError, match="0-based action"):
         BanditLog.from_frame(dense.assign(a=[0.5, 1.0]), action="a", reward="r", propensity="p")
+
+
+_LEARNERS = {"CSPA": lambda: bandit.CSPA(random_state=0), "Banditron": lambda: bandit.Banditron(random_state=0),
+             "BPA": lambda: bandit.BPA(random_state=0), "Confidit": lambda: bandit.Confidit(random_state=0),
+             "SketchedConfidit": lambda: bandit.SketchedConfidit(sketch_size=4, random_state=0),
+             "SPA": lambda: bandit.SPA(random_state=0)}
+
+
+@pytest.mark.parametrize("name", list(_LEARNERS))
+def test_every_bandit_learner_fits_a_log_directly(name):
+    """fit(X, log) learns the log's rounds as fit(X, log.feedback()) does, whatever form its
+    two reward values take (VW's costs 0/1 -> rewards 0/-1, clicks 0/1 as floats or bools)."""
+    import io
+
+    from weaklabel.bandit.logs import BanditLog, read_vw_cb
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(200, 3) + np.repeat(np.eye(3) * 3, [67, 67, 66], axis=0)
+    y = np.repeat([0, 1, 2], [67, 67, 66])
+    a = rng.randint(0, 3, 200)
+    lines = "".join(f"{a[i] + 1}:{0 if a[i] == y[i] else 1}:0.3333 | f0:{X[i, 0]} f1:{X[i, 1]} f2:{X[i, 2]}\n"
+                    for i in range(200))
+    vw = read_vw_cb(io.StringIO(lines))
+    fb = vw.feedback()
+    np.testing.assert_array_equal(fb.correct, a == y)
+    make = _LEARNERS[name]
+    ref = make().fit(vw.X, fb)
+    for rewards in ((a == y).astype(float), a == y, (a == y).astype(int)):
+        log = BanditLog(vw.X, a, rewards, np.full(200, 1 / 3))
+        est = make().fit(log.X, log)
+        np.testing.assert_array_equal(est.coef_, ref.coef_)
+    graded = BanditLog(vw.X, a, rng.rand(200), np.full(200, 1 / 3))
+    before = est.coef_.copy()
+    with pytest.raises(ValueError, match="at most two values"):
+        est.fit(graded.X, graded)
+    np.testing.assert_array_equal(est.coef_, before)

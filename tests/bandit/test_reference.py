@@ -78,7 +78,7 @@ def test_bpa_matches_reference_under_the_same_draws(stream, gamma, margin, spars
     u = np.random.RandomState(seed).random_sample(len(y))
     W, out, gap = linear_pass("bpa", X, K, y=y, u=u, gamma=gamma, margin1=margin)
     assume(gap > GAP)
-    _check(BPA(gamma=gamma, correct_margin=margin, random_state=seed, max_iter=1, shuffle=False), X, y, K, W, out, sparse)
+    _check(BPA(fit_intercept=False, gamma=gamma, correct_margin=margin, random_state=seed, max_iter=1, shuffle=False), X, y, K, W, out, sparse)
 
 
 @SETTINGS
@@ -104,7 +104,7 @@ def test_logged_feedback_matches_reference(stream, rule):
         est = Confidit(row_scale=1.0, eta=1.0, diagonal=True, max_iter=1, shuffle=False)
     else:
         W, out, gap = linear_pass(rule, X, K, proposed=proposed, correct=correct, gamma=0.2)
-        est = {"cspa": CSPA(beta=1.0, max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False), "banditron": Banditron(average=False, gamma=0.2, max_iter=1, shuffle=False), "bpa": BPA(gamma=0.2, max_iter=1, shuffle=False)}[rule]
+        est = {"cspa": CSPA(beta=1.0, max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False), "banditron": Banditron(average=False, gamma=0.2, max_iter=1, shuffle=False), "bpa": BPA(fit_intercept=False, gamma=0.2, max_iter=1, shuffle=False)}[rule]
     assume(gap > GAP)
     est.partial_fit_feedback(X, proposed, correct, classes=classes)
     np.testing.assert_allclose(est.coef_, W, rtol=1e-9, atol=1e-9)
@@ -201,7 +201,7 @@ def test_weighted_rules_match_the_weighted_reference(stream, rule, sparse, wseed
     sw = np.random.RandomState(wseed).choice([0.0, 0.5, 1.0, 2.5], size=len(y))
     est = {"cspa": CSPA(beta=0.5, max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False),
            "banditron": Banditron(average=False, gamma=0.2, max_iter=1, shuffle=False, random_state=seed),
-           "bpa": BPA(gamma=0.2, max_iter=1, shuffle=False, random_state=seed)}[rule]
+           "bpa": BPA(fit_intercept=False, gamma=0.2, max_iter=1, shuffle=False, random_state=seed)}[rule]
     u = np.random.RandomState(seed).random_sample(len(y))            # the exploring learners' own draws
     W, out, gap = linear_pass(rule, X, K, y=y, u=u, beta=0.5, gamma=0.2, sw=sw)
     assume(gap > GAP)
@@ -275,7 +275,7 @@ def test_candidate_set_feedback_matches_reference(stream, rule, sparse):
         W, out, gap = linear_pass(rule, X, K, u=u, gamma=0.3, cand=S)
         est = {"cspa": CSPA(beta=1.0, max_iter=1, shuffle=False), "spa": SPA(max_iter=1, shuffle=False),
                "banditron": Banditron(average=False, gamma=0.3, random_state=seed, max_iter=1, shuffle=False),
-               "bpa": BPA(gamma=0.3, random_state=seed, max_iter=1, shuffle=False)}[rule]
+               "bpa": BPA(fit_intercept=False, gamma=0.3, random_state=seed, max_iter=1, shuffle=False)}[rule]
     assume(gap > GAP)
     _check(est, X, S, K, W, out, sparse)
 

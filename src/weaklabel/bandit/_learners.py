@@ -42,15 +42,18 @@ class _BanditLearner(OnlineLinear):
         Each round the learner proposes a label for the row and learns only whether
         ``y`` agrees (SPA, the full-feedback baseline, learns from ``y`` itself).
         Weights start at 0; ``max_iter`` passes are made.  Given a logged
-        :class:`weaklabel.BanditFeedback` instead, the weights start at 0 and the log is
-        learnt as :meth:`partial_fit_feedback` does, ``max_iter`` passes in its order;
-        the classes are those proposed in the log.
+        :class:`weaklabel.BanditFeedback` (or a :class:`~weaklabel.bandit.logs.BanditLog`, read
+        by :meth:`BanditLog.feedback <weaklabel.bandit.logs.BanditLog.feedback>`: its actions and
+        whether each earned the larger reward) instead, the weights start at 0 and the log
+        is learnt as :meth:`partial_fit_feedback` does, ``max_iter`` passes in its order;
+        the classes are those proposed in the log.  A log's propensities are not used:
+        pass ``sample_weight`` to weight its rounds.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training samples, visited in this order unless ``shuffle=True``.
-        y : array-like of shape (n_samples,), or BanditFeedback
+        y : array-like of shape (n_samples,), BanditFeedback or BanditLog
             True labels, used only to answer "was the proposal right?"; or a log.
         sample_weight : array-like of shape (n_samples,), default=None
             Importance weight of each round (>= 0): its step is multiplied by it, as in
@@ -62,7 +65,10 @@ class _BanditLearner(OnlineLinear):
         self
         """
         from ..labels import BanditFeedback
+        from .logs import BanditLog
 
+        if isinstance(y, BanditLog):
+            y = y.feedback()
         if isinstance(y, BanditFeedback):
             return self._online_call(X, _LoggedTarget(y.proposed, y.correct), None, reset=True,
                                      sample_weight=sample_weight)

@@ -29,6 +29,33 @@ class BanditLog:
     propensities: np.ndarray
     feature_names: list = field(default_factory=list)
 
+    def feedback(self):
+        """The log as one-bit feedback for the bandit learners: the logged action was "right"
+        when its reward is the larger of the (at most two) reward values in the log (VW's
+        cost 0 against 1, a click against none; a log with one value: right when it is
+        positive).  The propensities are not used.
+
+        Returns
+        -------
+        BanditFeedback
+            ``proposed`` the 0-based actions, ``correct`` the rewards as booleans.
+
+        Raises
+        ------
+        ValueError
+            If the rewards take more than two values (graded rewards are not right/wrong).
+        """
+        from ..labels import BanditFeedback
+
+        r = np.asarray(self.rewards, dtype=np.float64)
+        values = np.unique(r)
+        if values.size > 2 or not np.isfinite(values).all():
+            raise ValueError(f"the bandit learners learn right/wrong answers, so the log's rewards must take at most "
+                             f"two values (e.g. a click or not); these take {values.size}: "
+                             f"{values[:5].tolist()}{' ...' if values.size > 5 else ''}.")
+        right = r == values.max() if values.size == 2 else r > 0
+        return BanditFeedback(np.asarray(self.actions), right)
+
     def to_frame(self):
         """The log as a pandas DataFrame: columns ``action``, ``reward``, ``propensity``,
         then one column per feature (named by ``feature_names``; sparse columns when ``X``
