@@ -51,3 +51,19 @@ def test_the_readme_weak_sources_table_is_the_snapshots(tmp_path):
     assert _numbers(cells[1]) == [round(crowd.where(set=s)[0]["Dawid-Skene, abstains ignored"], 3) for s in sets]
     best_ck = [round(max(v for k, v in crowd.where(set=s)[0].items() if k.startswith("crowd-kit")), 3) for s in sets]
     assert _numbers(cells[4]) == best_ck
+
+
+def _decimals(text):
+    return set(re.findall(r"(?<![\d.])\d+\.\d{3}(?!\d)", text))
+
+
+@pytest.mark.skipif(not (ROOT / "docs" / "reproductions" / "generated").exists(),
+                    reason="the reports are rendered by the docs build (CI builds the docs first)")
+def test_every_three_decimal_figure_in_the_readme_is_on_a_docs_page():
+    """A figure the README quotes (an accuracy, an error, an F1 written to three decimals)
+    must be the one a documentation page or a rendered report holds: quoting it twice
+    cannot let the two drift apart unnoticed."""
+    docs = ROOT / "docs"
+    pages = "\n".join(p.read_text() for p in docs.rglob("*.md") if "_build" not in p.parts)
+    missing = sorted(_decimals((ROOT / "README.md").read_text()) - _decimals(pages))
+    assert not missing, f"the README quotes {missing}, which no docs page or rendered report holds"
