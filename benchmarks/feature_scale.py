@@ -33,8 +33,8 @@ LEARNERS = {
        for c in (Perceptron, AvgPerceptron, MaxPerceptron, Pegasos, AvgPegasos, MaxPegasos, CSPA, SPA, BPA, Banditron,
                  Confidit, SketchedConfidit, MMS, CandidateLabelSVM)},
     "CLPL": lambda **k: CLPL(**k), "PRODEN": lambda **k: PRODEN(**k), "PLKNN": lambda **k: PLKNN(**k),
-    'UMA("identity")': lambda **k: UMA("identity", **k),
-    'CorrectedLogistic("identity")': lambda **k: CorrectedLogistic("identity", **k),
+    'UMA(confusion="identity")': lambda **k: UMA(confusion="identity", **k),
+    'CorrectedLogistic(confusion="identity")': lambda **k: CorrectedLogistic(confusion="identity", **k),
 }
 
 

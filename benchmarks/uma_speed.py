@@ -26,7 +26,7 @@ if __name__ == "__main__":
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         t0 = time.perf_counter()
-        est = UMA(r["C"], max_iter=1500, classes=r["classes"]).fit(r["Xtr"], r["y_noisy"])
+        est = UMA(confusion=r["C"], max_iter=1500, classes=r["classes"]).fit(r["Xtr"], r["y_noisy"])
         total = time.perf_counter() - t0
     print(f"letter full fit: {est.n_iter_} iterations in {total:.1f} s "
           f"({'meets' if total < 15 else 'ABOVE'} the 15 s target)")

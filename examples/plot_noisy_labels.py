@@ -27,7 +27,7 @@ for i in levels:
     y_noisy = noisy_labels(y_train, C, random_state=1)
     rates.append(np.mean(y_noisy != y_train))
     plain.append(LogisticRegression(max_iter=1000).fit(X_train, y_noisy).score(X_test, y_test))
-    corrected.append(CorrectedLogistic(C, alpha=1e-3).fit(X_train, y_noisy).score(X_test, y_test))
+    corrected.append(CorrectedLogistic(confusion=C, alpha=1e-3).fit(X_train, y_noisy).score(X_test, y_test))
 
 fig, ax = plt.subplots(figsize=(6, 4))
 ax.plot(rates, corrected, marker="o", label="CorrectedLogistic (forward, known C)")

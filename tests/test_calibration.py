@@ -77,7 +77,7 @@ def test_noisy_labels_calibrate_through_the_confusion(digits):
     yn = noisy_labels(y[:1300], C, random_state=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        through = SoftmaxCalibrated(UMA(C, max_iter=300), confusion=C, random_state=0).fit(X[:1300], yn)
+        through = SoftmaxCalibrated(UMA(confusion=C, max_iter=300), confusion=C, random_state=0).fit(X[:1300], yn)
         naive = SoftmaxCalibrated(FrozenEstimator(through.estimator_)).fit(X[:1300], yn)   # as if labels were true
     assert naive.estimator_ is not None
     assert _true_nll(through.predict_proba(X[1300:]), y[1300:]) < _true_nll(naive.predict_proba(X[1300:]), y[1300:])

@@ -31,8 +31,8 @@ _KW = dict(max_iter=5, fit_intercept=True)
 ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perceptron(), Pegasos(),
               CSPA(**_KW), SPA(**_KW), Banditron(random_state=0, **_KW), BPA(random_state=0, **_KW),
               Confidit(**_KW), SketchedConfidit(sketch_size=4, **_KW), GaussianSupport(n_support=20),
-              UMA("identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
-              CorrectedLogistic("identity"), CorrectedLogistic("identity", correction="backward"), CLPL(),
+              UMA(confusion="identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
+              CorrectedLogistic(confusion="identity"), CorrectedLogistic(confusion="identity", correction="backward"), CLPL(),
               CLPL(loss="logistic"), PRODEN(), PLKNN()]
 
 _OBJECT = ("X of dtype object is rejected with a TypeError by design (the issue asks for it), while this "
@@ -114,3 +114,37 @@ def test_a_bad_parameter_is_one_clear_error_naming_it(cls):
         X, y = _fit_args(est)
         with pytest.raises(InvalidParameterError, match=f"The '{name}' parameter of {cls.__name__} must be"):
             est.fit(X, y)
+
+
+def _public_estimators():
+    import weaklabel
+    from sklearn.base import BaseEstimator
+
+    out = {}
+    for mod in ("partial", "bandit", "bags", "noisy", "sources", "structured", "calibration", "scaling"):
+        m = getattr(weaklabel, mod)
+        for name in getattr(m, "__all__", []):
+            obj = getattr(m, name)
+            if inspect.isclass(obj) and issubclass(obj, BaseEstimator):
+                out[f"{mod}.{name}"] = obj
+    return out
+
+
+@pytest.mark.parametrize("name,cls", sorted(_public_estimators().items()))
+def test_constructors_are_keyword_only(name, cls):
+    """Every estimator's parameters are keyword-only; a meta-estimator may take its
+    ``estimator`` first (scikit-learn's convention).  Positional use still works for one
+    release, with a FutureWarning (the deprecated noisy.DawidSkene warns anyway)."""
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    assert positional in ([], ["estimator"], ["func"]), f"{name} takes {positional} by position"
+
+
+def test_positional_arguments_warn_and_still_work():
+    with pytest.warns(FutureWarning, match="confusion='identity' as keyword"):
+        est = UMA("identity")
+    assert est.confusion == "identity"
+    with pytest.warns(FutureWarning, match="n_neighbors=3"):
+        assert PLKNN(3).n_neighbors == 3
+    with pytest.raises(TypeError, match="both by position and by keyword"):
+        CLPL(0.1, alpha=0.2)

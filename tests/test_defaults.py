@@ -30,8 +30,8 @@ from weaklabel.partial import (CLPL, PLKNN, PRODEN, AvgPegasos, AvgPerceptron, M
 
 SEEDED = [Perceptron, Pegasos, AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, CSPA, SPA, BPA, Banditron,
           Confidit, SketchedConfidit, MMS, CandidateLabelSVM]
-UNSEEDED = {"CLPL": CLPL, "PRODEN": PRODEN, "PLKNN": PLKNN, "UMA": lambda: UMA("identity"),
-            "CorrectedLogistic": lambda: CorrectedLogistic("identity")}
+UNSEEDED = {"CLPL": CLPL, "PRODEN": PRODEN, "PLKNN": PLKNN, "UMA": lambda: UMA(confusion="identity"),
+            "CorrectedLogistic": lambda: CorrectedLogistic(confusion="identity")}
 
 
 def _digits(scale):

@@ -115,7 +115,7 @@ def test_hostile_arrays_with_matching_checksums_are_rejected(tmp_path, what, arr
 
 
 def test_uma_loader_checks_shapes(tmp_path):
-    _, path = _saved(tmp_path, UMA("identity", max_iter=20).fit(X, y))
+    _, path = _saved(tmp_path, UMA(confusion="identity", max_iter=20).fit(X, y))
     bad = _write(tmp_path / "bad.npz", _members(path), meta=_edited(_meta(path), n_features_in=3))
     with pytest.raises(ValueError, match="do not fit|must have shape"):
         weaklabel.load(bad)
@@ -280,7 +280,7 @@ def test_full_confidit_inverse_matrices_must_be_positive_definite(tmp_path):
 
 
 def test_a_uma_file_with_a_confusion_matrix_fit_rejects_is_refused(tmp_path):
-    est = UMA(np.eye(3) * 0.8 + 0.2 / 3, max_iter=20).fit(X, y)
+    est = UMA(confusion=np.eye(3) * 0.8 + 0.2 / 3, max_iter=20).fit(X, y)
     hostile = _hostile(tmp_path, est, confusion=[[1.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
     with pytest.raises(ValueError, match="confusion"):
         weaklabel.load(hostile)

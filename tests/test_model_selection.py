@@ -141,8 +141,8 @@ def test_noisy_labels_default_cv_and_search(digits):
     X, y = digits
     C = confusion_family(10, 2, random_state=0)
     y_noisy = noisy_labels(y, C, random_state=1)
-    _finite_scores(cross_val_score(UMA(C, max_iter=50), X, y_noisy))
-    assert GridSearchCV(UMA(C, max_iter=30), {"alpha": [0.0, 0.1]}).fit(X, y_noisy).best_params_["alpha"] in (0, 0.1)
+    _finite_scores(cross_val_score(UMA(confusion=C, max_iter=50), X, y_noisy))
+    assert GridSearchCV(UMA(confusion=C, max_iter=30), {"alpha": [0.0, 0.1]}).fit(X, y_noisy).best_params_["alpha"] in (0, 0.1)
     y_partial = np.where(np.random.default_rng(0).random(y.size) < 0.5, y, -1)
     scores = _finite_scores(cross_val_score(LabelALittle(m=3, max_iter=100, random_state=0), X, y_partial))
     clf = LabelALittle(m=3, max_iter=100, random_state=0).fit(X, y_partial)

@@ -23,7 +23,7 @@ ONLINE = [AvgPerceptron(random_state=0), MaxPerceptron(random_state=0), AvgPegas
           MaxPegasos(alpha=0.01, random_state=0), Perceptron(random_state=0), Pegasos(alpha=0.01, random_state=0),
           CSPA(beta=0.5, random_state=0), SPA(random_state=0), Banditron(random_state=0), BPA(random_state=0),
           Confidit(random_state=0), Confidit(diagonal=True, random_state=0)]
-BATCH = [UMA("identity", max_iter=30), UMA(np.eye(3), max_iter=30, warm_start=True),
+BATCH = [UMA(confusion="identity", max_iter=30), UMA(confusion=np.eye(3), max_iter=30, warm_start=True),
          LabelALittle(m=3, max_iter=30, random_state=0), MMS(max_iter=2, random_state=0),
          CandidateLabelSVM(random_state=0), GaussianSupport(n_support=10)]
 
@@ -151,7 +151,7 @@ def test_every_valid_form_of_the_same_matrix_gives_the_same_model(est):
 def test_mixed_label_types_are_one_clear_error():
     X, _ = _data(n=6)
     with pytest.raises(ValueError, match="mixes string and number labels"):
-        UMA("identity").fit(X, np.array([0, "a", 1, "b", 0, 1], dtype=object))
+        UMA(confusion="identity").fit(X, np.array([0, "a", 1, "b", 0, 1], dtype=object))
 
 
 def test_64_bit_sparse_indices_are_accepted_everywhere():

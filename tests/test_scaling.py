@@ -17,7 +17,7 @@ _OBJECT = "X of dtype object is rejected with a TypeError by design (as every we
 
 
 @parametrize_with_checks([FeatureScaled(Perceptron(random_state=0)),
-                          FeatureScaled(CorrectedLogistic("identity"), scaling="std")],
+                          FeatureScaled(CorrectedLogistic(confusion="identity"), scaling="std")],
                          expected_failed_checks=lambda est: {"check_dtype_object": _OBJECT})
 def test_sklearn_compatible(estimator, check):
     check(estimator)
@@ -48,7 +48,7 @@ def test_the_learner_sees_the_scaled_rows_dense_and_sparse_alike(scaling):
 
 def test_model_file_keeps_the_scale_and_bad_input_leaves_the_model_as_it_was(tmp_path):
     X, y = _data()
-    est = FeatureScaled(CorrectedLogistic("identity"), scaling="std").fit(X, y)
+    est = FeatureScaled(CorrectedLogistic(confusion="identity"), scaling="std").fit(X, y)
     est.save(tmp_path / "m.npz")
     back = weaklabel.load(tmp_path / "m.npz")
     np.testing.assert_array_equal(back.scale_, est.scale_)

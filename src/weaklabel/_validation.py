@@ -52,6 +52,35 @@ ROW_SCALE_DOC = """row_scale : "auto" or float, default="auto"
         alike: for that, put a ``StandardScaler`` before the learner."""
 
 
+def keyword_only(init):
+    """Decorator of an ``__init__`` whose parameters are all keyword-only: positional use
+    still works for one release, with a FutureWarning naming the keywords to use (as
+    scikit-learn's ``_deprecate_positional_args`` did).  ``inspect.signature`` (and so
+    ``get_params``) sees the keyword-only signature."""
+    import inspect
+    import warnings
+
+    names = [p.name for p in inspect.signature(init).parameters.values() if p.kind == p.KEYWORD_ONLY]
+
+    @functools.wraps(init)
+    def wrapper(self, *args, **kwargs):
+        if args:
+            if len(args) > len(names):
+                raise TypeError(f"{type(self).__name__}() takes keyword arguments only ({', '.join(names)}); got "
+                                f"{len(args)} positional arguments.")
+            given = dict(zip(names, args))
+            clash = sorted(set(given) & set(kwargs))
+            if clash:
+                raise TypeError(f"{type(self).__name__}() got {clash[0]!r} both by position and by keyword.")
+            warnings.warn(f"Pass {', '.join(f'{k}={v!r}' for k, v in given.items())} as keyword argument(s) to "
+                          f"{type(self).__name__}(): positional arguments will be an error in the next release.",
+                          FutureWarning, stacklevel=2)
+            kwargs.update(given)
+        return init(self, **kwargs)
+
+    return wrapper
+
+
 def row_scale_doc(cls):
     """Class decorator: ``{row_scale}`` in the class docstring becomes :data:`ROW_SCALE_DOC`."""
     cls.__doc__ = cls.__doc__.replace("{row_scale}", ROW_SCALE_DOC)

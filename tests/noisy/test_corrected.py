@@ -63,7 +63,7 @@ def test_identity_is_logistic_regression(digits):
     X, y = digits
     X, y = X[:500], y[:500]
     alpha = 1e-2
-    ours = CorrectedLogistic("identity", alpha=alpha, tol=1e-10, max_iter=5000).fit(X, y)
+    ours = CorrectedLogistic(confusion="identity", alpha=alpha, tol=1e-10, max_iter=5000).fit(X, y)
     sk = LogisticRegression(C=1.0 / (alpha * X.shape[0]), tol=1e-10, max_iter=5000).fit(X, y)
     np.testing.assert_allclose(ours.predict_proba(X), sk.predict_proba(X), atol=2e-4)
 
@@ -72,9 +72,9 @@ def test_forward_correction_beats_ignoring_the_noise(digits):
     X, y = digits
     C = confusion_family(10, 4, random_state=0)
     yn = noisy_labels(y[:1400], C, random_state=1)
-    fwd = CorrectedLogistic(C, alpha=1e-3).fit(X[:1400], yn).score(X[1400:], y[1400:])
-    plain = CorrectedLogistic("identity", alpha=1e-3).fit(X[:1400], yn).score(X[1400:], y[1400:])
-    clean = CorrectedLogistic("identity", alpha=1e-3).fit(X[:1400], y[:1400]).score(X[1400:], y[1400:])
+    fwd = CorrectedLogistic(confusion=C, alpha=1e-3).fit(X[:1400], yn).score(X[1400:], y[1400:])
+    plain = CorrectedLogistic(confusion="identity", alpha=1e-3).fit(X[:1400], yn).score(X[1400:], y[1400:])
+    clean = CorrectedLogistic(confusion="identity", alpha=1e-3).fit(X[:1400], y[:1400]).score(X[1400:], y[1400:])
     assert fwd > plain + 0.02 and fwd > clean - 0.05                      # measured 0.882 / 0.841 / 0.907
 
 
@@ -129,10 +129,10 @@ def test_forward_with_anchor_estimate_on_digits(digits):
     X, y = digits
     C = confusion_family(10, 4, random_state=0)
     yn = noisy_labels(y[:1400], C, random_state=1)
-    g = CorrectedLogistic("identity", alpha=1e-3).fit(X[:1400], yn)
+    g = CorrectedLogistic(confusion="identity", alpha=1e-3).fit(X[:1400], yn)
     C_hat = estimate_confusion_anchors(g.predict_proba(X[:1400]))
     assert np.abs(C_hat - C).mean() < 0.05                              # measured 0.029
-    acc = CorrectedLogistic(C_hat, alpha=1e-3).fit(X[:1400], yn).score(X[1400:], y[1400:])
+    acc = CorrectedLogistic(confusion=C_hat, alpha=1e-3).fit(X[:1400], yn).score(X[1400:], y[1400:])
     assert acc > g.score(X[1400:], y[1400:]) + 0.02                     # measured 0.889 vs 0.841
 
 
@@ -194,8 +194,8 @@ def test_partial_fit_over_ten_chunks_reaches_fit(digits):
     one pass is 0.929 against 0.945 (a pass is 1,400 steps); the third pass is 0.955.  On
     optdigits' 3,823 rows one pass is enough (0.959 vs 0.966, benchmarks/noisy_speed.py)."""
     Xtr, yn, Xte, yte, C = _noisy_digits(digits)
-    full = CorrectedLogistic(C).fit(Xtr, yn).score(Xte, yte)
-    est = CorrectedLogistic(C)
+    full = CorrectedLogistic(confusion=C).fit(Xtr, yn).score(Xte, yte)
+    est = CorrectedLogistic(confusion=C)
     for _ in range(3):
         for chunk in np.array_split(np.arange(yn.size), 10):
             est.partial_fit(Xtr[chunk], yn[chunk], classes=np.arange(10))
@@ -208,7 +208,7 @@ def test_partial_fit_continues_fit_saves_and_rejects_bad_input(digits, tmp_path)
     import weaklabel
 
     Xtr, yn, Xte, yte, C = _noisy_digits(digits)
-    est = CorrectedLogistic(C, alpha=1e-3).fit(Xtr, yn)
+    est = CorrectedLogistic(confusion=C, alpha=1e-3).fit(Xtr, yn)
     before = est.score(Xte, yte)
     est.partial_fit(Xtr[:700], yn[:700])                          # from fit's solution, not from zero
     assert est.t_ == 700 and est.score(Xte, yte) > before - 0.03
@@ -231,8 +231,8 @@ def test_partial_fit_continues_fit_saves_and_rejects_bad_input(digits, tmp_path)
         for k, v in state.items():
             np.testing.assert_array_equal(est.__dict__[k], v)
     with pytest.raises(ValueError, match="classes must be passed"):
-        CorrectedLogistic(C).partial_fit(Xtr[:50], yn[:50])
-    diverging = CorrectedLogistic(C, eta0=1e308).fit(Xtr[:200], yn[:200])    # fit does not use eta0
+        CorrectedLogistic(confusion=C).partial_fit(Xtr[:50], yn[:50])
+    diverging = CorrectedLogistic(confusion=C, eta0=1e308).fit(Xtr[:200], yn[:200])    # fit does not use eta0
     snapshot = diverging.coef_.copy()
     with pytest.raises(FloatingPointError, match="eta0"):
         diverging.partial_fit(Xtr * 100, yn)
@@ -246,7 +246,7 @@ def test_trusted_rows_take_the_plain_loss(digits):
     X, y = X[:300], y[:300]
     kw = dict(alpha=1e-2, tol=1e-10, max_iter=5000)
     C = confusion_family(10, 4, random_state=0)
-    trusted = CorrectedLogistic(C, **kw).fit(X, y, trusted=np.ones(300, dtype=bool))
+    trusted = CorrectedLogistic(confusion=C, **kw).fit(X, y, trusted=np.ones(300, dtype=bool))
     plain = CorrectedLogistic(**kw).fit(X, y)
     np.testing.assert_allclose(trusted.coef_, plain.coef_, atol=1e-6)
     with pytest.raises(ValueError, match="boolean mask of shape"):
@@ -257,7 +257,7 @@ def test_trusted_rows_take_the_plain_loss(digits):
 def test_warm_start_reaches_the_same_optimum_in_fewer_iterations(digits):
     Xtr, yn, Xte, yte, C = _noisy_digits(digits)
     kw = dict(alpha=1e-3, tol=1e-8, max_iter=2000)
-    cold = CorrectedLogistic(C, **kw).fit(Xtr, yn)
+    cold = CorrectedLogistic(confusion=C, **kw).fit(Xtr, yn)
     warm = CorrectedLogistic(**kw, warm_start=True).fit(Xtr, yn)           # plain model first
     warm.set_params(confusion=C).fit(Xtr, yn)
     np.testing.assert_allclose(warm.predict_proba(Xte), cold.predict_proba(Xte), atol=5e-3)   # max 1.6e-3
@@ -292,7 +292,7 @@ def test_speed_benchmark_rows_on_digits():
 @pytest.mark.parametrize("method", ["fit", "partial_fit"])
 def test_bad_noise_matrices_are_named_and_change_nothing(digits, method):
     Xtr, yn, Xte, yte, C = _noisy_digits(digits)
-    est = CorrectedLogistic(C, alpha=1e-2).fit(Xtr[:400], yn[:400])
+    est = CorrectedLogistic(confusion=C, alpha=1e-2).fit(Xtr[:400], yn[:400])
     before = {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in est.__dict__.items()
               if k.endswith("_") or k.startswith("_")}
     singular = np.full((10, 10), 0.1)
@@ -318,17 +318,17 @@ def test_trusted_weight_multiplies_the_trusted_rows_sample_weight(digits, method
     kw = dict(alpha=1e-2, tol=1e-10, max_iter=5000, classes=np.arange(10))
     sw = np.linspace(0.5, 1.5, 300)
     for tw, factor in [(7.0, 7.0), ("balanced", sw[~mask].sum() / sw[mask].sum())]:
-        a = getattr(CorrectedLogistic(C, trusted_weight=tw, **kw), method)(X, y, sample_weight=sw, trusted=mask)
+        a = getattr(CorrectedLogistic(confusion=C, trusted_weight=tw, **kw), method)(X, y, sample_weight=sw, trusted=mask)
         w = sw.copy()
         w[mask] *= factor
-        b = getattr(CorrectedLogistic(C, **kw), method)(X, y, sample_weight=w, trusted=mask)
+        b = getattr(CorrectedLogistic(confusion=C, **kw), method)(X, y, sample_weight=w, trusted=mask)
         np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-6)
     # without trusted rows the weight changes nothing
-    a = getattr(CorrectedLogistic(C, trusted_weight=7.0, **kw), method)(X, y)
-    b = getattr(CorrectedLogistic(C, **kw), method)(X, y)
+    a = getattr(CorrectedLogistic(confusion=C, trusted_weight=7.0, **kw), method)(X, y)
+    b = getattr(CorrectedLogistic(confusion=C, **kw), method)(X, y)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     with pytest.raises(ValueError, match="trusted_weight"):
-        CorrectedLogistic(C, trusted_weight=0.0).fit(X, y)
+        CorrectedLogistic(confusion=C, trusted_weight=0.0).fit(X, y)
 
 
 def test_trusted_kfold_holds_out_only_trusted_rows():
@@ -367,7 +367,7 @@ def test_grid_search_over_trusted_weight_with_trusted_kfold(digits):
     yn = noisy_labels(y, C, random_state=1)
     mask = rng.rand(600) < 0.1
     yn[mask] = y[mask]
-    search = GridSearchCV(CorrectedLogistic(C, alpha=1e-2), {"trusted_weight": [1.0, "balanced"]},
+    search = GridSearchCV(CorrectedLogistic(confusion=C, alpha=1e-2), {"trusted_weight": [1.0, "balanced"]},
                           cv=TrustedKFold(mask, 3, random_state=0)).fit(X, yn, trusted=mask)
     assert search.best_params_["trusted_weight"] in (1.0, "balanced")
     assert np.isfinite(search.cv_results_["mean_test_score"]).all()

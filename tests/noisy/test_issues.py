@@ -24,7 +24,7 @@ def test_the_posterior_is_bayes_rule_on_out_of_fold_probabilities(noisy_digits):
     t = noisy
     folds = StratifiedKFold(3, shuffle=True, random_state=0).split(np.zeros(y.size), t)
     for train, test in folds:
-        clean[test] = CorrectedLogistic(C, alpha=1e-4, classes=np.arange(10)).fit(X[train], noisy[train]) \
+        clean[test] = CorrectedLogistic(confusion=C, alpha=1e-4, classes=np.arange(10)).fit(X[train], noisy[train]) \
             .predict_proba(X[test])
     for i in range(0, y.size, 97):
         post = C[noisy[i], :] * clean[i]

@@ -83,7 +83,7 @@ def test_uma_matches_reference_iterate_by_iterate(problem, alpha, sparse):
     assume(not ambiguous)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        est = UMA(C, alpha=alpha, max_iter=15, tol=1e-9).fit(sp.csr_matrix(X) if sparse else X, y)
+        est = UMA(confusion=C, alpha=alpha, max_iter=15, tol=1e-9).fit(sp.csr_matrix(X) if sparse else X, y)
     got = list(zip(est.history_["p"], est.history_["q"], est.history_["r"]))
     assert got == pairs
     assert_allclose(est.coef_, W, atol=1e-9, rtol=1e-7)
@@ -106,7 +106,7 @@ def _separable(n=400, Q=5, d=3, margin=0.05, seed=0):
 
 def test_identity_on_clean_separable_data_reaches_zero_error():
     X, y = _separable()
-    est = UMA(np.eye(5), max_iter=5000).fit(X, y)
+    est = UMA(confusion=np.eye(5), max_iter=5000).fit(X, y)
     assert est.converged_
     assert est.score(X, y) == 1.0
     assert est.history_["train_error"][0] > 0.5
@@ -119,8 +119,8 @@ def test_uma_beats_the_perceptron_under_class_noise():
     assert (yn != y).mean() > 0.2
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        uma = UMA(C, max_iter=1500).fit(X, yn)
-        perc = UMA(np.eye(5), max_iter=1500).fit(X, yn)
+        uma = UMA(confusion=C, max_iter=1500).fit(X, yn)
+        perc = UMA(confusion=np.eye(5), max_iter=1500).fit(X, yn)
     assert uma.score(X, y) > 0.9
     assert uma.score(X, y) > perc.score(X, y) + 0.05
 
@@ -132,8 +132,8 @@ def test_selections_run_and_are_seeded(selection):
     yn = noisy_labels(y, C, random_state=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        a = UMA(C, selection=selection, max_iter=200, random_state=0).fit(X, yn)
-        b = UMA(C, selection=selection, max_iter=200, random_state=0).fit(X, yn)
+        a = UMA(confusion=C, selection=selection, max_iter=200, random_state=0).fit(X, yn)
+        b = UMA(confusion=C, selection=selection, max_iter=200, random_state=0).fit(X, yn)
     assert_array_equal(a.coef_, b.coef_)
     assert a.score(X, y) > 0.6
     assert set(a.history_) == {"p", "q", "r", "norm", "train_error"}
@@ -151,12 +151,12 @@ def test_confusion_validation_messages():
     ]
     for C, match in bad:
         with pytest.raises(ValueError, match=match):
-            UMA(C).fit(X, y)
+            UMA(confusion=C).fit(X, y)
     with pytest.raises(ValueError, match="The 'selection' parameter of UMA must be a str among"):
-        UMA(np.eye(5), selection="best").fit(X, y)
+        UMA(confusion=np.eye(5), selection="best").fit(X, y)
     with pytest.raises(ValueError, match="confusion is required"):
         UMA().fit(X, y)
-    est = UMA(np.eye(5), max_iter=100).fit(X, y)
+    est = UMA(confusion=np.eye(5), max_iter=100).fit(X, y)
     W = est.coef_.copy()
     with pytest.raises(ValueError, match="alpha"):
         est.set_params(alpha=-1).fit(X, y)
@@ -166,7 +166,7 @@ def test_confusion_validation_messages():
 def test_max_iter_warns_and_save_load(tmp_path):
     X, y = _separable(n=200)
     with pytest.warns(ConvergenceWarning, match="max_iter=3"):
-        est = UMA(np.eye(5), max_iter=3).fit(X, y)
+        est = UMA(confusion=np.eye(5), max_iter=3).fit(X, y)
     assert est.n_iter_ == 3 and not est.converged_
     est.save(tmp_path / "uma.npz")
     back = weaklabel.load(tmp_path / "uma.npz")
@@ -180,8 +180,8 @@ def test_warm_start_continues_the_same_trajectory():
     yn = noisy_labels(y, C, random_state=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        whole = UMA(C, max_iter=40).fit(X, yn)
-        step = UMA(C, max_iter=10, warm_start=True)
+        whole = UMA(confusion=C, max_iter=40).fit(X, yn)
+        step = UMA(confusion=C, max_iter=10, warm_start=True)
         for _ in range(4):
             step.fit(X, yn)
     assert step.n_iter_ == whole.n_iter_
@@ -199,9 +199,9 @@ def test_incremental_gamma_matches_rebuilding_it_every_iteration(monkeypatch):
     yn = noisy_labels(y, C, random_state=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        inc = UMA(C, max_iter=150).fit(X, yn)
+        inc = UMA(confusion=C, max_iter=150).fit(X, yn)
         monkeypatch.setattr(mod, "_REBUILD_EVERY", 1)
-        full = UMA(C, max_iter=150).fit(X, yn)
+        full = UMA(confusion=C, max_iter=150).fit(X, yn)
     assert inc.n_iter_ == full.n_iter_ > 100
     assert_array_equal(inc.history_["q"], full.history_["q"])
     assert_array_equal(inc.history_["p"], full.history_["p"])
@@ -212,13 +212,13 @@ def test_identity_confusion_is_the_identity_matrix():
     X, y = _separable(n=200, seed=2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        a = UMA("identity", max_iter=40).fit(X, y)
-        b = UMA(np.eye(np.unique(y).size), max_iter=40).fit(X, y)
+        a = UMA(confusion="identity", max_iter=40).fit(X, y)
+        b = UMA(confusion=np.eye(np.unique(y).size), max_iter=40).fit(X, y)
     assert_array_equal(a.coef_, b.coef_)
     with pytest.raises(ValueError, match="'identity'"):
-        UMA("eye").fit(X, y)
+        UMA(confusion="eye").fit(X, y)
     with pytest.raises(ValueError, match="1 class"):
-        UMA("identity").fit(X, np.zeros(len(y), int))
+        UMA(confusion="identity").fit(X, np.zeros(len(y), int))
 
 
 @given(seed=st.integers(0, 2**31 - 1), Q=st.integers(2, 5), alpha=st.sampled_from([0.0, 1.0]),
@@ -252,10 +252,10 @@ def test_sparse_running_sums_match_rebuilding_them_and_the_dense_path(monkeypatc
     Xs = sp.csr_matrix(X)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        inc = UMA(C, max_iter=120).fit(Xs, yn)
-        dense = UMA(C, max_iter=120).fit(X, yn)
+        inc = UMA(confusion=C, max_iter=120).fit(Xs, yn)
+        dense = UMA(confusion=C, max_iter=120).fit(X, yn)
         monkeypatch.setattr(mod, "_SPARSE_REBUILD_EVERY", 1)
-        full = UMA(C, max_iter=120).fit(Xs, yn)
+        full = UMA(confusion=C, max_iter=120).fit(Xs, yn)
     assert inc.n_iter_ > 60
     for other in (full, dense):
         assert_array_equal(inc.history_["q"], other.history_["q"])
@@ -287,10 +287,10 @@ def test_uma_integer_weights_equal_repeated_rows(sparse):
     F = sps.csr_matrix if sparse else np.asarray
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        plain = UMA(C, max_iter=60).fit(F(X), y)
-        ones = UMA(C, max_iter=60).fit(F(X), y, sample_weight=np.ones(120))
-        weighted = UMA(C, max_iter=60).fit(F(X), y, sample_weight=w)
-        repeated = UMA(C, max_iter=60).fit(F(X[rows]), y[rows])
+        plain = UMA(confusion=C, max_iter=60).fit(F(X), y)
+        ones = UMA(confusion=C, max_iter=60).fit(F(X), y, sample_weight=np.ones(120))
+        weighted = UMA(confusion=C, max_iter=60).fit(F(X), y, sample_weight=w)
+        repeated = UMA(confusion=C, max_iter=60).fit(F(X[rows]), y[rows])
     np.testing.assert_array_equal(ones.coef_, plain.coef_)
     np.testing.assert_array_equal(weighted.history_["q"], repeated.history_["q"])
     np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-9, atol=1e-9)

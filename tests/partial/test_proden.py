@@ -174,18 +174,18 @@ def _reference_knn(Xtr, S, Xq, k, weights):
 def test_plknn_equals_the_numpy_vote(digits, weights):
     X, y = digits
     S = np.asarray(make_candidate_sets(y, 3, random_state=0))
-    est = PLKNN(7, weights=weights).fit(X[:500], S[:500])
+    est = PLKNN(n_neighbors=7, weights=weights).fit(X[:500], S[:500])
     ref = _reference_knn(X[:500], S[:500], X[500:700], 7, weights)
     assert np.mean(est.predict(X[500:700]) == ref) > 0.99       # distance ties may order neighbours differently
     assert est.score(X[500:], y[500:]) > 0.9
-    np.testing.assert_array_equal(PLKNN(7, weights=weights).fit(sp.csr_matrix(X[:500]), S[:500]).predict(X[500:600]),
+    np.testing.assert_array_equal(PLKNN(n_neighbors=7, weights=weights).fit(sp.csr_matrix(X[:500]), S[:500]).predict(X[500:600]),
                                   est.predict(X[500:600]))
 
 
 def test_plknn_exact_match_and_bad_input(digits):
     X, y = digits
     S = make_candidate_sets(y[:100], 2, random_state=0)
-    est = PLKNN(5).fit(X[:100], S)
+    est = PLKNN(n_neighbors=5).fit(X[:100], S)
     proba = est.predict_proba(X[:3])               # a training row votes alone for its own set
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert np.all((proba > 0.4) == np.asarray(S[:3]))
@@ -197,7 +197,7 @@ def test_plknn_exact_match_and_bad_input(digits):
     assert est.n_samples_fit_ == before and est.predict(X[:3]).shape == (3,)
 
 
-@pytest.mark.parametrize("make", [lambda: PRODEN(alpha=1e-2), lambda: PLKNN(5), lambda: PLKNN(5, weights="uniform")],
+@pytest.mark.parametrize("make", [lambda: PRODEN(alpha=1e-2), lambda: PLKNN(n_neighbors=5), lambda: PLKNN(n_neighbors=5, weights="uniform")],
                          ids=["PRODEN", "PLKNN", "PLKNN-uniform"])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_save_and_load_predict_the_same(digits, make, sparse, tmp_path):

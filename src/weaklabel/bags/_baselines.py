@@ -10,7 +10,7 @@ from sklearn.svm import LinearSVC
 
 from sklearn.utils._param_validation import StrOptions
 
-from .._validation import AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_doc, row_scale_of, saved_row_scale, transactional
+from .._validation import keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_doc, row_scale_of, saved_row_scale, transactional
 from .._persist import register
 from ..linear import LinearMulticlass
 from ._mms import BagScoring, validated_input
@@ -69,7 +69,8 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
                               "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1], "tol": [POSITIVE],
                               "random_state": ["random_state"], "row_scale": ROW_SCALE}
 
-    def __init__(self, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4, random_state=None,
+    @keyword_only
+    def __init__(self, *, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4, random_state=None,
                  row_scale="auto"):
         self.C = C
         self.row_scale = row_scale

@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from .._validation import (AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values, row_scale_doc,
+from .._validation import (keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values, row_scale_doc,
                            row_scale_of, saved_row_scale, transactional)
 from ..labels import BagCandidates, CandidateSets
 from .._persist import register
@@ -192,7 +192,8 @@ class MMS(BagScoring, LinearMulticlass):
     [0, 1, 0, 1]
     """
 
-    def __init__(self, alpha=None, n_rounds=5, max_iter=10, max_passes=50, batch_size=1, tol=1e-3,
+    @keyword_only
+    def __init__(self, *, alpha=None, n_rounds=5, max_iter=10, max_passes=50, batch_size=1, tol=1e-3,
                  fit_intercept=True, random_state=None, row_scale="auto"):
         self.alpha = alpha
         self.row_scale = row_scale

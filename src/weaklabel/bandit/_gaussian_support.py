@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._persist import register, save_model
-from .._validation import AT_LEAST_1, POSITIVE, check_X, transactional
+from .._validation import keyword_only, AT_LEAST_1, POSITIVE, check_X, transactional
 
 __all__ = ["GaussianSupport"]
 
@@ -80,7 +80,8 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
     _parameter_constraints = {"n_support": [AT_LEAST_1], "g": [POSITIVE], "center": ["boolean"],
                               "normalize": ["boolean"]}
 
-    def __init__(self, n_support=700, g=1.0, center=False, normalize=True):
+    @keyword_only
+    def __init__(self, *, n_support=700, g=1.0, center=False, normalize=True):
         self.n_support = n_support
         self.g = g
         self.center = center

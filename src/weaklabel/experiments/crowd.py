@@ -8,7 +8,7 @@ when wrong says a class drawn from a per-class Dirichlet(1) share of the other c
 unannotated with probability ``p_missing`` (every row keeps one annotation).  A gold
 fraction of the rows has its true label known.
 
-Compared, for one multinomial logistic regression (``CorrectedLogistic('identity')``,
+Compared, for one multinomial logistic regression (``CorrectedLogistic(confusion='identity')``,
 L-BFGS, the same alpha everywhere): trained on the majority vote (ties broken at random),
 on Dawid & Skene's most probable labels, on Dawid & Skene's posteriors as soft labels, on
 the posteriors of Dawid & Skene seeded with the gold rows, and on the true labels.  Also
@@ -151,7 +151,7 @@ def summarize(ctx, rows):
         Table("test_error", "Test error of logistic regression trained on each aggregate",
               ["dataset", "runs", "alpha"] + [LABELS[m] for m in METHODS], error_rows,
               formats={LABELS[m]: ".3f" for m in METHODS},
-              note="LR = CorrectedLogistic('identity') (multinomial logistic regression, L-BFGS); the posteriors "
+              note="LR = CorrectedLogistic(confusion='identity') (multinomial logistic regression, L-BFGS); the posteriors "
                    "enter as soft labels (the expected log loss)."),
     ]
     intro = (f"{p['runs']} runs per dataset; {len(p['quality'])} annotators of accuracy "

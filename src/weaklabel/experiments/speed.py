@@ -92,11 +92,11 @@ def run_uma(names=("letter", "sector9"), max_iter=300, out=print):
         Y = np.zeros((y.size, classes.size))
         Y[np.arange(y.size), np.searchsorted(classes, y)] = 1.0
         t_floor = _best_time(lambda X=X, Y=Y: X.T @ Y, 5)
-        UMA(C, max_iter=2, classes=classes).fit(X[:50], y[:50]) if classes.size <= 50 else None
+        UMA(confusion=C, max_iter=2, classes=classes).fit(X[:50], y[:50]) if classes.size <= 50 else None
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t0 = time.perf_counter()
-            est = UMA(C, max_iter=max_iter, classes=classes).fit(X, y)
+            est = UMA(confusion=C, max_iter=max_iter, classes=classes).fit(X, y)
             total = time.perf_counter() - t0
         per_iter = total / max(1, est.n_iter_)
         ratio = per_iter / t_floor
@@ -397,11 +397,11 @@ def run_noisy(names=("optdigits", "reuters", "sector9"), alpha=1e-4, repeats=3, 
             return LogisticRegression(C=1.0 / (alpha * n), tol=tol, max_iter=max_iter).fit(Xtr, yn)
 
         def ours(confusion="identity", correction="forward"):
-            return CorrectedLogistic(confusion, correction=correction, alpha=alpha, tol=tol, max_iter=max_iter,
+            return CorrectedLogistic(confusion=confusion, correction=correction, alpha=alpha, tol=tol, max_iter=max_iter,
                                      classes=classes).fit(Xtr, yn)
 
         def streamed():
-            est = CorrectedLogistic(C, alpha=alpha, classes=classes)
+            est = CorrectedLogistic(confusion=C, alpha=alpha, classes=classes)
             for chunk in np.array_split(np.arange(n), 10):
                 est.partial_fit(Xtr[chunk], yn[chunk])
             return est
@@ -477,7 +477,7 @@ def run_partial_batch(names=("lost", "birdsong", "italian"), repeats=3, out=prin
         methods = [("scikit-learn LogisticRegression, expanded 1/|S|", sk),
                    ("PRODEN", lambda: PRODEN(alpha=1e-3).fit(Xtr, S)),
                    ("CLPL", lambda: CLPL(alpha=1e-3).fit(Xtr, S)),
-                   ("PL-KNN (fit + predict)", lambda: _fit_predict(PLKNN(10), Xtr, S, Xte))]
+                   ("PL-KNN (fit + predict)", lambda: _fit_predict(PLKNN(n_neighbors=10), Xtr, S, Xte))]
         PRODEN(max_rounds=1, max_iter=1).fit(Xtr[:50], mask[:50])      # compile the loss kernel outside the timing
         out(f"{name} ({'CSR' if sp.issparse(Xtr) else 'dense'} {Xtr.shape[0]} x {Xtr.shape[1]}, {classes.size} "
             f"classes, avg set size {mask.sum(axis=1).mean():.2f})")

@@ -90,7 +90,7 @@ def toy_cell(cfg):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            est = UMA(given, max_iter=cfg["max_iter"], classes=classes).fit(Xtr, y_noisy)
+            est = UMA(confusion=given, max_iter=cfg["max_iter"], classes=classes).fit(Xtr, y_noisy)
         except ValueError as exc:            # C_i not invertible
             return {"confusion_rate": None, "error": None, "failed": str(exc)}
     pred = est.predict(Xte)
@@ -297,7 +297,7 @@ def _prepare_run(cfg):
     labelled = np.union1d(seed_rows, conf_rows)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        g = UMA(np.eye(Q), max_iter=cfg["max_iter"], classes=classes).fit(Xtr[seed_rows], ytr[seed_rows])
+        g = UMA(confusion=np.eye(Q), max_iter=cfg["max_iter"], classes=classes).fit(Xtr[seed_rows], ytr[seed_rows])
     C = estimate_confusion(ytr[conf_rows], g.predict(Xtr[conf_rows]), classes)
     if cfg["noise"] == "a":
         y_noisy = g.predict(Xtr)
@@ -340,7 +340,7 @@ def real_cell(cfg):
         if "f_full" in cfg["methods"]:
             out["f_full"] = err(_perceptron(Xtr, ytr, classes, cfg["run"]))
         if "uma" in cfg["methods"]:
-            uma = UMA(C, max_iter=cfg["max_iter"], classes=classes).fit(Xtr, y_noisy)
+            uma = UMA(confusion=C, max_iter=cfg["max_iter"], classes=classes).fit(Xtr, y_noisy)
             out["uma"] = err(uma)
             out["uma_iter"] = uma.n_iter_
         sgd = dict(loss="log_loss", alpha=1e-5, max_iter=PASSES, tol=None, random_state=cfg["run"])
@@ -684,7 +684,7 @@ def fig5_cell(cfg):
     r, failed = _prepare_or_failure(cfg)
     if failed:
         return failed
-    est = UMA(r["C"], selection=cfg["selection"], max_iter=cfg["step"], warm_start=True, random_state=cfg["run"],
+    est = UMA(confusion=r["C"], selection=cfg["selection"], max_iter=cfg["step"], warm_start=True, random_state=cfg["run"],
               classes=r["classes"])
     iters, errs, confs = [0], [], []
     pred0 = np.full(r["yte"].size, r["classes"][0])
@@ -931,7 +931,7 @@ def _corrected_tables(p, rows, rows_c, rows_t=()):
         grid = ", ".join(str(w) for w in weights[2:])
         tables.append(Table(f"corrected_{nz}", f"{title}: loss-corrected logistic regression (test error)",
                             headers, table_rows, formats=fmt,
-                            note="LR = CorrectedLogistic('identity'), multinomial logistic regression by L-BFGS; "
+                            note="LR = CorrectedLogistic(confusion='identity'), multinomial logistic regression by L-BFGS; "
                                  "alpha per run from {1e-3, 1e-4, 1e-5} by the accuracy on S_conf of LR "
                                  "trained on the other rows' noisy labels, used by every LR column (cleanlab(LR) "
                                  "included; letter picks the grid's edge 1e-5 on every run, a grid not widened "

@@ -6,7 +6,7 @@ staged in ``votes/`` and repaired by :func:`weaklabel.datasets.load_votes`. Each
 is fitted on the training votes without any true label; it is scored on the test rows with
 at least one vote (WRENCH's protocol: accuracy, and F1 of the spam class on sms). Then an
 end model, multinomial logistic regression on the TF-IDF of the texts
-(``CorrectedLogistic('identity')``), is trained on the covered training rows with the label
+(``CorrectedLogistic(confusion='identity')``), is trained on the covered training rows with the label
 model's posteriors as soft labels (and, for majority vote, also its hard labels), and scored
 on every test row. Its L2 strength is chosen among ``ALPHAS`` without true labels: the value
 whose predictions on the covered validation rows agree most with the same label model's.

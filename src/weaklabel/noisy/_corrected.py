@@ -12,7 +12,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._persist import register
-from .._validation import (AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
+from .._validation import (keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
 from ..linear import LinearMulticlass, lbfgs_fit
 
@@ -145,7 +145,7 @@ class CorrectedLogistic(LinearMulticlass):
     >>> X, y = load_digits(return_X_y=True)
     >>> C = confusion_family(10, 4, random_state=0)
     >>> y_noisy = noisy_labels(y, C, random_state=1)
-    >>> clf = CorrectedLogistic(C).fit(X[:1400] / 16, y_noisy[:1400])
+    >>> clf = CorrectedLogistic(confusion=C).fit(X[:1400] / 16, y_noisy[:1400])
     >>> clf.predict_proba(X[1400:] / 16).shape
     (397, 10)
     """
@@ -157,7 +157,8 @@ class CorrectedLogistic(LinearMulticlass):
                               "warm_start": ["boolean"], "eta0": [Interval(Real, 0, None, closed="neither"), None],
                               "trusted_weight": [Interval(Real, 0, None, closed="neither"), StrOptions({"balanced"})]}
 
-    def __init__(self, confusion="identity", *, correction="forward", alpha=1e-4, fit_intercept=True, max_iter=500,
+    @keyword_only
+    def __init__(self, *, confusion="identity", correction="forward", alpha=1e-4, fit_intercept=True, max_iter=500,
                  tol=1e-6, classes=None, warm_start=False, eta0=None, trusted_weight=1.0):
         self.confusion = confusion
         self.correction = correction
@@ -418,7 +419,7 @@ def estimate_confusion_anchors(noisy_proba, *, quantile=0.97, noise_free=None):
     ----------
     noisy_proba : array-like of shape (n_samples, n_classes)
         ``P(noisy label | x)`` of a probabilistic classifier trained on the noisy labels
-        (e.g. ``CorrectedLogistic("identity").fit(X, y_noisy).predict_proba(X)``).
+        (e.g. ``CorrectedLogistic(confusion="identity").fit(X, y_noisy).predict_proba(X)``).
     quantile : float in (0, 1], default=0.97
     noise_free : array-like of int, default=None
         Class indices known to be noise-free: their columns are the unit vector.

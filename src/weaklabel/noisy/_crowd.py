@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval
 
 from .._persist import register, save_model
-from .._validation import transactional
+from .._validation import keyword_only, transactional
 
 __all__ = ["DawidSkene"]
 
@@ -82,7 +82,8 @@ class DawidSkene(BaseEstimator):
                               "max_iter": [Interval(Integral, 1, None, closed="left")],
                               "tol": [Interval(Real, 0, None, closed="left")]}
 
-    def __init__(self, prior=0.01, prior_diagonal=0.0, max_iter=100, tol=1e-7):
+    @keyword_only
+    def __init__(self, *, prior=0.01, prior_diagonal=0.0, max_iter=100, tol=1e-7):
         warnings.warn("weaklabel.noisy.DawidSkene is deprecated: use weaklabel.sources.DawidSkene(abstain='ignore') "
                       "(the same model, on sparse votes, with predict_proba on new rows).", FutureWarning, stacklevel=2)
         self.prior = prior

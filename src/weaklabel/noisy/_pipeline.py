@@ -196,13 +196,13 @@ class LabelALittle(LinearMulticlass):
         Q = classes.size
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            g = UMA(np.eye(Q), max_iter=self.max_iter, classes=classes).fit(X[seed_rows], y_partial[seed_rows])
+            g = UMA(confusion=np.eye(Q), max_iter=self.max_iter, classes=classes).fit(X[seed_rows], y_partial[seed_rows])
         C = estimate_confusion(y_partial[conf_rows], g.predict(X[conf_rows]), classes)
         y_noisy = y_partial.copy()
         unl = y_partial == -1
         if unl.any():
             y_noisy[unl] = g.predict(X[unl])
-        final = UMA(C, alpha=self.alpha, selection=self.selection, max_iter=self.max_iter, tol=self.tol,
+        final = UMA(confusion=C, alpha=self.alpha, selection=self.selection, max_iter=self.max_iter, tol=self.tol,
                     random_state=self.random_state, classes=classes).fit(X, y_noisy, sample_weight=sample_weight)
         self.rough_, self.confusion_, self.uma_, self.noisy_labels_ = g, C, final, y_noisy
         self.classes_ = classes

@@ -13,7 +13,7 @@ from sklearn.utils.validation import column_or_1d
 
 from sklearn.utils._param_validation import StrOptions
 
-from .._validation import (
+from .._validation import (keyword_only, 
     AT_LEAST_1,
     NON_NEGATIVE,
     _classes_array,
@@ -110,11 +110,12 @@ class UMA(LinearMulticlass):
     >>> from weaklabel.noisy import UMA
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.9, 0.1], [0.1, 0.9], [-0.9, -0.1]])
     >>> y = np.array([0, 1, 2, 0, 1, 2])
-    >>> UMA(np.eye(3)).fit(X, y).predict(X).tolist()
+    >>> UMA(confusion=np.eye(3)).fit(X, y).predict(X).tolist()
     [0, 1, 2, 0, 1, 2]
     """
 
-    def __init__(self, confusion=None, *, alpha=0.0, selection="error", max_iter=1000, tol=1e-6,
+    @keyword_only
+    def __init__(self, *, confusion=None, alpha=0.0, selection="error", max_iter=1000, tol=1e-6,
                  random_state=None, fit_intercept=False, classes=None, warm_start=False):
         self.confusion = confusion
         self.alpha = alpha

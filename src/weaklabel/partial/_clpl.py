@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._persist import register
-from .._validation import AT_LEAST_1, NON_NEGATIVE, transactional
+from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
 from ..linear import lbfgs_fit
 from ._batch import BatchPartialLinear
 
@@ -105,7 +105,8 @@ class CLPL(BatchPartialLinear):
                               "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1],
                               "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None]}
 
-    def __init__(self, alpha=1e-4, *, loss="squared_hinge", fit_intercept=True, max_iter=500, tol=1e-6,
+    @keyword_only
+    def __init__(self, *, alpha=1e-4, loss="squared_hinge", fit_intercept=True, max_iter=500, tol=1e-6,
                  classes=None):
         self.alpha = alpha
         self.loss = loss

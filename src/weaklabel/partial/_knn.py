@@ -11,7 +11,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._persist import register, save_model
-from .._validation import check_X, check_X_values, transactional
+from .._validation import keyword_only, check_X, check_X_values, transactional
 from .._online import candidate_score
 from ..labels import check_candidates
 from ._batch import check_nonempty
@@ -61,7 +61,8 @@ class PLKNN(ClassifierMixin, BaseEstimator):
                               "weights": [StrOptions({"uniform", "distance"})], "metric": [str],
                               "classes": ["array-like", None]}
 
-    def __init__(self, n_neighbors=10, *, weights="distance", metric="minkowski", classes=None):
+    @keyword_only
+    def __init__(self, *, n_neighbors=10, weights="distance", metric="minkowski", classes=None):
         self.n_neighbors = n_neighbors
         self.weights = weights
         self.metric = metric

@@ -11,7 +11,7 @@ from scipy.special import log_softmax, softmax
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._persist import register
-from .._validation import AT_LEAST_1, NON_NEGATIVE, transactional
+from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
 from ..linear import lbfgs_fit
 from ._batch import BatchPartialLinear
 
@@ -137,7 +137,8 @@ class PRODEN(BatchPartialLinear):
                               "fit_intercept": ["boolean"], "classes": ["array-like", None],
                               "init": [StrOptions({"uniform", "clpl"})]}
 
-    def __init__(self, alpha=1e-4, *, max_rounds=50, tol=1e-3, max_iter=10, fit_intercept=True, classes=None,
+    @keyword_only
+    def __init__(self, *, alpha=1e-4, max_rounds=50, tol=1e-3, max_iter=10, fit_intercept=True, classes=None,
                  init="uniform"):
         self.alpha = alpha
         self.max_rounds = max_rounds
