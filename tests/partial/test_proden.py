@@ -235,3 +235,29 @@ def test_batch_speed_benchmark_rows_on_digits():
     by = {r["method"]: r["accuracy"] for r in rows}
     assert by["PRODEN"] > by["scikit-learn LogisticRegression, expanded 1/|S|"] + 0.03     # 0.904 vs 0.834
     assert lines[0].startswith("digits (dense 1400 x 64, 10 classes")
+
+
+def test_plknn_partial_fit_equals_fit_on_every_row_so_far():
+    from sklearn.datasets import load_digits
+
+    from weaklabel.simulate import make_candidate_sets
+
+    X, y = load_digits(return_X_y=True)
+    S = make_candidate_sets(y, 2, random_state=0)
+    whole = PLKNN(n_neighbors=5).fit(X[:600], S[:600])
+    parts = PLKNN(n_neighbors=5)
+    for lo in range(0, 600, 150):
+        parts.partial_fit(X[lo:lo + 150], S[lo:lo + 150], classes=np.arange(10))
+    assert parts.n_samples_fit_ == 600
+    np.testing.assert_array_equal(parts.predict_proba(X[600:800]), whole.predict_proba(X[600:800]))
+    sparse = PLKNN(n_neighbors=5).partial_fit(sp.csr_matrix(X[:300]), S[:300], classes=np.arange(10))
+    sparse.partial_fit(X[300:600], S[300:600])                       # dense rows join sparse ones
+    np.testing.assert_array_equal(sparse.predict(X[600:800]), whole.predict(X[600:800]))
+    with pytest.raises(ValueError, match="classes must be passed"):
+        PLKNN().partial_fit(X[:10], y[:10])
+    before = parts.n_samples_fit_
+    with pytest.raises(ValueError):
+        parts.partial_fit(X[:10, :5], S[:10])                       # another width: refused, nothing added
+    with pytest.raises(ValueError, match="differs"):
+        parts.partial_fit(X[:10], S[:10], classes=np.arange(5))
+    assert parts.n_samples_fit_ == before

@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._persist import register, save_model
 from .._validation import keyword_only, check_X, check_X_values, transactional
 from .._online import candidate_score
-from ..labels import check_candidates
+from ..labels import CandidateSets, check_candidates
 from ._batch import check_nonempty
 
 __all__ = ["PLKNN"]
@@ -81,17 +81,63 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        return self._store(X, y, self.classes)
+
+    def _store(self, X, y, classes):
         from sklearn.neighbors import NearestNeighbors
 
         self._validate_params()
         X = check_X(self, X, reset=True)
         n = X.shape[0]
-        S, classes = check_candidates(y, n, self.classes)
+        S, classes = check_candidates(y, n, classes)
         check_nonempty(S)
         self._nn = NearestNeighbors(n_neighbors=min(self.n_neighbors, n), metric=self.metric).fit(X)
         self._X = X
         self._S = S.astype(np.float64)
         self.classes_ = classes
+        self.n_samples_fit_ = n
+        return self
+
+    @transactional
+    def partial_fit(self, X, y, classes=None):
+        """Add rows and their candidate sets to the stored ones (exact: the model equals a
+        ``fit`` on every row added so far, in the same order).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New training rows.
+        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+            Their candidate sets.
+        classes : array-like, default=None
+            Every class; required on the first call unless ``self.classes`` or ``y``
+            (a CandidateSets or a mask) gives them.  Later calls may repeat them.
+
+        Returns
+        -------
+        self
+        """
+        from sklearn.neighbors import NearestNeighbors
+
+        if not hasattr(self, "classes_"):
+            if classes is None and self.classes is None and not (
+                    isinstance(y, CandidateSets) or (isinstance(y, np.ndarray) and y.dtype == bool and y.ndim == 2)):
+                raise ValueError("classes must be passed on the first call to partial_fit (every label the model "
+                                 "will see), e.g. partial_fit(X, y, classes=np.arange(n_classes)); got classes=None.")
+            return self._store(X, y, classes if classes is not None else self.classes)
+        if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), self.classes_):
+            raise ValueError(f"classes={np.unique(np.asarray(classes)).tolist()} differs from the classes of the first "
+                             f"call {self.classes_.tolist()}; pass the same classes or none.")
+        X = check_X(self, X, reset=False)
+        S, _ = check_candidates(y, X.shape[0], self.classes_)
+        check_nonempty(S)
+        if sp.issparse(X) != sp.issparse(self._X):
+            X = sp.csr_matrix(X) if sp.issparse(self._X) else X.toarray()
+        X_all = sp.vstack([self._X, X], format="csr") if sp.issparse(X) else np.vstack([self._X, X])
+        n = X_all.shape[0]
+        self._nn = NearestNeighbors(n_neighbors=min(self.n_neighbors, n), metric=self.metric).fit(X_all)
+        self._X = X_all
+        self._S = np.vstack([self._S, S.astype(np.float64)])
         self.n_samples_fit_ = n
         return self
 
