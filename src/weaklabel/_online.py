@@ -36,8 +36,11 @@ from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
 
+from numbers import Integral, Real
+
 import numpy as np
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_X, row_scale_of, saved_row_scale, transactional
@@ -49,11 +52,41 @@ __all__ = ["OnlineLinear"]
 _HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool, "propensities": np.float64}
 
 
+#: the early-stopping and verbosity parameters every online learner takes
+EARLY_STOPPING_CONSTRAINTS = {
+    "early_stopping": ["boolean"], "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+    "n_iter_no_change": [Interval(Integral, 1, None, closed="left")], "tol": [Interval(Real, 0, None, closed="left")],
+    "verbose": ["verbose"]}
+
+#: their docstring (numpydoc, for a Parameters section), as scikit-learn's SGDClassifier words them
+EARLY_STOPPING_DOC = """
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score)."""
+
+#: the fitted attribute early stopping adds (numpydoc, for an Attributes section)
+EARLY_STOPPING_ATTR_DOC = """
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``."""
+
+
 class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
     """Base of the online learners: one template ``partial_fit`` (see the module doc)."""
 
     #: fitted attributes cleared by a fresh start (n_features_in_ is reset by validate_data)
-    _fitted_attrs = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "predictions_", "prediction_rows_", "_rng")
+    _fitted_attrs = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "predictions_", "prediction_rows_", "_rng",
+                     "validation_scores_")
     #: the progressive history recorded per round, besides the visited rows
     _history = ("predictions",)
 
@@ -102,17 +135,39 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
                 self.row_scale_ = row_scale_of(Xk, self.row_scale, skip_last=bool(self.fit_intercept))
             self._init_state(Xk.shape[1])
         n_epochs = self.max_iter if reset else 1
-        n = Xk.shape[0]
         rows = kernel_rows(Xk)
+        stopping = reset and bool(getattr(self, "early_stopping", False))
+        if stopping:
+            held, train = self._held_out_split(Xk.shape[0])
+        else:
+            held, train = None, np.arange(Xk.shape[0])
+        n = train.size
         hist = {h: np.empty(n * n_epochs, dtype=_HISTORY_DTYPES[h]) for h in self._history}
         visited = np.empty(n * n_epochs, dtype=np.intp)
         shuffle = reset and self._shuffles(encoded)        # partial_fit keeps the stream's order
-        updates = 0
+        updates, scores, best, stale = 0, [], -np.inf, 0
         for e in range(n_epochs):
-            order = self._rng.permutation(n) if shuffle else np.arange(n)
+            order = train[self._rng.permutation(n)] if shuffle else train
             sl = slice(e * n, (e + 1) * n)
             visited[sl] = order
             updates += self._epoch(rows, order, encoded, {h: buf[sl] for h, buf in hist.items()}, sw)
+            if stopping or self.verbose_on():
+                self._finish_epochs()
+            if stopping:
+                score = self._held_out_score(Xk, held, encoded)
+                scores.append(score)
+                stale = stale + 1 if score < best + self.tol else 0
+                best = max(best, score)
+            if self.verbose_on():
+                print(f"{type(self).__name__} pass {e + 1}: {updates} updates"
+                      + (f", held-out score {scores[-1]:.4f}" if stopping else ""), flush=True)
+            if stopping and stale >= self.n_iter_no_change:
+                n_epochs = e + 1
+                hist = {h: buf[: n * n_epochs] for h, buf in hist.items()}
+                visited = visited[: n * n_epochs]
+                break
+        if stopping:
+            self.validation_scores_ = np.asarray(scores)
         self._finish_epochs()
         if not np.isfinite(self._W.sum()):               # one pass, no temporary
             raise FloatingPointError(
@@ -125,6 +180,33 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             setattr(self, h + "_", self.classes_[buf] if buf.dtype == np.intp else buf)
         self.prediction_rows_ = visited
         return self
+
+    def verbose_on(self):
+        """Whether to print a line per pass (``verbose``, where the learner has it)."""
+        return bool(getattr(self, "verbose", 0))
+
+    def _held_out_split(self, n):
+        """(held-out rows, training rows) for early stopping: ``validation_fraction`` of the
+        rows, drawn with the estimator's generator, at least one of each."""
+        n_val = int(round(self.validation_fraction * n))
+        if n_val < 1 or n_val > n - 1:
+            raise ValueError(f"early_stopping holds out validation_fraction={self.validation_fraction} of the "
+                             f"{n} rows: {n_val} rows, but it needs at least 1 held out and 1 to train on.")
+        perm = self._rng.permutation(n)
+        return np.sort(perm[:n_val]), np.sort(perm[n_val:])
+
+    def _held_out_score(self, Xk, held, encoded):
+        """The share of held-out rows whose prediction the weak label accepts (their candidate
+        set holds it, or it is the label)."""
+        Xh = Xk[held]
+        scores = np.asarray(Xh @ self._W)
+        pred = np.argmax(scores, axis=1)
+        return float(np.mean(self._accepted(encoded, held, pred)))
+
+    def _accepted(self, encoded, rows, pred):
+        """Whether the weak labels of ``rows`` accept the class indices ``pred`` (a family
+        defines it to support early stopping)."""
+        raise ValueError(f"{type(self).__name__} cannot score held-out rows for early stopping.")
 
     def _sample_weight(self, sample_weight, n, reset):
         """Validated weights, float64 of shape (n,), finite and >= 0; empty for None (all 1)."""

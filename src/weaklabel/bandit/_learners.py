@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._validation import (AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, UNIT_OPEN, _classes_array,
                            _labels_to_index)
-from .._online import OnlineLinear
+from .._online import EARLY_STOPPING_ATTR_DOC, EARLY_STOPPING_CONSTRAINTS, EARLY_STOPPING_DOC, OnlineLinear
 from .._persist import register
 from ..linear import doc_with_common, with_intercept
 from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, _bandit_pass, _confidit_pass,
@@ -220,7 +220,7 @@ class _BanditLearner(OnlineLinear):
         return nu
 
     _parameter_constraints = {"max_iter": [AT_LEAST_1], "shuffle": ["boolean"], "random_state": ["random_state"],
-                              "fit_intercept": ["boolean"]}
+                              "fit_intercept": ["boolean"], **EARLY_STOPPING_CONSTRAINTS}
 
     def _check_params(self):
         self._validate_params()
@@ -257,6 +257,14 @@ class _BanditLearner(OnlineLinear):
         if logged:
             return _Encoded(True, _NO_INDEX, idx, np.ascontiguousarray(target.correct, dtype=bool)), classes_
         return _Encoded(False, idx, _NO_INDEX, _NO_BOOL), classes_
+
+    def _accepted(self, enc, rows, pred):
+        if enc.logged:
+            raise ValueError("early_stopping scores held-out rows by their labels, and a log gives only the answers "
+                             "to the logger's proposals; fit on labels, or leave early_stopping off.")
+        if enc.cand.size:
+            return enc.cand[rows, pred]
+        return enc.y[rows] == pred
 
     def _check_classes(self, classes_, classes, first, name):
         """The classes of this call: at least 2 on the first, the fitted ones after."""
@@ -391,6 +399,10 @@ _COMMON_DOC = """
 """
 
 
+_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", EARLY_STOPPING_DOC + "\n\n    Attributes\n", 1).rstrip("\n")
+               + EARLY_STOPPING_ATTR_DOC + "\n")
+
+
 def _doc(text, common=_COMMON_DOC):
     return doc_with_common(common)(text.replace("{row_scale}", ROW_SCALE_DOC))
 
@@ -432,12 +444,18 @@ assert _INTERCEPT_DOC in _COMMON_DOC
 class CSPA(_BanditLearner):
     _rule = RULE_CSPA
 
-    def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
+    def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
         self.beta = beta
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
         self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints,
                               "beta": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="right")]}
@@ -475,11 +493,17 @@ class CSPA(_BanditLearner):
 class SPA(_BanditLearner):
     _rule = RULE_SPA
 
-    def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
+    def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
         self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
 
 
 class _Exploring(_BanditLearner):
@@ -542,13 +566,19 @@ class Banditron(_Exploring):
     _fitted_attrs = _Exploring._fitted_attrs + ("_W_cur", "_acc")
 
     def __init__(self, *, gamma=0.1, average=True, max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=False):
+                 fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
         self.gamma = gamma
         self.average = average
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
         self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
 
     # averaged weights: the kernel learns (and explores) with the current weights _W_cur and
     # keeps acc = sum_t t * step_t; _W, which predicts, is the mean of the weights after each round
@@ -639,13 +669,19 @@ class BPA(_Exploring):
     _rule = RULE_BPA
 
     def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=True):
+                 fit_intercept=True,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
         self.gamma = gamma
         self.correct_margin = correct_margin
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
         self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
 
     _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
@@ -695,7 +731,8 @@ class BPA(_Exploring):
 class Confidit(_BanditLearner):
 
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", diagonal=None, max_iter=20, shuffle=True,
-                 random_state=None, fit_intercept=False):
+                 random_state=None, fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
         self.eta = eta
         self.alpha = alpha
         self.row_scale = row_scale
@@ -704,6 +741,11 @@ class Confidit(_BanditLearner):
         self.shuffle = shuffle
         self.random_state = random_state
         self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "diagonal": ["boolean", None]}
@@ -840,7 +882,8 @@ class Confidit(_BanditLearner):
 class SketchedConfidit(_BanditLearner):
 
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", sketch_size=16, max_iter=20, shuffle=True,
-                 random_state=None, fit_intercept=False):
+                 random_state=None, fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
         self.eta = eta
         self.alpha = alpha
         self.row_scale = row_scale
@@ -849,6 +892,11 @@ class SketchedConfidit(_BanditLearner):
         self.shuffle = shuffle
         self.random_state = random_state
         self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "sketch_size": [Interval(Integral, 2, None, closed="left")]}

@@ -11,7 +11,8 @@ import numpy as np
 
 from .._validation import AT_LEAST_1, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, describe_rows
 from ..labels import check_candidates
-from .._online import OnlineLinear, candidate_score  # noqa: F401 (re-exported)
+from .._online import (EARLY_STOPPING_ATTR_DOC, EARLY_STOPPING_CONSTRAINTS, EARLY_STOPPING_DOC,  # noqa: F401
+                       OnlineLinear, candidate_score)
 from .._persist import register
 from ..linear import doc_with_common
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
@@ -26,7 +27,7 @@ class _OnlineCandidateLearner(OnlineLinear):
     _exact_labels = False
 
     _parameter_constraints = {"max_iter": [AT_LEAST_1], "shuffle": ["boolean"], "random_state": ["random_state"],
-                              "fit_intercept": ["boolean"]}
+                              "fit_intercept": ["boolean"], **EARLY_STOPPING_CONSTRAINTS}
 
     def _check_params(self):
         self._validate_params()
@@ -105,6 +106,9 @@ class _OnlineCandidateLearner(OnlineLinear):
                     "for candidate sets."
                 )
         return S, classes_
+
+    def _accepted(self, S, rows, pred):
+        return S[rows, pred]
 
     def _epoch(self, rows, order, S, hist, sw):
         dense, is_dense, data, indices, indptr = rows
@@ -203,6 +207,10 @@ _COMMON_DOC = """
 """
 
 
+_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", EARLY_STOPPING_DOC + "\n\n    Attributes\n", 1).rstrip("\n")
+               + EARLY_STOPPING_ATTR_DOC + "\n")
+
+
 def _doc(text):
     return doc_with_common(_COMMON_DOC)(text.replace("{row_scale}", ROW_SCALE_DOC))
 
@@ -210,12 +218,18 @@ def _doc(text):
 class _PerceptronParams(_OnlineCandidateLearner):
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
 
-    def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False):
+    def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
         self.eta = eta
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
         self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
 
 
 class _PegasosParams(_OnlineCandidateLearner):
@@ -224,13 +238,19 @@ class _PegasosParams(_OnlineCandidateLearner):
                               "row_scale": ROW_SCALE}
 
     def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=False):
+                 fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
         self.alpha = alpha
         self.row_scale = row_scale
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
         self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
 
 
 @register

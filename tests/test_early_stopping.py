@@ -1,0 +1,67 @@
+"""Early stopping and verbose output of the online learners (one engine for all twelve)."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_digits
+
+from weaklabel import BanditFeedback
+from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, SketchedConfidit
+from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from weaklabel.simulate import make_candidate_sets
+
+ONLINE = [Perceptron, Pegasos, AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, CSPA, SPA, BPA, Banditron,
+          Confidit, SketchedConfidit]
+
+
+@pytest.fixture(scope="module")
+def digits():
+    X, y = load_digits(return_X_y=True)
+    return X[:600] / 16, y[:600]
+
+
+@pytest.mark.parametrize("cls", ONLINE, ids=lambda c: c.__name__)
+def test_early_stopping_holds_rows_out_and_stops_when_the_held_out_score_stalls(cls, digits):
+    X, y = digits
+    est = cls(early_stopping=True, validation_fraction=0.2, n_iter_no_change=2, tol=0.0, max_iter=200,
+              random_state=0).fit(X, y)
+    assert est.n_iter_ < 200
+    assert est.validation_scores_.shape == (est.n_iter_,)
+    scores = est.validation_scores_
+    best = np.maximum.accumulate(scores)
+    # it stopped at the first pass that ended n_iter_no_change passes without a gain over the best so far
+    assert (scores[-2:] <= best[-3]).all()
+    seen = np.unique(est.prediction_rows_)
+    assert seen.size == 480                                          # the 120 held-out rows were never learnt
+    held = np.setdiff1d(np.arange(600), seen)
+    assert est.validation_scores_[-1] == pytest.approx(np.mean(est.predict(X[held]) == y[held]))
+
+
+def test_candidate_sets_score_the_held_out_rows_by_their_sets(digits):
+    X, y = digits
+    S = make_candidate_sets(y, 3, random_state=0)
+    est = AvgPegasos(early_stopping=True, max_iter=50, random_state=0).fit(X, S)
+    held = np.setdiff1d(np.arange(600), est.prediction_rows_)
+    assert est.validation_scores_[-1] == pytest.approx(est.score(X[held], S[held]))
+
+
+def test_without_early_stopping_nothing_is_held_out_and_verbose_prints_each_pass(digits, capsys):
+    X, y = digits
+    a = AvgPegasos(max_iter=3, random_state=0).fit(X, y)
+    assert np.unique(a.prediction_rows_).size == 600 and not hasattr(a, "validation_scores_")
+    b = CSPA(max_iter=3, random_state=0, verbose=1, early_stopping=True, validation_fraction=0.5).fit(X, y)
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3 and out[0].startswith("CSPA pass 1:") and "held-out score" in out[0]
+    assert b.n_iter_ == 3
+
+
+def test_bad_settings_and_logs_are_refused_and_leave_the_model_as_it_was(digits):
+    X, y = digits
+    est = CSPA(max_iter=2, random_state=0).fit(X, y)
+    coef = est.coef_.copy()
+    with pytest.raises(ValueError, match="validation_fraction"):
+        est.set_params(early_stopping=True, validation_fraction=1.5).fit(X, y)
+    with pytest.raises(ValueError, match="at least 1 held out"):
+        est.set_params(validation_fraction=0.001).fit(X[:50], y[:50])
+    with pytest.raises(ValueError, match="a log gives only the answers"):
+        est.set_params(validation_fraction=0.1).fit(X, BanditFeedback(y, np.ones(600, dtype=bool)))
+    np.testing.assert_array_equal(est.coef_, coef)
