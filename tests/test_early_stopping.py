@@ -65,3 +65,39 @@ def test_bad_settings_and_logs_are_refused_and_leave_the_model_as_it_was(digits)
     with pytest.raises(ValueError, match="a log gives only the answers"):
         est.set_params(validation_fraction=0.1).fit(X, BanditFeedback(y, np.ones(600, dtype=bool)))
     np.testing.assert_array_equal(est.coef_, coef)
+
+
+@pytest.mark.parametrize("cls", [Perceptron, AvgPegasos, CSPA, Banditron, Confidit], ids=lambda c: c.__name__)
+def test_class_weight_multiplies_each_rows_step(cls, digits):
+    """class_weight equals sample_weight set to each row's class weight ("balanced" to
+    n / (K n_k)), and a candidate set takes the mean weight of its candidates."""
+    X, y = digits
+    w = {k: 1.0 + k for k in range(10)}
+    a = cls(class_weight=w, max_iter=2, random_state=0).fit(X, y)
+    b = cls(max_iter=2, random_state=0).fit(X, y, sample_weight=np.array([w[k] for k in y]))
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    counts = np.bincount(y, minlength=10)
+    c = cls(class_weight="balanced", max_iter=2, random_state=0).fit(X, y)
+    d = cls(max_iter=2, random_state=0).fit(X, y, sample_weight=600 / (10 * counts[y]))
+    np.testing.assert_allclose(c.coef_, d.coef_, rtol=1e-12, atol=1e-12)
+
+
+def test_class_weight_of_a_candidate_set_is_the_mean_of_its_candidates(digits):
+    X, y = digits
+    S = make_candidate_sets(y, 2, random_state=0)
+    w = {k: 1.0 + k for k in range(10)}
+    a = AvgPegasos(class_weight=w, max_iter=2, random_state=0).fit(X, S)
+    sw = (S.mask * np.arange(1.0, 11.0)).sum(axis=1) / S.mask.sum(axis=1)     # the mean of 1 + k over the set
+    b = AvgPegasos(max_iter=2, random_state=0).fit(X, S, sample_weight=sw)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-12, atol=1e-12)
+
+
+def test_class_weight_is_refused_for_logs_and_unknown_classes(digits):
+    X, y = digits
+    est = CSPA(max_iter=1, random_state=0).fit(X, y)
+    coef = est.coef_.copy()
+    with pytest.raises(ValueError, match="not among the classes"):
+        est.set_params(class_weight={42: 2.0}).fit(X, y)
+    with pytest.raises(ValueError, match="sample_weight instead"):
+        est.set_params(class_weight="balanced").fit(X, BanditFeedback(y, np.ones(600, dtype=bool)))
+    np.testing.assert_array_equal(est.coef_, coef)

@@ -40,7 +40,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_X, row_scale_of, saved_row_scale, transactional
@@ -56,7 +56,7 @@ _HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool
 EARLY_STOPPING_CONSTRAINTS = {
     "early_stopping": ["boolean"], "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
     "n_iter_no_change": [Interval(Integral, 1, None, closed="left")], "tol": [Interval(Real, 0, None, closed="left")],
-    "verbose": ["verbose"]}
+    "verbose": ["verbose"], "class_weight": [dict, StrOptions({"balanced"}), None]}
 
 #: their docstring (numpydoc, for a Parameters section), as scikit-learn's SGDClassifier words them
 EARLY_STOPPING_DOC = """
@@ -73,7 +73,14 @@ EARLY_STOPPING_DOC = """
     tol : float, default=1e-3
         The smallest gain of the held-out score that counts as an improvement (>= 0).
     verbose : int, default=0
-        Print a line after each pass of ``fit`` (updates, and the held-out score)."""
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown)."""
 
 #: the fitted attribute early stopping adds (numpydoc, for an Attributes section)
 EARLY_STOPPING_ATTR_DOC = """
@@ -124,6 +131,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         Xk = self._online_X(X, first)
         encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
         sw = self._sample_weight(sample_weight, Xk.shape[0], reset)
+        if getattr(self, "class_weight", None) is not None:
+            sw = self._with_class_weight(sw, encoded, classes_, Xk.shape[0])
         if first:
             for name in self._fitted_attrs:
                 self.__dict__.pop(name, None)
@@ -180,6 +189,27 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             setattr(self, h + "_", self.classes_[buf] if buf.dtype == np.intp else buf)
         self.prediction_rows_ = visited
         return self
+
+    def _with_class_weight(self, sw, encoded, classes_, n):
+        """``sw`` (empty: all 1) times each row's class weight (see ``class_weight``)."""
+        share = self._class_shares(encoded, n, classes_.size)          # (n, K), rows summing to 1
+        if isinstance(self.class_weight, str):                        # "balanced"
+            counts = share.sum(axis=0)
+            w = np.where(counts > 0, n / (classes_.size * np.maximum(counts, 1e-300)), 1.0)
+        else:
+            unknown = [k for k in self.class_weight if k not in set(classes_.tolist())]
+            if unknown:
+                raise ValueError(f"class_weight names classes {unknown[:5]} that are not among the classes "
+                                 f"{classes_.tolist()[:10]}.")
+            w = np.array([float(self.class_weight.get(c, 1.0)) for c in classes_.tolist()])
+            if not (np.isfinite(w).all() and (w >= 0).all()):
+                raise ValueError(f"class_weight values must be finite and >= 0; got {self.class_weight}.")
+        row_w = share @ w
+        return np.ascontiguousarray(row_w * sw if sw.size else row_w)
+
+    def _class_shares(self, encoded, n, K):
+        """Each row's share of each class (a family defines it to support class_weight)."""
+        raise ValueError(f"{type(self).__name__} does not take class_weight.")
 
     def verbose_on(self):
         """Whether to print a line per pass (``verbose``, where the learner has it)."""

@@ -258,6 +258,16 @@ class _BanditLearner(OnlineLinear):
             return _Encoded(True, _NO_INDEX, idx, np.ascontiguousarray(target.correct, dtype=bool)), classes_
         return _Encoded(False, idx, _NO_INDEX, _NO_BOOL), classes_
 
+    def _class_shares(self, enc, n, K):
+        if enc.logged:
+            raise ValueError("class_weight needs each row's class, and a log gives only the answers to the "
+                             "logger's proposals; weight its rounds with sample_weight instead.")
+        if enc.cand.size:
+            return enc.cand / enc.cand.sum(axis=1, keepdims=True)
+        out = np.zeros((n, K))
+        out[np.arange(n), enc.y] = 1.0
+        return out
+
     def _accepted(self, enc, rows, pred):
         if enc.logged:
             raise ValueError("early_stopping scores held-out rows by their labels, and a log gives only the answers "
@@ -445,7 +455,8 @@ class CSPA(_BanditLearner):
     _rule = RULE_CSPA
 
     def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None):
         self.beta = beta
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -456,6 +467,7 @@ class CSPA(_BanditLearner):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.verbose = verbose
+        self.class_weight = class_weight
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints,
                               "beta": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="right")]}
@@ -494,7 +506,8 @@ class SPA(_BanditLearner):
     _rule = RULE_SPA
 
     def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None):
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
@@ -504,6 +517,7 @@ class SPA(_BanditLearner):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.verbose = verbose
+        self.class_weight = class_weight
 
 
 class _Exploring(_BanditLearner):
@@ -567,7 +581,8 @@ class Banditron(_Exploring):
 
     def __init__(self, *, gamma=0.1, average=True, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None):
         self.gamma = gamma
         self.average = average
         self.max_iter = max_iter
@@ -579,6 +594,7 @@ class Banditron(_Exploring):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.verbose = verbose
+        self.class_weight = class_weight
 
     # averaged weights: the kernel learns (and explores) with the current weights _W_cur and
     # keeps acc = sum_t t * step_t; _W, which predicts, is the mean of the weights after each round
@@ -670,7 +686,8 @@ class BPA(_Exploring):
 
     def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=True,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None):
         self.gamma = gamma
         self.correct_margin = correct_margin
         self.max_iter = max_iter
@@ -682,6 +699,7 @@ class BPA(_Exploring):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.verbose = verbose
+        self.class_weight = class_weight
 
     _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
@@ -732,7 +750,8 @@ class Confidit(_BanditLearner):
 
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", diagonal=None, max_iter=20, shuffle=True,
                  random_state=None, fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None):
         self.eta = eta
         self.alpha = alpha
         self.row_scale = row_scale
@@ -746,6 +765,7 @@ class Confidit(_BanditLearner):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.verbose = verbose
+        self.class_weight = class_weight
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "diagonal": ["boolean", None]}
@@ -883,7 +903,8 @@ class SketchedConfidit(_BanditLearner):
 
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", sketch_size=16, max_iter=20, shuffle=True,
                  random_state=None, fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None):
         self.eta = eta
         self.alpha = alpha
         self.row_scale = row_scale
@@ -897,6 +918,7 @@ class SketchedConfidit(_BanditLearner):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.verbose = verbose
+        self.class_weight = class_weight
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "sketch_size": [Interval(Integral, 2, None, closed="left")]}

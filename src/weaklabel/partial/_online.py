@@ -107,6 +107,9 @@ class _OnlineCandidateLearner(OnlineLinear):
                 )
         return S, classes_
 
+    def _class_shares(self, S, n, K):
+        return S / S.sum(axis=1, keepdims=True)
+
     def _accepted(self, S, rows, pred):
         return S[rows, pred]
 
@@ -219,7 +222,8 @@ class _PerceptronParams(_OnlineCandidateLearner):
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
 
     def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None):
         self.eta = eta
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -230,6 +234,7 @@ class _PerceptronParams(_OnlineCandidateLearner):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.verbose = verbose
+        self.class_weight = class_weight
 
 
 class _PegasosParams(_OnlineCandidateLearner):
@@ -239,7 +244,8 @@ class _PegasosParams(_OnlineCandidateLearner):
 
     def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0):
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None):
         self.alpha = alpha
         self.row_scale = row_scale
         self.max_iter = max_iter
@@ -251,6 +257,7 @@ class _PegasosParams(_OnlineCandidateLearner):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.verbose = verbose
+        self.class_weight = class_weight
 
 
 @register
