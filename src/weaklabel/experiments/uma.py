@@ -790,19 +790,23 @@ def _alpha_wide_table(p, rows_c, rows_w):
             if not runs:
                 continue
             at_end = sum(r["alpha"] in (min(ALPHAS), max(ALPHAS)) for r in runs)
-            moved = [r for r in wide if r["alpha_wide"] != r["alpha_grid"]]
-            chosen = sorted({r["alpha_wide"] for r in moved})
-            gain = [max(r["scores"].values()) - r["scores"][f"{r['alpha_grid']:g}"] for r in moved]
+            # a wider alpha is chosen only when strictly better on S_conf (a tie keeps the grid's)
+            moved = [(r, max(r["scores"], key=lambda a: (r["scores"][a], -abs(np.log10(float(a))
+                                                                               - np.log10(r["alpha_grid"])))))
+                     for r in wide if max(r["scores"].values()) > r["scores"][f"{r['alpha_grid']:g}"]]
+            chosen = sorted({float(a) for _, a in moved})
+            gain = [max(r["scores"].values()) - r["scores"][f"{r['alpha_grid']:g}"] for r, _ in moved]
             out.append([name, nz, len(runs), at_end, len(moved),
-                        ", ".join(f"{a:g}: {sum(r['alpha_wide'] == a for r in moved)}" for a in chosen) or None,
+                        ", ".join(f"{a:g}: {sum(float(b) == a for _, b in moved)}" for a in chosen) or None,
                         float(np.mean(gain)) if gain else None])
     return Table("alpha_beyond_grid", "alpha beyond {1e-3, 1e-4, 1e-5}: the same S_conf criterion, two decades "
                  "further", ["dataset", "noise", "runs", "at an end", "a wider alpha chosen", "which (alpha: runs)",
                              "S_conf accuracy gained"], out, formats={"S_conf accuracy gained": ".4f"},
                  note="For each run whose alpha was an end of the grid, the selection path continued two decades "
-                      f"past it ({ALPHAS_BEYOND['high']} above, {ALPHAS_BEYOND['low']} below). The corrected, "
-                      "trusted-weight and fair tables above keep the grid's alpha; this table says where a wider grid "
-                      "would have chosen otherwise and by how much S_conf accuracy.")
+                      f"past it ({ALPHAS_BEYOND['high']} above, {ALPHAS_BEYOND['low']} below); a wider alpha counts "
+                      "as chosen only when its S_conf accuracy is strictly higher. The corrected, trusted-weight and "
+                      "fair tables above keep the grid's alpha; this table says where a wider grid would have chosen "
+                      "otherwise and by how much S_conf accuracy (mean over those runs).")
 
 
 _NOISES = (("a", "Noise (a), the paper's: noisy label = the rough classifier g's prediction"),
