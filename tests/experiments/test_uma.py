@@ -213,3 +213,23 @@ def test_fig3_m_caps_seed_rows_at_half_a_class():
     y = np.r_[np.zeros(41, int), np.ones(300, int)]
     assert uma._seed_counts(y, [0, 1], 70, 20) == {0: 20, 1: 70}
     assert uma._seed_counts(y, [0, 1], None, 20) == {0: 20, 1: 20}
+
+
+def test_alpha_beyond_the_grid_continues_the_selection_path(digits_as_real):
+    """The alpha_wide cell reproduces the corrected stage's choice on the grid (the same
+    warm-started path), then scores the decades beyond; the table counts a wider alpha only
+    when strictly better."""
+    cfg = {"dataset": "digits", "run": 0, "noise": "b", "max_iter": 150, "conf_fraction": 0.05, "lbfgs_iter": 300}
+    cor = uma.corrected_cell({**cfg, "methods": ["forward_sconf"]})
+    r = uma.alpha_wide_cell({**cfg, "beyond": [1e-5, 1e-6]})
+    assert r["alpha_grid"] == cor["alpha"]
+    assert set(r["scores"]) == {"0.001", "0.0001", "1e-05", "1e-06"}
+    assert r["scores"][f"{r['alpha_wide']:g}"] == max(r["scores"].values())
+    plan = {"datasets": ["digits"]}
+    rows_c = [({"dataset": "digits", "noise": "b", "run": 0}, {"alpha": 1e-4})]
+    tie = {"scores": {"0.001": 0.5, "0.0001": 0.9, "1e-05": 0.9}, "alpha_grid": 1e-4, "alpha_wide": 1e-4}
+    better = {"scores": {"0.001": 0.5, "0.0001": 0.9, "1e-05": 0.95}, "alpha_grid": 1e-4, "alpha_wide": 1e-5}
+    t = uma._alpha_wide_table(plan, rows_c, [({"dataset": "digits", "noise": "b", "run": 0}, tie)])
+    assert t.rows[0][4] == 0                                 # a tie keeps the grid's choice
+    t = uma._alpha_wide_table(plan, rows_c, [({"dataset": "digits", "noise": "b", "run": 0}, better)])
+    assert t.rows[0][4] == 1 and t.rows[0][5] == "1e-05: 1" and t.rows[0][6] == pytest.approx(0.05)
