@@ -15,7 +15,6 @@ default before row_scale existed).  Seed 0 everywhere; prints a Markdown table.
 
 import warnings
 
-import numpy as np
 from sklearn.datasets import load_digits
 from sklearn.linear_model import SGDClassifier
 from sklearn.preprocessing import StandardScaler

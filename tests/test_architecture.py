@@ -105,3 +105,17 @@ def test_subcommand_help_loads_no_learner():
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert proc.returncode == 0, (cmd, proc.stderr)
         assert proc.stdout.strip() == "[]", cmd
+
+
+def test_scikit_learns_private_api_is_imported_in_one_module():
+    """Only weaklabel._validation imports scikit-learn's private names (``sklearn.x._y`` or
+    ``from sklearn... import _name``), so one module meets their changes."""
+    import re
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "src" / "weaklabel"
+    pattern = re.compile(r"^\s*(from sklearn[\w.]*\._\w+ import|from sklearn[\w.]* import .*\b_\w+|import sklearn[\w.]*\._)",
+                         re.M)
+    offenders = [str(f.relative_to(src)) for f in src.rglob("*.py")
+                 if f.name != "_validation.py" and pattern.search(f.read_text())]
+    assert not offenders, offenders

@@ -40,7 +40,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
+from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_X, row_scale_of, saved_row_scale, transactional

@@ -17,7 +17,10 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 from numba import njit
-from sklearn.utils._param_validation import Interval, StrOptions
+# scikit-learn's private API is imported here only, so that one module meets its changes
+from sklearn.utils import _safe_indexing as safe_indexing  # noqa: F401  (re-exported)
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params  # noqa: F401
+from sklearn.utils.validation import _check_sample_weight
 from sklearn.utils.validation import validate_data
 
 __all__ = [
@@ -50,6 +53,12 @@ ROW_SCALE_DOC = """row_scale : "auto" or float, default="auto"
         it is (the papers' setting, for rows of about unit norm).  It rescales the
         regularisation, never the data, and does not make features of different scales
         alike: for that, put a ``StandardScaler`` before the learner."""
+
+
+def check_sample_weight(sample_weight, X, *, dtype=np.float64, ensure_non_negative=True):
+    """scikit-learn's sample-weight check (one float per row of ``X``, finite, >= 0 by
+    default), the one validator of the batch learners."""
+    return _check_sample_weight(sample_weight, X, dtype=dtype, ensure_non_negative=ensure_non_negative)
 
 
 def keyword_only(init):
@@ -161,7 +170,7 @@ def check_X_values(X, name="X"):
     messages that already name ``X``; this adds the two checks it does not make.
     """
     dtype = getattr(X, "dtype", None)
-    if dtype is not None and dtype == object:
+    if dtype is not None and getattr(dtype, "kind", None) == "O":
         raise TypeError(
             f"{name} must hold numbers (float64 or float32); got an array of dtype object. "
             f"Convert it first, e.g. {name} = np.asarray({name}, dtype=float)."

@@ -18,7 +18,7 @@ from scipy.optimize import minimize_scalar
 from scipy.special import logsumexp, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import ShuffleSplit
-from sklearn.utils._param_validation import HasMethods, Interval
+from ._validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
 from numbers import Real
@@ -245,6 +245,6 @@ class SoftmaxCalibrated(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
 
 def _rows(a, idx):
-    from sklearn.utils import _safe_indexing
+    from ._validation import safe_indexing
 
-    return _safe_indexing(a, idx)
+    return safe_indexing(a, idx)

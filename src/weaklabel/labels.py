@@ -499,7 +499,6 @@ class BagCandidates:
         if y.shape != (self.n_rows,):
             raise ValueError(f"y must have shape ({self.n_rows},); got {y.shape}.")
         out = np.zeros(self.n_bags, dtype=bool)
-        sizes = self.bag_sizes
         for i in range(self.n_bags):
             block = self.labelings(i)
             out[i] = bool(np.any(np.all(block == y[self.bag_rows(i)][None, :], axis=1)))

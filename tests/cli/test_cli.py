@@ -58,7 +58,7 @@ def test_reproduce_then_report(tmp_path):
     assert res.exit_code == 0, res.output
     assert "| lost |" in res.output and (out / "pll_realworld.png").exists()
     # a short summary and where the whole report is, not the whole report
-    assert f"The whole report" in res.output and str(out / "report.md") in res.output
+    assert "The whole report" in res.output and str(out / "report.md") in res.output
     assert len(res.output.splitlines()) < len((out / "report.md").read_text().splitlines())
     (out / "report.md").unlink()
     res = r.invoke(main, ["report", "pll-realworld", "--out", str(out)])

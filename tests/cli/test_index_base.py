@@ -1,7 +1,6 @@
 """svmlight files as scikit-learn writes them (0-based) and as LIBSVM does (1-based), and a
 model read against a file of another width."""
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 from sklearn.datasets import dump_svmlight_file, load_digits

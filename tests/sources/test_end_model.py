@@ -7,7 +7,7 @@ from sklearn.model_selection import GridSearchCV
 
 from weaklabel.noisy import CorrectedLogistic
 from weaklabel.partial import PRODEN
-from weaklabel.sources import DawidSkene, EndModel, MajorityVote, PrecisionVote
+from weaklabel.sources import DawidSkene, EndModel, MajorityVote
 
 
 def _data(seed=0, n=800):

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
-from sklearn.utils._param_validation import StrOptions
+from .._validation import StrOptions
 
 from .._validation import keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_doc, row_scale_of, saved_row_scale, transactional
 from .._persist import register
@@ -98,12 +98,12 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
         -------
         self
         """
-        from sklearn.utils.validation import _check_sample_weight
+        from .._validation import check_sample_weight
 
         self._validate_params()
         X, B = validated_input(self, X, bags)
         if sample_weight is not None:
-            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         mask = B.instance_candidates().mask
         scale = row_scale_of(X, self.row_scale)
         d = X.shape[1]

@@ -248,9 +248,9 @@ class MMS(BagScoring, LinearMulticlass):
         lam = (float(self.alpha) if self.alpha is not None else 1.0 / N) * scale ** 2
         bw = np.empty(0)
         if sample_weight is not None:
-            from sklearn.utils.validation import _check_sample_weight
+            from .._validation import check_sample_weight
 
-            sw = _check_sample_weight(sample_weight, np.empty((B.n_rows, 0)), dtype=np.float64,
+            sw = check_sample_weight(sample_weight, np.empty((B.n_rows, 0)), dtype=np.float64,
                                       ensure_non_negative=True)
             bw = np.add.reduceat(sw[B.rows], B.bag_ptr[:-1]) / B.bag_sizes
         radius = float(np.sqrt(2.0 * B.bag_sizes.max() * (bw.mean() if bw.size else 1.0) / lam))

@@ -162,7 +162,7 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
 
     @classmethod
     def _declared_state(cls, params, state, shapes):
-        from .._persist import count, length
+        from .._persist import count
 
         return {"support": ("f", (None, count(state, "n_features_in")), True),
                 "offset": ("f", (shapes.get("support", (-1,))[0],), True)}

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from sklearn.utils._param_validation import Interval, StrOptions
+from .._validation import Interval, StrOptions
 
 from .._validation import (AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, UNIT_OPEN, _classes_array,
                            _labels_to_index)

@@ -602,7 +602,7 @@ def fair_cell(cfg):
     r, failed = _prepare_or_failure(cfg)
     if failed:
         return failed
-    Xtr, ytr, Xte, yte, classes, C = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"], r["C"]
+    Xtr, ytr, Xte, yte, classes = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"]
     yn, labelled, conf = r["y_noisy"], r["labelled"], r["conf_rows"]
     n, mask, balanced = _trusted_rows(r)
     specs = list(cfg["weights"])

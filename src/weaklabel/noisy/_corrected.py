@@ -7,7 +7,7 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import log_softmax, softmax
-from sklearn.utils._param_validation import Interval, StrOptions
+from .._validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
@@ -192,7 +192,7 @@ class CorrectedLogistic(LinearMulticlass):
         -------
         self
         """
-        from sklearn.utils.validation import _check_sample_weight
+        from .._validation import check_sample_weight
 
         self._validate_params()
         X = check_X(self, X, reset=True)
@@ -200,7 +200,7 @@ class CorrectedLogistic(LinearMulticlass):
         Y, classes = self._targets(y, n)
         K = classes.size
         C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
-        sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
+        sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                      ensure_non_negative=True)
         mask = _check_trusted(trusted, n)
         sw = _weigh_trusted(sw, mask, self.trusted_weight, n)
@@ -248,7 +248,7 @@ class CorrectedLogistic(LinearMulticlass):
         -------
         self
         """
-        from sklearn.utils.validation import _check_sample_weight
+        from .._validation import check_sample_weight
 
         from ..linear import kernel_ready, kernel_rows
         from ._kernels import _corrected_sgd_epoch
@@ -269,7 +269,7 @@ class CorrectedLogistic(LinearMulticlass):
             Y, classes_ = self._targets(y, n, classes=self.classes_)
         K = classes_.size
         C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
-        sw = np.ones(n) if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
+        sw = np.ones(n) if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                            ensure_non_negative=True)
         mask = _check_trusted(trusted, n)
         sw = _weigh_trusted(sw, mask, self.trusted_weight, n)

@@ -8,7 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval
+from .._validation import Interval
 
 from .._persist import register, save_model
 from .._validation import keyword_only, transactional

@@ -7,7 +7,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from sklearn.utils._param_validation import StrOptions
+from .._validation import StrOptions
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_X, transactional
 from .._persist import register
@@ -163,9 +163,9 @@ class LabelALittle(LinearMulticlass):
         m = int(self.m)
         X = check_X(self, X, reset=True)
         if sample_weight is not None:                  # checked here, before any step runs
-            from sklearn.utils.validation import _check_sample_weight
+            from .._validation import check_sample_weight
 
-            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+            sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if y_partial is None:
             raise ValueError("LabelALittle requires y to be passed, but the target y is None; pass y_partial "
                              "(-1 = unlabelled).")

@@ -6,7 +6,7 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.model_selection import KFold, StratifiedKFold
-from sklearn.utils._param_validation import Interval, validate_params
+from .._validation import Interval, validate_params
 
 from ._corrected import _check_trusted
 

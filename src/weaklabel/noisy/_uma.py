@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
-from sklearn.utils._param_validation import StrOptions
+from .._validation import StrOptions
 
 from .._validation import (keyword_only, 
     AT_LEAST_1,
@@ -180,9 +180,9 @@ class UMA(LinearMulticlass):
         y_idx = _labels_to_index(y, classes, "y").astype(np.int64)
         sw = None
         if sample_weight is not None:
-            from sklearn.utils.validation import _check_sample_weight
+            from .._validation import check_sample_weight
 
-            sw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+            sw = check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if self.fit_intercept:
             X = with_intercept(X)
         W0, hist0 = None, None

@@ -25,7 +25,7 @@ class BatchPartialLinear(LinearMulticlass):
     def _fit_inputs(self, X, y, sample_weight):
         """Validated ``(Xf, S, classes, sw)``: rows as CSR or float64, the candidate mask over
         ``classes`` (at least 2, no empty set) and the weights (None when not given)."""
-        from sklearn.utils.validation import _check_sample_weight
+        from .._validation import check_sample_weight
 
         self._validate_params()
         X = check_X(self, X, reset=True)
@@ -33,7 +33,7 @@ class BatchPartialLinear(LinearMulticlass):
         if classes.size < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class {classes.tolist()}.")
         check_nonempty(S)
-        sw = None if sample_weight is None else _check_sample_weight(sample_weight, X, dtype=np.float64,
+        sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                      ensure_non_negative=True)
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         return Xf, S, classes, sw

@@ -5,7 +5,7 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from .._validation import Interval, StrOptions
 
 from .._persist import register
 from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional

@@ -8,7 +8,7 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import log_softmax, softmax
-from sklearn.utils._param_validation import Interval, StrOptions
+from .._validation import Interval, StrOptions
 
 from .._persist import register
 from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional

@@ -13,7 +13,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions
+from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._persist import register, save_model

@@ -8,7 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment, minimize
-from sklearn.utils._param_validation import Interval
+from .._validation import Interval
 
 from .._persist import register
 from .._validation import transactional

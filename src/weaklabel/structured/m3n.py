@@ -35,7 +35,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._persist import register, save_model
-from sklearn.utils._param_validation import StrOptions
+from .._validation import StrOptions
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least, transactional
 from ._examples import MISSING, SET, as_graph, check_examples, check_label_prob_flat, check_labels, label_masks
