@@ -33,7 +33,8 @@ ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perc
               Confidit(**_KW), SketchedConfidit(sketch_size=4, **_KW), GaussianSupport(n_support=20),
               UMA(confusion="identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
               CorrectedLogistic(confusion="identity"), CorrectedLogistic(confusion="identity", correction="backward"), CLPL(),
-              CLPL(loss="logistic"), PRODEN(), PLKNN()]
+              CLPL(loss="logistic"), PRODEN(), PLKNN(), Pegasos(probability=True, random_state=0),
+              CSPA(probability=True, random_state=0, **_KW)]
 
 _OBJECT = ("X of dtype object is rejected with a TypeError by design (the issue asks for it), while this "
            "check expects object arrays of numbers to be converted")

@@ -101,3 +101,37 @@ def test_class_weight_is_refused_for_logs_and_unknown_classes(digits):
     with pytest.raises(ValueError, match="sample_weight instead"):
         est.set_params(class_weight="balanced").fit(X, BanditFeedback(y, np.ones(600, dtype=bool)))
     np.testing.assert_array_equal(est.coef_, coef)
+
+
+@pytest.mark.parametrize("cls", ONLINE, ids=lambda c: c.__name__)
+def test_probability_gives_calibrated_predict_proba(cls, digits):
+    X, y = digits
+    assert not hasattr(cls(), "predict_proba")                      # only with probability=True
+    est = cls(probability=True, random_state=0).fit(X[:450], y[:450])
+    P = est.predict_proba(X[450:])
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(est.classes_[P.argmax(axis=1)], est.predict(X[450:]))
+    acc = np.mean(est.predict(X[450:]) == y[450:])
+    assert abs(P.max(axis=1).mean() - acc) < 0.1                    # confidence about the accuracy
+    np.testing.assert_allclose(est.predict_log_proba(X[450:]), np.log(P), atol=1e-10)
+
+
+def test_probability_model_files_partial_fit_and_refusals(digits, tmp_path):
+    import weaklabel
+
+    X, y = digits
+    S = make_candidate_sets(y, 3, random_state=0)
+    est = AvgPegasos(probability=True, random_state=0).fit(X, S)
+    T = est.temperature_
+    est.save(tmp_path / "m.npz")
+    back = weaklabel.load(tmp_path / "m.npz")
+    np.testing.assert_allclose(back.predict_proba(X), est.predict_proba(X))
+    est.partial_fit(X[:50], S[:50])
+    assert est.temperature_ == T                                     # partial_fit keeps the last fit's
+    coef = est.coef_.copy()
+    with pytest.raises(ValueError, match="a log of bandit feedback has neither"):
+        CSPA(probability=True).fit(X, BanditFeedback(y, np.ones(600, dtype=bool)))
+    with pytest.raises(ValueError):
+        est.fit(X, S[:10])                                           # a failed fit changes nothing
+    np.testing.assert_array_equal(est.coef_, coef)
+    assert est.temperature_ == T

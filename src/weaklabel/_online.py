@@ -56,7 +56,7 @@ _HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool
 EARLY_STOPPING_CONSTRAINTS = {
     "early_stopping": ["boolean"], "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
     "n_iter_no_change": [Interval(Integral, 1, None, closed="left")], "tol": [Interval(Real, 0, None, closed="left")],
-    "verbose": ["verbose"], "class_weight": [dict, StrOptions({"balanced"}), None]}
+    "verbose": ["verbose"], "class_weight": [dict, StrOptions({"balanced"}), None], "probability": ["boolean"]}
 
 #: their docstring (numpydoc, for a Parameters section), as scikit-learn's SGDClassifier words them
 EARLY_STOPPING_DOC = """
@@ -93,7 +93,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     #: fitted attributes cleared by a fresh start (n_features_in_ is reset by validate_data)
     _fitted_attrs = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "predictions_", "prediction_rows_", "_rng",
-                     "validation_scores_")
+                     "validation_scores_", "temperature_")
     #: the progressive history recorded per round, besides the visited rows
     _history = ("predictions",)
 
@@ -325,12 +325,19 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
                 "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
         if hasattr(self, "row_scale_"):
             meta["row_scale"] = float(self.row_scale_)
+        if hasattr(self, "temperature_"):
+            meta["temperature"] = float(self.temperature_)
         return meta
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         if "row_scale" in self.get_params(deep=False):
             self.row_scale_ = saved_row_scale(meta)
+        if "temperature" in meta:
+            T = meta["temperature"]
+            if isinstance(T, bool) or not isinstance(T, (int, float)) or not 0 < T < 1e150:
+                raise ValueError(f"the temperature must be a positive finite number, as a fit leaves it; got {T!r}")
+            self.temperature_ = float(T)
         t, n_iter, n_updates = meta["t"], meta["n_iter"], meta["n_updates"]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (t, n_iter, n_updates)) \
                 or t < 1 or n_iter < 0 or n_updates < 0:

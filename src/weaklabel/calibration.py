@@ -19,6 +19,7 @@ from scipy.special import logsumexp, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import ShuffleSplit
 from ._validation import HasMethods, Interval
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from numbers import Real
@@ -26,7 +27,7 @@ from numbers import Real
 from ._persist import load_model_bytes, model_bytes, register, save_model
 from .labels import check_candidates
 
-__all__ = ["SoftmaxCalibrated", "fit_temperature"]
+__all__ = ["SoftmaxCalibrated", "fit_temperature"]  # OutOfFoldTemperature: a mixin of the learners
 
 _LOG_T_RANGE = (-12.0, 12.0)
 
@@ -248,3 +249,124 @@ def _rows(a, idx):
     from ._validation import safe_indexing
 
     return safe_indexing(a, idx)
+
+
+def _score_spread(scores):
+    """The root mean square of each row's finite scores around the row's mean (a margin
+    learner's score scale), 1 when there is none."""
+    s = np.where(np.isfinite(scores), scores, np.nan)
+    dev = s - np.nanmean(s, axis=1, keepdims=True)
+    v = float(np.sqrt(np.nanmean(dev * dev))) if np.isfinite(dev).any() else 0.0
+    return v if v > 0 else 1.0
+
+
+#: the docstring of the ``probability`` parameter (numpydoc, for a Parameters section)
+PROBABILITY_DOC = """
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit`` keeps the temperature of the
+        last ``fit``.  A log of bandit feedback has no labels to fit it on."""
+
+#: the fitted attribute it adds (numpydoc, for an Attributes section)
+PROBABILITY_ATTR_DOC = """
+    temperature_ : float
+        The fitted temperature (``probability=True`` only)."""
+
+
+class OutOfFoldTemperature:
+    """Mixin of the margin learners: ``probability=True`` fits ``temperature_`` on
+    out-of-fold scores (see :data:`PROBABILITY_DOC`) and gives ``predict_proba``."""
+
+    def _fit_probability(self, X, y, sample_weight=None):
+        """After a ``fit`` on every row: ``temperature_`` from out-of-fold scores, rescaled
+        to the fitted model (see :meth:`_set_temperature`).  The families' ``fit`` is
+        transactional, so if this fails the model is left as it was before that ``fit``."""
+        from ._validation import check_X
+
+        Xv = check_X(self, X, reset=False)
+        self._set_temperature(Xv, self._out_of_fold_temperature(Xv, y, sample_weight))
+
+    def _out_of_fold_temperature(self, X, y, sample_weight=None, n_folds=5):
+        """``(T, spread)``: the temperature of 5-fold out-of-fold scores and the spread of
+        those scores (see :func:`_score_spread`); ``self`` is not changed."""
+        from sklearn.base import clone
+        from sklearn.model_selection import KFold
+
+        from .labels import BanditFeedback, check_candidates
+
+        if isinstance(y, BanditFeedback) or type(y).__name__ == "BanditLog":
+            raise ValueError("probability=True fits a temperature on labels or candidate sets; a log of bandit "
+                             "feedback has neither (fit with probability=False).")
+        n = X.shape[0]
+        if n < 2 * n_folds:
+            raise ValueError(f"probability=True needs at least {2 * n_folds} rows for its {n_folds} folds; got "
+                             f"n_samples = {n}.")
+        from .labels import CandidateSets
+
+        if not isinstance(y, (list, CandidateSets)):
+            y = np.asarray(y)
+        S, classes = check_candidates(y, n, None)
+        scores = np.full((n, classes.size), -np.inf)
+        seed = self.random_state if isinstance(self.random_state, (int, np.integer)) else 0
+        for tr, te in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(n)):
+            est = clone(self).set_params(probability=False)
+            kw = {} if sample_weight is None else {"sample_weight": _rows(np.asarray(sample_weight), tr)}
+            est.fit(_rows(X, tr), _rows(y, tr), **kw)
+            cols = np.searchsorted(classes, est.classes_)
+            scores[np.ix_(te, cols)] = _class_scores(est, _rows(X, te))
+        # rows whose every candidate was missing from their fold's training part cannot be scored
+        keep = np.isfinite(np.where(S, scores, -np.inf)).any(axis=1)
+        return fit_temperature(scores[keep], S[keep]), _score_spread(scores[keep])
+
+    def _set_temperature(self, X, fold_temperature):
+        """``temperature_`` for the model fitted on every row: the folds' temperature times
+        the ratio of its score spread to theirs (a margin learner's scores grow with the
+        rows it learns from, so the folds' temperature alone would make it overconfident)."""
+        T, spread = fold_temperature
+        self.temperature_ = float(T * _score_spread(_class_scores(self, X)) / spread)
+
+    def _check_probability(self):
+        if not getattr(self, "probability", False):
+            raise AttributeError(f"predict_proba is available with probability=True (then fit fits a temperature); "
+                                 f"or wrap {type(self).__name__} in weaklabel.calibration.SoftmaxCalibrated.")
+        return True
+
+    @available_if(_check_probability)
+    def predict_proba(self, X):
+        """Class probabilities ``softmax(decision_function(X) / temperature_)``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to classify.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Rows summing to 1, columns in the order of ``classes_``.
+        """
+        check_is_fitted(self, "temperature_")
+        return softmax(_class_scores(self, X) / self.temperature_, axis=1)
+
+    @available_if(_check_probability)
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to classify.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            Log-probabilities, columns in the order of ``classes_``.
+        """
+        check_is_fitted(self, "temperature_")
+        z = _class_scores(self, X) / self.temperature_
+        return z - logsumexp(z, axis=1, keepdims=True)

@@ -14,10 +14,11 @@ import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from .._validation import Interval, StrOptions
+from .._validation import transactional, Interval, StrOptions
 
 from .._validation import (AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, UNIT_OPEN, _classes_array,
                            _labels_to_index)
+from ..calibration import PROBABILITY_ATTR_DOC, PROBABILITY_DOC, OutOfFoldTemperature
 from .._online import EARLY_STOPPING_ATTR_DOC, EARLY_STOPPING_CONSTRAINTS, EARLY_STOPPING_DOC, OnlineLinear
 from .._persist import register
 from ..linear import doc_with_common, with_intercept
@@ -26,7 +27,7 @@ from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, _bandit_pa
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
 
-class _BanditLearner(OnlineLinear):
+class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
 
     _explores = False
@@ -36,6 +37,7 @@ class _BanditLearner(OnlineLinear):
         return 1.0
 
     # ---- public API ---------------------------------------------------------------
+    @transactional
     def fit(self, X, y, sample_weight=None):
         """Learn from scratch, with ``y`` as the oracle of the learner's own proposals.
 
@@ -67,12 +69,18 @@ class _BanditLearner(OnlineLinear):
         from ..labels import BanditFeedback
         from .logs import BanditLog
 
+        if self.probability and isinstance(y, (BanditLog, BanditFeedback)):
+            raise ValueError("probability=True fits a temperature on labels or candidate sets; a log of bandit "
+                             "feedback has neither (fit with probability=False).")
         if isinstance(y, BanditLog):
             y = y.feedback()
         if isinstance(y, BanditFeedback):
-            return self._online_call(X, _LoggedTarget(y.proposed, y.correct), None, reset=True,
-                                     sample_weight=sample_weight)
-        return self._online_call(X, _OracleTarget(y), None, reset=True, sample_weight=sample_weight)
+            self._online_call(X, _LoggedTarget(y.proposed, y.correct), None, reset=True, sample_weight=sample_weight)
+        else:
+            self._online_call(X, _OracleTarget(y), None, reset=True, sample_weight=sample_weight)
+        if self.probability:
+            self._fit_probability(X, y, sample_weight)
+        return self
 
     def score(self, X, y, sample_weight=None):
         """Accuracy on labels ``y``; on candidate sets of acceptable labels, the share of
@@ -409,8 +417,8 @@ _COMMON_DOC = """
 """
 
 
-_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", EARLY_STOPPING_DOC + "\n\n    Attributes\n", 1).rstrip("\n")
-               + EARLY_STOPPING_ATTR_DOC + "\n")
+_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", EARLY_STOPPING_DOC + PROBABILITY_DOC + "\n\n    Attributes\n",
+                                   1).rstrip("\n") + EARLY_STOPPING_ATTR_DOC + PROBABILITY_ATTR_DOC + "\n")
 
 
 def _doc(text, common=_COMMON_DOC):
@@ -456,7 +464,7 @@ class CSPA(_BanditLearner):
 
     def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None):
+                 class_weight=None, probability=False):
         self.beta = beta
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -468,6 +476,7 @@ class CSPA(_BanditLearner):
         self.tol = tol
         self.verbose = verbose
         self.class_weight = class_weight
+        self.probability = probability
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints,
                               "beta": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="right")]}
@@ -507,7 +516,7 @@ class SPA(_BanditLearner):
 
     def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None):
+                 class_weight=None, probability=False):
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
@@ -518,6 +527,7 @@ class SPA(_BanditLearner):
         self.tol = tol
         self.verbose = verbose
         self.class_weight = class_weight
+        self.probability = probability
 
 
 class _Exploring(_BanditLearner):
@@ -582,7 +592,7 @@ class Banditron(_Exploring):
     def __init__(self, *, gamma=0.1, average=True, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None):
+                 class_weight=None, probability=False):
         self.gamma = gamma
         self.average = average
         self.max_iter = max_iter
@@ -595,6 +605,7 @@ class Banditron(_Exploring):
         self.tol = tol
         self.verbose = verbose
         self.class_weight = class_weight
+        self.probability = probability
 
     # averaged weights: the kernel learns (and explores) with the current weights _W_cur and
     # keeps acc = sum_t t * step_t; _W, which predicts, is the mean of the weights after each round
@@ -687,7 +698,7 @@ class BPA(_Exploring):
     def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=True,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None):
+                 class_weight=None, probability=False):
         self.gamma = gamma
         self.correct_margin = correct_margin
         self.max_iter = max_iter
@@ -700,6 +711,7 @@ class BPA(_Exploring):
         self.tol = tol
         self.verbose = verbose
         self.class_weight = class_weight
+        self.probability = probability
 
     _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
@@ -751,7 +763,7 @@ class Confidit(_BanditLearner):
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", diagonal=None, max_iter=20, shuffle=True,
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None):
+                 class_weight=None, probability=False):
         self.eta = eta
         self.alpha = alpha
         self.row_scale = row_scale
@@ -766,6 +778,7 @@ class Confidit(_BanditLearner):
         self.tol = tol
         self.verbose = verbose
         self.class_weight = class_weight
+        self.probability = probability
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "diagonal": ["boolean", None]}
@@ -904,7 +917,7 @@ class SketchedConfidit(_BanditLearner):
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", sketch_size=16, max_iter=20, shuffle=True,
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None):
+                 class_weight=None, probability=False):
         self.eta = eta
         self.alpha = alpha
         self.row_scale = row_scale
@@ -919,6 +932,7 @@ class SketchedConfidit(_BanditLearner):
         self.tol = tol
         self.verbose = verbose
         self.class_weight = class_weight
+        self.probability = probability
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "sketch_size": [Interval(Integral, 2, None, closed="left")]}

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import AT_LEAST_1, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, describe_rows
+from .._validation import transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, describe_rows
+from ..calibration import PROBABILITY_ATTR_DOC, PROBABILITY_DOC, OutOfFoldTemperature
 from ..labels import check_candidates
 from .._online import (EARLY_STOPPING_ATTR_DOC, EARLY_STOPPING_CONSTRAINTS, EARLY_STOPPING_DOC,  # noqa: F401
                        OnlineLinear, candidate_score)
@@ -19,7 +20,7 @@ from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
 
-class _OnlineCandidateLearner(OnlineLinear):
+class _OnlineCandidateLearner(OutOfFoldTemperature, OnlineLinear):
     """Shared machinery: validation, fresh/continued state, epochs over the kernel."""
 
     _rule = RULE_AVG
@@ -32,6 +33,7 @@ class _OnlineCandidateLearner(OnlineLinear):
     def _check_params(self):
         self._validate_params()
 
+    @transactional
     def fit(self, X, y, sample_weight=None):
         """Learn from scratch: ``max_iter`` passes over ``(X, y)``, weights start at 0.
 
@@ -49,7 +51,10 @@ class _OnlineCandidateLearner(OnlineLinear):
         -------
         self
         """
-        return self._online_call(X, y, None, reset=True, sample_weight=sample_weight)
+        self._online_call(X, y, None, reset=True, sample_weight=sample_weight)
+        if self.probability:
+            self._fit_probability(X, y, sample_weight)
+        return self
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over ``(X, y)``, continuing from the current weights.
@@ -210,8 +215,8 @@ _COMMON_DOC = """
 """
 
 
-_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", EARLY_STOPPING_DOC + "\n\n    Attributes\n", 1).rstrip("\n")
-               + EARLY_STOPPING_ATTR_DOC + "\n")
+_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", EARLY_STOPPING_DOC + PROBABILITY_DOC + "\n\n    Attributes\n",
+                                   1).rstrip("\n") + EARLY_STOPPING_ATTR_DOC + PROBABILITY_ATTR_DOC + "\n")
 
 
 def _doc(text):
@@ -223,7 +228,7 @@ class _PerceptronParams(_OnlineCandidateLearner):
 
     def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None):
+                 class_weight=None, probability=False):
         self.eta = eta
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -235,6 +240,7 @@ class _PerceptronParams(_OnlineCandidateLearner):
         self.tol = tol
         self.verbose = verbose
         self.class_weight = class_weight
+        self.probability = probability
 
 
 class _PegasosParams(_OnlineCandidateLearner):
@@ -245,7 +251,7 @@ class _PegasosParams(_OnlineCandidateLearner):
     def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None):
+                 class_weight=None, probability=False):
         self.alpha = alpha
         self.row_scale = row_scale
         self.max_iter = max_iter
@@ -258,6 +264,7 @@ class _PegasosParams(_OnlineCandidateLearner):
         self.tol = tol
         self.verbose = verbose
         self.class_weight = class_weight
+        self.probability = probability
 
 
 @register
