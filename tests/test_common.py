@@ -34,7 +34,7 @@ ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perc
               UMA(confusion="identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
               CorrectedLogistic(confusion="identity"), CorrectedLogistic(confusion="identity", correction="backward"), CLPL(),
               CLPL(loss="logistic"), PRODEN(), PLKNN(), Pegasos(probability=True, random_state=0),
-              CSPA(probability=True, random_state=0, **_KW)]
+              CSPA(probability=True, random_state=0, **_KW), CLPL(probability=True)]
 
 _OBJECT = ("X of dtype object is rejected with a TypeError by design (the issue asks for it), while this "
            "check expects object arrays of numbers to be converted")

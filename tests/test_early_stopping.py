@@ -135,3 +135,19 @@ def test_probability_model_files_partial_fit_and_refusals(digits, tmp_path):
         est.fit(X, S[:10])                                           # a failed fit changes nothing
     np.testing.assert_array_equal(est.coef_, coef)
     assert est.temperature_ == T
+
+
+def test_clpl_probability_and_its_model_file(digits, tmp_path):
+    import weaklabel
+    from weaklabel.partial import CLPL
+
+    X, y = digits
+    S = make_candidate_sets(y, 3, random_state=0)
+    assert not hasattr(CLPL(), "predict_proba")
+    est = CLPL(probability=True).fit(X[:450], S[:450])
+    P = est.predict_proba(X[450:])
+    np.testing.assert_array_equal(est.classes_[P.argmax(axis=1)], est.predict(X[450:]))
+    assert abs(P.max(axis=1).mean() - np.mean(est.predict(X[450:]) == y[450:])) < 0.1
+    est.save(tmp_path / "c.npz")
+    np.testing.assert_allclose(weaklabel.load(tmp_path / "c.npz").predict_proba(X[450:]), P)
+    assert not hasattr(est.set_params(probability=False).fit(X[:450], S[:450]), "temperature_")

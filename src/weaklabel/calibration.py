@@ -269,13 +269,21 @@ PROBABILITY_DOC = """
         maximises the likelihood of the weak labels (the candidate set's mass, or the
         label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
         ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
-        spread to theirs.  ``partial_fit`` keeps the temperature of the
-        last ``fit``.  A log of bandit feedback has no labels to fit it on."""
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``."""
 
 #: the fitted attribute it adds (numpydoc, for an Attributes section)
 PROBABILITY_ATTR_DOC = """
     temperature_ : float
         The fitted temperature (``probability=True`` only)."""
+
+
+def probability_doc(cls):
+    """Class decorator: ``{probability}`` and ``{probability_attr}`` in the docstring become
+    :data:`PROBABILITY_DOC` and :data:`PROBABILITY_ATTR_DOC`."""
+    cls.__doc__ = (cls.__doc__.replace("    {probability}\n", PROBABILITY_DOC.strip("\n") + "\n")
+                   .replace("    {probability_attr}\n", PROBABILITY_ATTR_DOC.strip("\n") + "\n"))
+    return cls
 
 
 class OutOfFoldTemperature:
@@ -312,7 +320,8 @@ class OutOfFoldTemperature:
             y = np.asarray(y)
         S, classes = check_candidates(y, n, None)
         scores = np.full((n, classes.size), -np.inf)
-        seed = self.random_state if isinstance(self.random_state, (int, np.integer)) else 0
+        rs = getattr(self, "random_state", None)
+        seed = rs if isinstance(rs, (int, np.integer)) else 0
         for tr, te in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(n)):
             est = clone(self).set_params(probability=False)
             kw = {} if sample_weight is None else {"sample_weight": _rows(np.asarray(sample_weight), tr)}

@@ -54,12 +54,20 @@ class BatchPartialLinear(LinearMulticlass):
         return candidate_score(self, X, y, sample_weight)
 
     def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
+        meta = {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
+        if hasattr(self, "temperature_"):
+            meta["temperature"] = float(self.temperature_)
+        return meta
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         self._check_weight_shape()
         self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
+        if "temperature" in meta:
+            T = meta["temperature"]
+            if isinstance(T, bool) or not isinstance(T, (int, float)) or not 0 < T < 1e150:
+                raise ValueError(f"the temperature must be a positive finite number, as a fit leaves it; got {T!r}")
+            self.temperature_ = float(T)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -10,6 +10,7 @@ from .._validation import Interval, StrOptions
 from .._persist import register
 from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
 from ..linear import lbfgs_fit
+from ..calibration import OutOfFoldTemperature, probability_doc
 from ._batch import BatchPartialLinear
 
 __all__ = ["CLPL", "clpl_loss"]
@@ -58,7 +59,8 @@ def clpl_loss(Z, S, loss="squared_hinge", sample_weight=None):
 
 
 @register
-class CLPL(BatchPartialLinear):
+@probability_doc
+class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     """Linear classifier from candidate label sets with the convex CLPL loss.
 
     Cour, Sapp & Taskar, "Learning from Partial Labels", JMLR 12 (2011), Section 4.  With
@@ -81,9 +83,11 @@ class CLPL(BatchPartialLinear):
         L-BFGS gradient tolerance.
     classes : array-like, default=None
         Every class; ``None``: the labels ``fit`` sees.
+    {probability}
 
     Attributes
     ----------
+    {probability_attr}
     classes_, coef_ (n_classes, n_features), intercept_ (n_classes,), n_features_in_
     n_iter_ : int
     loss_ : float
@@ -103,12 +107,14 @@ class CLPL(BatchPartialLinear):
 
     _parameter_constraints = {"alpha": [NON_NEGATIVE], "loss": [StrOptions({"squared_hinge", "logistic"})],
                               "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1],
-                              "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None]}
+                              "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None],
+                              "probability": ["boolean"]}
 
     @keyword_only
     def __init__(self, *, alpha=1e-4, loss="squared_hinge", fit_intercept=True, max_iter=500, tol=1e-6,
-                 classes=None):
+                 classes=None, probability=False):
         self.alpha = alpha
+        self.probability = probability
         self.loss = loss
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
@@ -137,4 +143,7 @@ class CLPL(BatchPartialLinear):
         self.classes_ = classes
         self.n_iter_ = int(res.nit)
         self.loss_ = float(res.fun)
+        self.__dict__.pop("temperature_", None)
+        if self.probability:
+            self._fit_probability(X, y, sample_weight)
         return self
