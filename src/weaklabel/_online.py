@@ -43,7 +43,7 @@ from sklearn.utils import check_random_state
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_X, row_scale_of, saved_row_scale, transactional
+from ._validation import check_X, row_scale_of, saved_row_scale, saved_temperature, transactional
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineLinear"]
@@ -333,11 +333,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         super()._set_state(arrays, meta)
         if "row_scale" in self.get_params(deep=False):
             self.row_scale_ = saved_row_scale(meta)
-        if "temperature" in meta:
-            T = meta["temperature"]
-            if isinstance(T, bool) or not isinstance(T, (int, float)) or not 0 < T < 1e150:
-                raise ValueError(f"the temperature must be a positive finite number, as a fit leaves it; got {T!r}")
-            self.temperature_ = float(T)
+        if saved_temperature(meta) is not None:
+            self.temperature_ = saved_temperature(meta)
         t, n_iter, n_updates = meta["t"], meta["n_iter"], meta["n_updates"]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (t, n_iter, n_updates)) \
                 or t < 1 or n_iter < 0 or n_updates < 0:

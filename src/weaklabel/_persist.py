@@ -349,3 +349,47 @@ def load_model_bytes(data):
         with open(path, "wb") as fh:
             fh.write(bytes(data))
         return load_model(path)
+
+
+class EmbeddedModelFile:
+    """Mixin of the meta-estimators whose model file holds the learner's own model file
+    (array ``estimator_file``): ``save`` and the ``estimator`` parameter's round trip.  A
+    class defines ``_fitted_marker`` (the attribute a fit sets) and its own state."""
+
+    _fitted_marker = "estimator_"
+
+    def save(self, path):
+        """Write the fitted model, the learner's own model file inside, to ``path``.
+
+        Read it back with :func:`weaklabel.load`.  The learner must be one that saves.
+
+        Parameters
+        ----------
+        path : str or path-like
+            Where to write the model (.npz).
+
+        Returns
+        -------
+        path : pathlib.Path
+            The file written.
+        """
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, self._fitted_marker)
+        if not hasattr(self.estimator_, "_state_arrays"):
+            raise TypeError(f"{type(self.estimator_).__name__} cannot be saved, so neither can this model.")
+        return save_model(self, path)
+
+    def _params_to_save(self):
+        return jsonable_params({k: v for k, v in self.get_params(deep=False).items() if k != "estimator"})
+
+    @classmethod
+    def _load_params(cls, params, arrays):
+        from sklearn.base import clone
+
+        params["estimator"] = clone(load_model_bytes(arrays["estimator_file"]))
+        return params
+
+    def _embedded_file(self):
+        """The learner's model file as the uint8 array ``estimator_file``."""
+        return np.frombuffer(model_bytes(self.estimator_), dtype=np.uint8)

@@ -96,6 +96,16 @@ def row_scale_doc(cls):
     return cls
 
 
+def saved_temperature(meta):
+    """``temperature_`` from a model file's meta (``probability=True``), or None."""
+    if "temperature" not in meta:
+        return None
+    T = meta["temperature"]
+    if isinstance(T, bool) or not isinstance(T, (int, float)) or not 0 < T < 1e150:
+        raise ValueError(f"the temperature must be a positive finite number, as a fit leaves it; got {T!r}")
+    return float(T)
+
+
 def saved_row_scale(meta):
     """``row_scale_`` from a model file's meta: files saved before ``row_scale`` existed were
     fitted on ``X`` as it was (1.0)."""

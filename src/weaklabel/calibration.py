@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from numbers import Real
 
-from ._persist import load_model_bytes, model_bytes, register, save_model
+from ._persist import EmbeddedModelFile, load_model_bytes, register
 from .labels import check_candidates
 
 __all__ = ["SoftmaxCalibrated", "fit_temperature"]  # OutOfFoldTemperature: a mixin of the learners
@@ -82,7 +82,7 @@ def fit_temperature(scores, S, confusion=None):
 
 
 @register
-class SoftmaxCalibrated(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+class SoftmaxCalibrated(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A margin learner with ``predict_proba``: softmax of its scores at a fitted temperature.
 
     ``fit`` trains a clone of ``estimator`` on ``1 - holdout`` of the rows and fits the
@@ -127,6 +127,8 @@ class SoftmaxCalibrated(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     _parameter_constraints = {"estimator": [HasMethods(["fit", "decision_function"])],
                               "holdout": [Interval(Real, 0, 1, closed="neither")],
                               "confusion": ["array-like", None], "random_state": ["random_state"]}
+
+    _fitted_marker = "temperature_"
 
     def __init__(self, estimator, *, holdout=0.2, confusion=None, random_state=None):
         self.estimator = estimator
@@ -204,31 +206,12 @@ class SoftmaxCalibrated(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "temperature_")
         return self.estimator_.score(X, y, sample_weight=sample_weight)
 
-    def save(self, path):
-        """Write the fitted model (the learner's own model file inside, and the temperature) to
-        ``path``; read it back with :func:`weaklabel.load`.  The learner must be one that saves."""
-        check_is_fitted(self, "temperature_")
-        if not hasattr(self.estimator_, "_state_arrays"):
-            raise TypeError(f"{type(self.estimator_).__name__} cannot be saved, so neither can this model.")
-        return save_model(self, path)
-
-    def _params_to_save(self):
-        from ._persist import jsonable_params
-
-        return jsonable_params({k: v for k, v in self.get_params(deep=False).items() if k != "estimator"})
-
-    @classmethod
-    def _load_params(cls, params, arrays):
-        params["estimator"] = clone(load_model_bytes(arrays["estimator_file"]))
-        return params
-
     @classmethod
     def _declared_state(cls, params, state, shapes):
         return {"estimator_file": ("u", (None,), True), "classes": ("*", (None,), True)}
 
     def _state_arrays(self):
-        return {"estimator_file": np.frombuffer(model_bytes(self.estimator_), dtype=np.uint8),
-                "classes": self.classes_}
+        return {"estimator_file": self._embedded_file(), "classes": self.classes_}
 
     def _state_meta(self):
         return {"temperature": float(self.temperature_)}

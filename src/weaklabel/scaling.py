@@ -18,7 +18,7 @@ from ._validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._persist import load_model_bytes, model_bytes, register, save_model
+from ._persist import EmbeddedModelFile, load_model_bytes, register
 from ._validation import check_X_values, transactional
 
 __all__ = ["FeatureScaled"]
@@ -32,7 +32,7 @@ def _inner_has(name):
 
 
 @register
-class FeatureScaled(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+class FeatureScaled(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A learner that sees every feature divided by a scale fitted on the training rows.
 
     ``fit`` computes ``scale_`` (one positive number per feature) on ``X``, then fits a clone
@@ -77,6 +77,8 @@ class FeatureScaled(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     >>> clf.predict(X[:2]).tolist()
     [0, 1]
     """
+
+    _fitted_marker = "scale_"
 
     _parameter_constraints = {"estimator": [HasMethods(["fit", "predict"])],
                               "scaling": [StrOptions({"maxabs", "std"})]}
@@ -206,43 +208,13 @@ class FeatureScaled(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
-    # ---- model files ---------------------------------------------------------------------
-    def save(self, path):
-        """Write the learner's own model file and ``scale_`` to ``path``.
-
-        Read it back with :func:`weaklabel.load`.  The learner must be one that saves.
-
-        Parameters
-        ----------
-        path : str or path-like
-            Where to write the model (.npz).
-
-        Returns
-        -------
-        path : pathlib.Path
-            The file written.
-        """
-        check_is_fitted(self, "scale_")
-        if not hasattr(self.estimator_, "_state_arrays"):
-            raise TypeError(f"{type(self.estimator_).__name__} cannot be saved, so neither can this model.")
-        return save_model(self, path)
-
-    def _params_to_save(self):
-        from ._persist import jsonable_params
-
-        return jsonable_params({k: v for k, v in self.get_params(deep=False).items() if k != "estimator"})
-
-    @classmethod
-    def _load_params(cls, params, arrays):
-        params["estimator"] = clone(load_model_bytes(arrays["estimator_file"]))
-        return params
-
+    # ---- model files (save and the estimator's round trip: EmbeddedModelFile) ----
     @classmethod
     def _declared_state(cls, params, state, shapes):
         return {"estimator_file": ("u", (None,), True), "scale": ("f", (None,), True)}
 
     def _state_arrays(self):
-        return {"estimator_file": np.frombuffer(model_bytes(self.estimator_), dtype=np.uint8), "scale": self.scale_}
+        return {"estimator_file": self._embedded_file(), "scale": self.scale_}
 
     def _state_meta(self):
         return {}

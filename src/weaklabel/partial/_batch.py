@@ -7,7 +7,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._online import candidate_score
-from .._validation import check_X
+from .._validation import saved_temperature, check_X
 from ..labels import check_candidates
 from ..linear import LinearMulticlass
 
@@ -63,11 +63,8 @@ class BatchPartialLinear(LinearMulticlass):
         super()._set_state(arrays, meta)
         self._check_weight_shape()
         self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
-        if "temperature" in meta:
-            T = meta["temperature"]
-            if isinstance(T, bool) or not isinstance(T, (int, float)) or not 0 < T < 1e150:
-                raise ValueError(f"the temperature must be a positive finite number, as a fit leaves it; got {T!r}")
-            self.temperature_ = float(T)
+        if saved_temperature(meta) is not None:
+            self.temperature_ = saved_temperature(meta)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
