@@ -151,3 +151,44 @@ def test_clpl_probability_and_its_model_file(digits, tmp_path):
     est.save(tmp_path / "c.npz")
     np.testing.assert_allclose(weaklabel.load(tmp_path / "c.npz").predict_proba(X[450:]), P)
     assert not hasattr(est.set_params(probability=False).fit(X[:450], S[:450]), "temperature_")
+
+
+@pytest.mark.parametrize("cls", ["MMS", "CandidateLabelSVM"])
+def test_bag_learners_probability_folds_over_bags(cls, digits, tmp_path):
+    import weaklabel
+    from weaklabel import bags
+    from weaklabel.simulate import bags as simulate_bags
+
+    X, y = digits
+    B = simulate_bags(y, 3, 2, 0.0, 0.0, random_state=0)             # bags of 3 rows, 2 labelings each
+    est = getattr(bags, cls)(probability=True, random_state=0).fit(X, B)
+    P = est.predict_proba(X)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(est.classes_[P.argmax(axis=1)], est.predict(X))
+    assert abs(P.max(axis=1).mean() - np.mean(est.predict(X) == y)) < 0.15
+    est.save(tmp_path / "b.npz")
+    np.testing.assert_allclose(weaklabel.load(tmp_path / "b.npz").predict_proba(X), P)
+    assert not hasattr(getattr(bags, cls)(), "predict_proba")
+
+
+def test_uma_probability_reads_noisy_labels_through_the_confusion_matrix(digits, tmp_path):
+    import warnings
+
+    import weaklabel
+    from sklearn.exceptions import ConvergenceWarning
+
+    from weaklabel.noisy import UMA
+    from weaklabel.simulate import noisy_labels
+
+    X, y = digits
+    C = np.full((10, 10), 0.2 / 9)
+    np.fill_diagonal(C, 0.8)
+    yn = noisy_labels(y, C, classes=np.arange(10), random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est = UMA(confusion=C, probability=True, random_state=0, max_iter=300).fit(X[:450], yn[:450])
+    P = est.predict_proba(X[450:])
+    np.testing.assert_array_equal(est.classes_[P.argmax(axis=1)], est.predict(X[450:]))
+    assert abs(P.max(axis=1).mean() - np.mean(est.predict(X[450:]) == y[450:])) < 0.15
+    est.save(tmp_path / "u.npz")
+    np.testing.assert_allclose(weaklabel.load(tmp_path / "u.npz").predict_proba(X[450:]), P)

@@ -282,13 +282,31 @@ class OutOfFoldTemperature:
         Xv = check_X(self, X, reset=False)
         self._set_temperature(Xv, self._out_of_fold_temperature(Xv, y, sample_weight))
 
+    def _temperature_targets(self, y, n):
+        """``(S, classes, confusion)``: what the temperature's likelihood reads (a learner
+        whose ``y`` is not candidate sets or labels overrides it)."""
+        from .labels import check_candidates
+
+        S, classes = check_candidates(y, n, None)
+        return S, classes, None
+
+    def _fold_estimator(self):
+        """A fresh copy of the learner for one fold (without ``probability``)."""
+        from sklearn.base import clone
+
+        return clone(self).set_params(probability=False)
+
+    def _folds(self, y, n, n_folds, seed):
+        """``(train rows, y of those rows, held-out rows)`` per fold, over rows."""
+        from sklearn.model_selection import KFold
+
+        for tr, te in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(n)):
+            yield tr, _rows(y, tr), te
+
     def _out_of_fold_temperature(self, X, y, sample_weight=None, n_folds=5):
         """``(T, spread)``: the temperature of 5-fold out-of-fold scores and the spread of
         those scores (see :func:`_score_spread`); ``self`` is not changed."""
-        from sklearn.base import clone
-        from sklearn.model_selection import KFold
-
-        from .labels import BanditFeedback, check_candidates
+        from .labels import BanditFeedback, CandidateSets
 
         if isinstance(y, BanditFeedback) or type(y).__name__ == "BanditLog":
             raise ValueError("probability=True fits a temperature on labels or candidate sets; a log of bandit "
@@ -297,23 +315,23 @@ class OutOfFoldTemperature:
         if n < 2 * n_folds:
             raise ValueError(f"probability=True needs at least {2 * n_folds} rows for its {n_folds} folds; got "
                              f"n_samples = {n}.")
-        from .labels import CandidateSets
-
-        if not isinstance(y, (list, CandidateSets)):
+        if not isinstance(y, (list, CandidateSets)) and not hasattr(y, "instance_candidates"):
             y = np.asarray(y)
-        S, classes = check_candidates(y, n, None)
+        S, classes, confusion = self._temperature_targets(y, n)
         scores = np.full((n, classes.size), -np.inf)
         rs = getattr(self, "random_state", None)
         seed = rs if isinstance(rs, (int, np.integer)) else 0
-        for tr, te in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(n)):
-            est = clone(self).set_params(probability=False)
+        for tr, y_tr, te in self._folds(y, n, n_folds, seed):
+            est = self._fold_estimator()
             kw = {} if sample_weight is None else {"sample_weight": _rows(np.asarray(sample_weight), tr)}
-            est.fit(_rows(X, tr), _rows(y, tr), **kw)
+            est.fit(_rows(X, tr), y_tr, **kw)
             cols = np.searchsorted(classes, est.classes_)
             scores[np.ix_(te, cols)] = _class_scores(est, _rows(X, te))
         # rows whose every candidate was missing from their fold's training part cannot be scored
         keep = np.isfinite(np.where(S, scores, -np.inf)).any(axis=1)
-        return fit_temperature(scores[keep], S[keep]), _score_spread(scores[keep])
+        if confusion is not None:
+            keep = np.isfinite(scores).any(axis=1)
+        return (fit_temperature(scores[keep], S[keep], confusion=confusion), _score_spread(scores[keep]))
 
     def _set_temperature(self, X, fold_temperature):
         """``temperature_`` for the model fitted on every row: the folds' temperature times

@@ -13,14 +13,16 @@ from .._validation import StrOptions
 from .._validation import keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_doc, row_scale_of, saved_row_scale, transactional
 from .._persist import register
 from ..linear import LinearMulticlass
-from ._mms import BagScoring, validated_input
+from ..calibration import probability_doc
+from ._mms import BagScoring, BagTemperature, validated_input
 
 __all__ = ["CandidateLabelSVM"]
 
 
 @register
 @row_scale_doc
-class CandidateLabelSVM(BagScoring, LinearMulticlass):
+@probability_doc
+class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
     """Candidate Labeling SVM (CL-SVM): every label any candidate gives an instance is a positive.
 
     The baseline of Luo & Orabona (2010), Section 4: the bags are dropped, each instance
@@ -45,6 +47,7 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
     random_state : int, RandomState instance or None, default=None
         Seeds LIBLINEAR's coordinate order.
     {row_scale}
+    {probability}
 
     Attributes
     ----------
@@ -53,6 +56,7 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
         Most LIBLINEAR iterations any class took.
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
+    {probability_attr}
 
     Examples
     --------
@@ -67,12 +71,13 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
 
     _parameter_constraints = {"C": [POSITIVE], "loss": [StrOptions({"hinge", "squared_hinge"})],
                               "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1], "tol": [POSITIVE],
-                              "random_state": ["random_state"], "row_scale": ROW_SCALE}
+                              "random_state": ["random_state"], "row_scale": ROW_SCALE, "probability": ["boolean"]}
 
     @keyword_only
     def __init__(self, *, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4, random_state=None,
-                 row_scale="auto"):
+                 row_scale="auto", probability=False):
         self.C = C
+        self.probability = probability
         self.row_scale = row_scale
         self.loss = loss
         self.fit_intercept = fit_intercept
@@ -129,16 +134,20 @@ class CandidateLabelSVM(BagScoring, LinearMulticlass):
         self.classes_ = B.classes_
         self.n_iter_ = n_iter
         self.row_scale_ = scale
+        self.__dict__.pop("temperature_", None)
+        if self.probability:
+            self._fit_probability(X, bags, sample_weight)
         return self
 
     def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_),
-                "row_scale": float(self.row_scale_)}
+        return self._temperature_meta({"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_),
+                                       "row_scale": float(self.row_scale_)})
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         self.n_iter_ = int(meta["n_iter"])
         self.row_scale_ = saved_row_scale(meta)
+        self._read_temperature(meta)
         self._check_weight_shape()
 
     def __sklearn_tags__(self):

@@ -8,8 +8,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from .._validation import (keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values, row_scale_doc,
+from .._validation import (saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values, row_scale_doc,
                            row_scale_of, saved_row_scale, transactional)
+from ..calibration import OutOfFoldTemperature, probability_doc
 from ..labels import BagCandidates, CandidateSets
 from .._persist import register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
@@ -50,6 +51,34 @@ def validated_input(est, X, bags):
     is transactional, so a rejected call leaves a fitted estimator unchanged)."""
     X = check_X(est, X, reset=True)
     return X, as_bags(bags, X.shape[0])
+
+
+class BagTemperature(OutOfFoldTemperature):
+    """``probability=True`` for the bag learners: folds over bags, the temperature's
+    likelihood on each instance's candidate labels (every label some labeling gives it)."""
+
+    def _temperature_targets(self, y, n):
+        B = as_bags(y, n)
+        return B.instance_candidates().mask, B.classes_, None
+
+    def _folds(self, y, n, n_folds, seed):
+        from sklearn.model_selection import KFold
+
+        B = as_bags(y, n)
+        if B.n_bags < n_folds:
+            raise ValueError(f"probability=True folds over bags and needs at least {n_folds}; got {B.n_bags}.")
+        for trb, teb in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(B.n_bags)):
+            sub, rows = B.subset(np.sort(trb))
+            yield rows, sub, B.subset(np.sort(teb))[1]
+
+    def _temperature_meta(self, meta):
+        if hasattr(self, "temperature_"):
+            meta["temperature"] = float(self.temperature_)
+        return meta
+
+    def _read_temperature(self, meta):
+        if saved_temperature(meta) is not None:
+            self.temperature_ = saved_temperature(meta)
 
 
 class BagScoring:
@@ -101,7 +130,8 @@ def draw_batches(rng, n_bags, n_steps, batch_size):
 
 @register
 @row_scale_doc
-class MMS(BagScoring, LinearMulticlass):
+@probability_doc
+class MMS(BagTemperature, BagScoring, LinearMulticlass):
     """Maximum Margin Set learning (MMS) from bags with candidate labeling vectors.
 
     Luo & Orabona, "Learning from Candidate Labeling Sets", NIPS 2010.  Each training
@@ -157,6 +187,7 @@ class MMS(BagScoring, LinearMulticlass):
     random_state : int, RandomState instance or None, default=None
         Seeds the mini-batch draws.
     {row_scale}
+    {probability}
 
     Attributes
     ----------
@@ -180,6 +211,7 @@ class MMS(BagScoring, LinearMulticlass):
         The regularisation used, on ``X`` as it is.
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
+    {probability_attr}
 
     Examples
     --------
@@ -194,8 +226,9 @@ class MMS(BagScoring, LinearMulticlass):
 
     @keyword_only
     def __init__(self, *, alpha=None, n_rounds=5, max_iter=10, max_passes=50, batch_size=1, tol=1e-3,
-                 fit_intercept=True, random_state=None, row_scale="auto"):
+                 fit_intercept=True, random_state=None, row_scale="auto", probability=False):
         self.alpha = alpha
+        self.probability = probability
         self.row_scale = row_scale
         self.n_rounds = n_rounds
         self.max_iter = max_iter
@@ -207,7 +240,7 @@ class MMS(BagScoring, LinearMulticlass):
 
     _parameter_constraints = {"alpha": [POSITIVE, None], "n_rounds": [AT_LEAST_1], "max_iter": [AT_LEAST_1],
                               "max_passes": [AT_LEAST_1], "batch_size": [AT_LEAST_1], "tol": [NON_NEGATIVE], "fit_intercept": ["boolean"],
-                              "random_state": ["random_state"], "row_scale": ROW_SCALE}
+                              "random_state": ["random_state"], "row_scale": ROW_SCALE, "probability": ["boolean"]}
 
     def _check_params(self):
         self._validate_params()
@@ -315,6 +348,9 @@ class MMS(BagScoring, LinearMulticlass):
         self.n_passes_ = np.asarray(n_passes, dtype=np.int64)
         self.objective_ = np.asarray(objectives)
         self.n_tied_ = np.asarray(n_tied)
+        self.__dict__.pop("temperature_", None)
+        if self.probability:
+            self._fit_probability(X, bags, sample_weight)
         return self
 
     def objective(self, X, bags):
@@ -345,7 +381,8 @@ class MMS(BagScoring, LinearMulticlass):
         return {"n_features_in": int(self.n_features_in_), "n_rounds": int(self.n_rounds_),
                 "n_iter": int(self.n_iter_), "alpha": float(self.alpha_), "best_round": int(self.best_round_),
                 "objective": [float(v) for v in self.objective_], "n_tied": [float(v) for v in self.n_tied_],
-                "n_passes": [int(v) for v in self.n_passes_], "row_scale": float(self.row_scale_)}
+                "n_passes": [int(v) for v in self.n_passes_], "row_scale": float(self.row_scale_),
+                **self._temperature_meta({})}
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
@@ -353,6 +390,7 @@ class MMS(BagScoring, LinearMulticlass):
         self.n_rounds_, self.n_iter_ = int(meta["n_rounds"]), int(meta["n_iter"])
         self.alpha_ = float(meta["alpha"])
         self.row_scale_ = saved_row_scale(meta)
+        self._read_temperature(meta)
         self.best_round_ = int(meta["best_round"])
         self.objective_ = np.asarray(meta["objective"], dtype=float)
         self.n_tied_ = np.asarray(meta["n_tied"], dtype=float)

@@ -13,7 +13,7 @@ from sklearn.utils.validation import column_or_1d
 
 from .._validation import StrOptions
 
-from .._validation import (keyword_only, 
+from .._validation import (keyword_only, saved_temperature, 
     AT_LEAST_1,
     NON_NEGATIVE,
     _classes_array,
@@ -23,6 +23,7 @@ from .._validation import (keyword_only,
     transactional,
 )
 from .._persist import register
+from ..calibration import OutOfFoldTemperature, probability_doc
 from ..linear import LinearMulticlass, with_intercept
 from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_sparse_apply, _uma_sparse_changes
 
@@ -39,7 +40,8 @@ SELECTIONS = ("error", "confusion", "random")
 
 
 @register
-class UMA(LinearMulticlass):
+@probability_doc
+class UMA(OutOfFoldTemperature, LinearMulticlass):
     """UMA: a multiclass linear classifier learned from labels corrupted by a known confusion.
 
     Labels are noisy with ``C[p, q] = P(noisy = p | true = q)`` (columns sum to 1).
@@ -86,9 +88,12 @@ class UMA(LinearMulticlass):
         Continue from the current weights (and history) for up to ``max_iter`` more
         iterations instead of starting from ``W = 0``; e.g. to trace test error
         along the iterations.
+    {probability}
+        For UMA the likelihood of a noisy label ``p`` is ``sum_q C[p, q] p(q | x)``.
 
     Attributes
     ----------
+    {probability_attr}
     classes_ : ndarray of shape (n_classes,)
     coef_ : ndarray of shape (n_classes, n_features)
     intercept_ : ndarray of shape (n_classes,)
@@ -116,8 +121,9 @@ class UMA(LinearMulticlass):
 
     @keyword_only
     def __init__(self, *, confusion=None, alpha=0.0, selection="error", max_iter=1000, tol=1e-6,
-                 random_state=None, fit_intercept=False, classes=None, warm_start=False):
+                 random_state=None, fit_intercept=False, classes=None, warm_start=False, probability=False):
         self.confusion = confusion
+        self.probability = probability
         self.alpha = alpha
         self.selection = selection
         self.max_iter = max_iter
@@ -130,7 +136,7 @@ class UMA(LinearMulticlass):
     _parameter_constraints = {"confusion": ["array-like", StrOptions({"identity"}), None], "alpha": [NON_NEGATIVE],
                               "selection": [StrOptions(set(SELECTIONS))], "max_iter": [AT_LEAST_1],
                               "tol": [NON_NEGATIVE], "random_state": ["random_state"], "fit_intercept": ["boolean"],
-                              "classes": ["array-like", None], "warm_start": ["boolean"]}
+                              "classes": ["array-like", None], "warm_start": ["boolean"], "probability": ["boolean"]}
 
     def _check_params(self):
         self._validate_params()
@@ -159,6 +165,7 @@ class UMA(LinearMulticlass):
             The fitted estimator.
         """
         self._check_params()
+        X_in = X
         X = check_X(self, X, reset=True)
         if y is None:
             raise ValueError("requires y to be passed, but the target y is None; pass the noisy labels.")
@@ -206,14 +213,37 @@ class UMA(LinearMulticlass):
         if not self.converged_:
             warnings.warn(f"UMA reached max_iter={self.max_iter} with update vectors left; raise max_iter "
                           "or tol.", ConvergenceWarning, stacklevel=2)
+        self.__dict__.pop("temperature_", None)
+        if self.probability:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)      # the fold fits: the main fit warned
+                self._fit_probability(X_in, y, sample_weight)
         return self
 
     def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_)}
+        meta = {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_)}
+        if hasattr(self, "temperature_"):
+            meta["temperature"] = float(self.temperature_)
+        return meta
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         self.n_iter_ = int(meta["n_iter"])
+        if saved_temperature(meta) is not None:
+            self.temperature_ = saved_temperature(meta)
+
+    # ---- probability=True: the likelihood of a noisy label is sum_q C[p, q] p(q | x) ----
+    def _temperature_targets(self, y, n):
+        classes = self.classes_
+        S = np.zeros((n, classes.size), dtype=bool)
+        S[np.arange(n), _labels_to_index(np.asarray(y), classes, "y")] = True
+        C = np.eye(classes.size) if isinstance(self.confusion, str) else check_confusion(self.confusion, classes.size)
+        return S, classes, C
+
+    def _fold_estimator(self):
+        from sklearn.base import clone
+
+        return clone(self).set_params(probability=False, warm_start=False, classes=self.classes_)
 
     def _check_loaded_state(self):
         """The confusion matrix a loaded model holds must be one ``fit`` accepts."""
