@@ -70,7 +70,7 @@ def explore(yhat, gamma, u, K):
 
 
 def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.0, gamma=0.05, margin1=1.0,
-                sw=None, cand=None):
+                sw=None, cand=None, logp=None):
     """CSPA / SPA / Banditron / BPA over the rows of X in order; with sample weights ``sw``
     each round's step is ``sw[t]`` times the unweighted one.  With ``cand`` (n, K) bool, the
     acceptable labels of each row: a proposal is right when it is one of them, and SPA
@@ -89,6 +89,8 @@ def linear_pass(rule, X, K, y=None, proposed=None, correct=None, u=None, beta=1.
             if rule in ("banditron", "bpa"):
                 P = np.full(K, gamma / K)
                 P[yhat] += 1 - gamma
+                if logp is not None:             # off-policy: the logger's propensity of the proposal
+                    P[yt] = logp[t]
         else:
             if rule in ("banditron", "bpa"):
                 yt, P = explore(yhat, gamma, u[t], K)

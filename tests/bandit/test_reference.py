@@ -380,3 +380,22 @@ def test_cspa_beta_auto_is_the_edge_of_theorem_2s_band():
         auto = CSPA(max_iter=1, shuffle=False).fit(X, y)
         fixed = CSPA(beta=1.0 / (K - 1) if K > 2 else 1.0, max_iter=1, shuffle=False).fit(X, y)
         np.testing.assert_array_equal(auto.coef_, fixed.coef_)
+
+
+@SETTINGS
+@given(streams(), st.sampled_from([0.0, 0.05, 0.3]), st.booleans())
+def test_banditron_on_a_log_with_propensities_matches_the_reference(stream, clip, sparse):
+    """Off-policy Banditron: a right logged answer is weighed by 1 / max(p, clip), the
+    logging policy's (clipped) propensity, instead of Banditron's own policy's."""
+    X, y, K, seed = stream
+    rng = np.random.RandomState(seed)
+    proposed = rng.randint(0, K, len(X))
+    correct = proposed == y
+    p = rng.uniform(0.01, 1.0, len(X))
+    W, out, gap = linear_pass("banditron", X, K, proposed=proposed, correct=correct, logp=np.maximum(p, clip))
+    assume(gap > GAP)
+    est = Banditron(average=False, propensity_clip=clip, max_iter=1, shuffle=False)
+    est.partial_fit_feedback(sp.csr_matrix(X) if sparse else X, proposed, correct, classes=np.arange(K),
+                             propensities=p)
+    np.testing.assert_allclose(est.coef_, W, rtol=1e-9, atol=1e-9)
+    np.testing.assert_array_equal(est.predictions_, [o[0] for o in out])

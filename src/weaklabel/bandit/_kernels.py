@@ -101,7 +101,7 @@ def _best_candidate(scores, cand, i):
 
 @njit(cache=True, nogil=True)
 def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta, gamma, margin1,
-                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out, sw, acc, t0, cand):
+                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out, sw, acc, t0, cand, logp):
     """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
 
     Parameters
@@ -122,6 +122,8 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
         ``y`` holds the one right label.  SPA, which learns from the right label itself,
         takes the acceptable label the model scores highest (the Max rule of the
         candidate-label Perceptron).
+    logp : float64 (n_rows,) or empty; Banditron in logged mode weighs a right answer by
+        ``1 / logp[i]`` (the logging policy's propensity) instead of its own policy's.
 
     Returns
     -------
@@ -218,9 +220,12 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
             upd_c[0] = -1.0
             n_upd = 1
             if b:
-                p_yt = gamma / n_classes
-                if yt == yhat:
-                    p_yt += 1.0 - gamma
+                if logp.shape[0] > 0:          # a log's propensity (clipped by the caller): off-policy
+                    p_yt = logp[i]
+                else:
+                    p_yt = gamma / n_classes
+                    if yt == yhat:
+                        p_yt += 1.0 - gamma
                 upd_k[1] = yt
                 upd_c[1] = 1.0 / p_yt
                 n_upd = 2

@@ -48,8 +48,9 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         by :meth:`BanditLog.feedback <weaklabel.bandit.logs.BanditLog.feedback>`: its actions and
         whether each earned the larger reward) instead, the weights start at 0 and the log
         is learnt as :meth:`partial_fit_feedback` does, ``max_iter`` passes in its order;
-        the classes are those proposed in the log.  A log's propensities are not used:
-        pass ``sample_weight`` to weight its rounds.
+        the classes are those proposed in the log.  A log's propensities are read by
+        Banditron (see ``propensity_clip``); the other rules apply themselves to the
+        logged proposals (``sample_weight`` weights the rounds).
 
         Parameters
         ----------
@@ -72,10 +73,12 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         if self.probability and isinstance(y, (BanditLog, BanditFeedback)):
             raise ValueError("probability=True fits a temperature on labels or candidate sets; a log of bandit "
                              "feedback has neither (fit with probability=False).")
+        propensities = None
         if isinstance(y, BanditLog):
-            y = y.feedback()
+            y, propensities = y.feedback(), y.propensities
         if isinstance(y, BanditFeedback):
-            self._online_call(X, _LoggedTarget(y.proposed, y.correct), None, reset=True, sample_weight=sample_weight)
+            self._online_call(X, _LoggedTarget(y.proposed, y.correct, propensities), None, reset=True,
+                              sample_weight=sample_weight)
         else:
             self._online_call(X, _OracleTarget(y), None, reset=True, sample_weight=sample_weight)
         if self.probability:
@@ -131,15 +134,17 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         """
         return self._online_call(X, _OracleTarget(y), classes, reset=False, sample_weight=sample_weight)
 
-    def partial_fit_feedback(self, X, proposed, correct, classes=None, sample_weight=None):
+    def partial_fit_feedback(self, X, proposed, correct, classes=None, sample_weight=None, propensities=None):
         """Learn from logged one-bit feedback, continuing from the current state.
 
         Row ``i`` was shown ``proposed[i]`` and the answer was ``correct[i]``.  The rows
         are visited in the given order (one pass, never shuffled), and each is learnt
         as if the learner had proposed that label: CSPA, BPA and Confidit apply their
         rule to the proposed label; Banditron weighs a right answer by ``1/P`` with
-        ``P`` the probability its current policy gives the proposal; SPA, which needs
-        the true label, learns from the right answers only.
+        ``P`` the probability its current policy gives the proposal, or, given the logging
+        policy's ``propensities``, by ``1 / max(p, propensity_clip)`` (an off-policy,
+        importance-weighted update); SPA, which needs the true label, learns from the right
+        answers only.
 
         Parameters
         ----------
@@ -154,6 +159,10 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             Importance weight of each round (>= 0): its step is multiplied by it, as in
             Vowpal Wabbit; 0 is a round without a step.  Confidit's update becomes weighted
             least squares (``A += v x x^T``, the target ``v s x``).
+        propensities : array-like of shape (n_samples,), default=None
+            The logging policy's probability of each proposal, in (0, 1].  Banditron weighs
+            a right answer by its inverse (clipped at ``propensity_clip``); the other rules
+            check them and do not use them.
 
         Returns
         -------
@@ -167,7 +176,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             fb = proposed
         else:
             fb = BanditFeedback(proposed, correct)
-        return self._online_call(X, _LoggedTarget(fb.proposed, fb.correct), classes, reset=False,
+        return self._online_call(X, _LoggedTarget(fb.proposed, fb.correct, propensities), classes, reset=False,
                                  sample_weight=sample_weight)
 
     def propose(self, X):
@@ -222,7 +231,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
                           self._rule, self._rule_beta(), float(getattr(self, "gamma", 0.0)),
                           float(getattr(self, "correct_margin", 1.0)), enc.logged, enc.y, enc.proposed,
                           enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"], sw,
-                          self._acc if averaged else _NO_FLOAT2, float(self.t_), enc.cand)
+                          self._acc if averaged else _NO_FLOAT2, float(self.t_), enc.cand, enc.logp)
         self._fill_propensities(enc, hist)
         self.t_ += n
         return nu
@@ -263,7 +272,8 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         classes_ = self._check_classes(classes_, classes, first, name)
         idx = _labels_to_index(labels, classes_, name).astype(np.intp)
         if logged:
-            return _Encoded(True, _NO_INDEX, idx, np.ascontiguousarray(target.correct, dtype=bool)), classes_
+            return _Encoded(True, _NO_INDEX, idx, np.ascontiguousarray(target.correct, dtype=bool),
+                            logp=self._logged_propensities(target.propensities, n)), classes_
         return _Encoded(False, idx, _NO_INDEX, _NO_BOOL), classes_
 
     def _class_shares(self, enc, n, K):
@@ -283,6 +293,20 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         if enc.cand.size:
             return enc.cand[rows, pred]
         return enc.y[rows] == pred
+
+    def _logged_propensities(self, p, n):
+        """A log's propensities, clipped below at ``propensity_clip``: Banditron weighs a right
+        answer by their inverse; the other rules do not read them (None: not given)."""
+        if p is None:
+            return None
+        p = np.asarray(p, dtype=np.float64)
+        if p.shape != (n,) or not (np.isfinite(p).all() and (p > 0).all() and (p <= 1).all()):
+            raise ValueError(f"propensities must be {n} probabilities in (0, 1], one per logged round; got "
+                             f"shape {p.shape} with values in [{np.nanmin(p) if p.size else 'nan'}, "
+                             f"{np.nanmax(p) if p.size else 'nan'}].")
+        if getattr(self, "_rule", None) != RULE_BANDITRON:
+            return None                     # the other rules apply themselves to the logged proposal
+        return np.ascontiguousarray(np.maximum(p, self.propensity_clip))
 
     def _check_classes(self, classes_, classes, first, name):
         """The classes of this call: at least 2 on the first, the fitted ones after."""
@@ -339,6 +363,7 @@ def _is_candidate_form(y):
 
 _NO_INDEX = np.zeros(0, dtype=np.intp)
 _NO_FLOAT2 = np.zeros((0, 0), dtype=np.float64)
+_NO_FLOAT = np.zeros(0, dtype=np.float64)
 _NO_BOOL = np.zeros(0, dtype=bool)
 _NO_BOOL2 = np.zeros((0, 0), dtype=bool)
 
@@ -353,23 +378,24 @@ class _OracleTarget:
 
 
 class _LoggedTarget:
-    """Logged feedback (partial_fit_feedback)."""
+    """Logged feedback (partial_fit_feedback), with the logging policy's propensities (or None)."""
 
-    __slots__ = ("proposed", "correct")
+    __slots__ = ("proposed", "correct", "propensities")
 
-    def __init__(self, proposed, correct):
-        self.proposed, self.correct = proposed, correct
+    def __init__(self, proposed, correct, propensities=None):
+        self.proposed, self.correct, self.propensities = proposed, correct, propensities
 
 
 class _Encoded:
     """What a pass reads: oracle label indices (or candidate sets), or logged proposal
     indices and answers."""
 
-    __slots__ = ("logged", "y", "proposed", "correct", "cand")
+    __slots__ = ("logged", "y", "proposed", "correct", "cand", "logp")
 
-    def __init__(self, logged, y, proposed, correct, cand=None):
+    def __init__(self, logged, y, proposed, correct, cand=None, logp=None):
         self.logged, self.y, self.proposed, self.correct = logged, y, proposed, correct
         self.cand = _NO_BOOL2 if cand is None else cand
+        self.logp = _NO_FLOAT if logp is None else logp
 
 
 _COMMON_DOC = """
@@ -570,6 +596,14 @@ class _Exploring(_BanditLearner):
         ``SGDClassifier()`` on digits from right/wrong feedback alone.
     average : bool, default=True
         Predict with the mean of the weights over the rounds (see above).
+    propensity_clip : float, default=0.01
+        Learning from a log that carries the logging policy's propensities
+        (``partial_fit_feedback(..., propensities=p)`` or ``fit`` on a
+        :class:`~weaklabel.bandit.logs.BanditLog`), a right answer is weighed by
+        ``1 / max(p, propensity_clip)`` instead of ``1 / P`` under Banditron's own policy: the
+        importance-weighted estimate of the full-information update (Kakade, Shalev-Shwartz &
+        Tewari 2008, with the clipping of Strehl, Langford, Li & Kakade 2010), unbiased for
+        any logger that shows every class with probability above the clip.
 {common}
 
     Examples
@@ -586,15 +620,17 @@ class _Exploring(_BanditLearner):
 """)
 class Banditron(_Exploring):
     _rule = RULE_BANDITRON
-    _parameter_constraints = {**_Exploring._parameter_constraints, "average": ["boolean"]}
+    _parameter_constraints = {**_Exploring._parameter_constraints, "average": ["boolean"],
+                              "propensity_clip": [Interval(Real, 0, 1, closed="both")]}  # 0: no clipping
     _fitted_attrs = _Exploring._fitted_attrs + ("_W_cur", "_acc")
 
-    def __init__(self, *, gamma=0.1, average=True, max_iter=20, shuffle=True, random_state=None,
+    def __init__(self, *, gamma=0.1, average=True, propensity_clip=0.01, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
         self.gamma = gamma
         self.average = average
+        self.propensity_clip = propensity_clip
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state

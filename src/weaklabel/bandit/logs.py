@@ -33,7 +33,8 @@ class BanditLog:
         """The log as one-bit feedback for the bandit learners: the logged action was "right"
         when its reward is the larger of the (at most two) reward values in the log (VW's
         cost 0 against 1, a click against none; a log with one value: right when it is
-        positive).  The propensities are not used.
+        positive).  The propensities stay in the log: ``fit(X, log)`` gives them to the
+        learner (Banditron weighs its updates by them).
 
         Returns
         -------
