@@ -371,3 +371,31 @@ def test_grid_search_over_trusted_weight_with_trusted_kfold(digits):
                           cv=TrustedKFold(mask, 3, random_state=0)).fit(X, yn, trusted=mask)
     assert search.best_params_["trusted_weight"] in (1.0, "balanced")
     assert np.isfinite(search.cv_results_["mean_test_score"]).all()
+
+
+def test_anchors_estimates_the_confusion_inside_fit(tmp_path):
+    """confusion="anchors": C from out-of-fold plain-LR probabilities at anchor points, then
+    the corrected fit, in one call, without a clean label; better than ignoring the noise."""
+    import weaklabel
+    from sklearn.datasets import load_digits
+
+    from weaklabel.simulate import noisy_labels
+
+    X, y = load_digits(return_X_y=True)
+    X = X / 16
+    C = np.eye(10) * 0.7
+    for q in range(10):
+        C[(q + 1) % 10, q] = 0.3                                 # 30 % of each class flipped to the next
+    yn = noisy_labels(y, C, classes=np.arange(10), random_state=0)
+    plain = CorrectedLogistic(confusion="identity").fit(X[:1400], yn[:1400])
+    est = CorrectedLogistic(confusion="anchors").fit(X[:1400], yn[:1400])
+    assert est.score(X[1400:], y[1400:]) > plain.score(X[1400:], y[1400:]) + 0.1
+    assert np.abs(est.confusion_ - C).sum(axis=0).mean() < np.abs(np.eye(10) - C).sum(axis=0).mean()
+    est.save(tmp_path / "a.npz")
+    back = weaklabel.load(tmp_path / "a.npz")
+    np.testing.assert_allclose(back.confusion_, est.confusion_)
+    back.partial_fit(X[1400:1500], yn[1400:1500])                    # continues with the estimated C
+    with pytest.raises(ValueError, match="call fit first"):
+        CorrectedLogistic(confusion="anchors").partial_fit(X[:50], yn[:50], classes=np.arange(10))
+    with pytest.raises(ValueError, match="soft labels"):
+        CorrectedLogistic(confusion="anchors").fit(X[:100], np.full((100, 10), 0.1))

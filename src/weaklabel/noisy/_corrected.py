@@ -93,9 +93,13 @@ class CorrectedLogistic(LinearMulticlass):
 
     Parameters
     ----------
-    confusion : array-like of shape (n_classes, n_classes) or "identity"
+    confusion : array-like of shape (n_classes, n_classes), "identity" or "anchors"
         ``C[p, q] = P(noisy = p | true = q)``, columns summing to 1, as :class:`UMA`;
-        ``"identity"`` is plain logistic regression.
+        ``"identity"`` is plain logistic regression; ``"anchors"`` estimates ``C`` inside
+        ``fit`` without a clean label: plain logistic regression's out-of-fold (5 folds)
+        noisy-label probabilities of every row, read at anchor points
+        (:func:`estimate_confusion_anchors`, Patrini et al.'s estimator), then the
+        corrected fit on every row with that ``C`` (``confusion_``).  Hard labels only.
     correction : {"forward", "backward"}, default="forward"
     alpha : float, default=1e-4
         L2 penalty on the weights (``>= 0``; ``1 / (C n)`` in scikit-learn's terms).
@@ -127,6 +131,8 @@ class CorrectedLogistic(LinearMulticlass):
     classes_, coef_ (n_classes, n_features), intercept_ (n_classes,), n_features_in_
     n_iter_ : int
         L-BFGS iterations of :meth:`fit`, plus one per :meth:`partial_fit` pass.
+    confusion_ : ndarray of shape (n_classes, n_classes)
+        The ``C`` of the last :meth:`fit` (estimated with ``confusion="anchors"``).
     loss_ : float
         The corrected objective at the solution after :meth:`fit`; after
         :meth:`partial_fit`, the mean corrected loss of the chunk's rows, each scored
@@ -150,7 +156,7 @@ class CorrectedLogistic(LinearMulticlass):
     (397, 10)
     """
 
-    _parameter_constraints = {"confusion": ["array-like", StrOptions({"identity"})],
+    _parameter_constraints = {"confusion": ["array-like", StrOptions({"identity", "anchors"})],
                               "correction": [StrOptions({"forward", "backward"})],
                               "alpha": [NON_NEGATIVE], "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1],
                               "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None],
@@ -199,9 +205,12 @@ class CorrectedLogistic(LinearMulticlass):
         n, d = X.shape
         Y, classes = self._targets(y, n)
         K = classes.size
-        C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                      ensure_non_negative=True)
+        if isinstance(self.confusion, str) and self.confusion == "anchors":
+            C = self._anchor_confusion(X, y, classes, sw)
+        else:
+            C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
         mask = _check_trusted(trusted, n)
         sw = _weigh_trusted(sw, mask, self.trusted_weight, n)
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
@@ -214,6 +223,7 @@ class CorrectedLogistic(LinearMulticlass):
             Xf, K, lambda Z: corrected_loss(Z, Y, C, self.correction, sw, trusted=mask, C_T_inv=C_T_inv),
             alpha=alpha, fit_intercept=fi, max_iter=self.max_iter, tol=self.tol, W0=W_old if warm else None)
         self.classes_ = classes
+        self.confusion_ = C
         self.n_iter_ = int(res.nit)
         self.loss_ = float(res.fun)
         for name in ("_W_sgd", "t_", "eta_"):          # partial_fit continues from this solution afresh
@@ -222,6 +232,27 @@ class CorrectedLogistic(LinearMulticlass):
             raise FloatingPointError("CorrectedLogistic weights are not finite; raise alpha or use "
                                      "correction='forward'.")
         return self
+
+    def _anchor_confusion(self, X, y, classes, sw):
+        """``C`` by anchor points on out-of-fold noisy-label probabilities (5 stratified folds
+        of plain logistic regression at this estimator's settings)."""
+        from sklearn.base import clone
+        from sklearn.model_selection import StratifiedKFold
+
+        y = np.asarray(y)
+        if y.ndim != 1:
+            raise ValueError("confusion='anchors' estimates C from hard noisy labels; got soft labels (2-D y).")
+        t = _labels_to_index(y, classes, "y")
+        counts = np.bincount(t, minlength=classes.size)
+        if counts.min() < 5:
+            raise ValueError(f"confusion='anchors' needs at least 5 rows of every noisy label for its 5 folds; "
+                             f"class {classes[int(np.argmin(counts))]!r} has {int(counts.min())}.")
+        noisy = np.zeros((y.size, classes.size))
+        base = clone(self).set_params(confusion="identity", classes=classes, warm_start=False)
+        for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(np.zeros(y.size), t):
+            kw = {} if sw is None else {"sample_weight": sw[train]}
+            noisy[test] = clone(base).fit(X[train], y[train], **kw).predict_proba(X[test])
+        return estimate_confusion_anchors(noisy)
 
     @transactional
     def partial_fit(self, X, y, classes=None, sample_weight=None, trusted=None):
@@ -268,7 +299,13 @@ class CorrectedLogistic(LinearMulticlass):
                                  f"{self.classes_.tolist()}; pass the same classes or none.")
             Y, classes_ = self._targets(y, n, classes=self.classes_)
         K = classes_.size
-        C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
+        if isinstance(self.confusion, str) and self.confusion == "anchors":
+            if "confusion_" not in self.__dict__:
+                raise ValueError("confusion='anchors' estimates C in fit: call fit first, then partial_fit continues "
+                                 "with that C (or pass the matrix as confusion).")
+            C = self.confusion_
+        else:
+            C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
         sw = np.ones(n) if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                            ensure_non_negative=True)
         mask = _check_trusted(trusted, n)
@@ -346,6 +383,8 @@ class CorrectedLogistic(LinearMulticlass):
     def _state_meta(self):
         check_is_fitted(self, "classes_")
         meta = {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
+        if isinstance(self.confusion, str) and self.confusion == "anchors" and "confusion_" in self.__dict__:
+            meta["confusion"] = self.confusion_.tolist()
         if "_W_sgd" in self.__dict__:
             meta.update(t=int(self.t_), eta=float(self.eta_))
         return meta
@@ -354,6 +393,13 @@ class CorrectedLogistic(LinearMulticlass):
         super()._set_state(arrays, meta)
         self._check_weight_shape()
         self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
+        K = self.classes_.size
+        if "confusion" in meta:
+            self.confusion_ = check_confusion(np.asarray(meta["confusion"], dtype=np.float64), K)
+        elif not isinstance(self.confusion, str):
+            self.confusion_ = check_confusion(self.confusion, K)
+        elif self.confusion == "identity":
+            self.confusion_ = np.eye(K)
         if "W_sgd" in arrays:
             W = np.asarray(arrays["W_sgd"])
             if W.shape != self._W.shape or W.dtype.kind != "f" or not np.isfinite(W).all():
