@@ -192,3 +192,24 @@ def test_uma_probability_reads_noisy_labels_through_the_confusion_matrix(digits,
     assert abs(P.max(axis=1).mean() - np.mean(est.predict(X[450:]) == y[450:])) < 0.15
     est.save(tmp_path / "u.npz")
     np.testing.assert_allclose(weaklabel.load(tmp_path / "u.npz").predict_proba(X[450:]), P)
+
+
+@pytest.mark.parametrize("name", ["CLPL", "PRODEN", "CorrectedLogistic"])
+def test_batch_learners_class_weight_is_the_sample_weight_it_stands_for(name, digits):
+    from weaklabel.noisy import CorrectedLogistic
+    from weaklabel.partial import CLPL, PRODEN
+
+    make = {"CLPL": lambda **k: CLPL(**k), "PRODEN": lambda **k: PRODEN(max_rounds=3, **k),
+            "CorrectedLogistic": lambda **k: CorrectedLogistic(**k)}[name]
+    X, y = digits
+    w = {k: 1.0 + k for k in range(10)}
+    a = make(class_weight=w).fit(X, y)
+    b = make().fit(X, y, sample_weight=np.array([w[k] for k in y]))
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-10, atol=1e-12)
+    if name != "CorrectedLogistic":
+        S = make_candidate_sets(y, 2, random_state=0)
+        c = make(class_weight=w).fit(X, S)
+        d = make().fit(X, S, sample_weight=(S.mask * np.arange(1.0, 11.0)).sum(axis=1) / S.mask.sum(axis=1))
+        np.testing.assert_allclose(c.coef_, d.coef_, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="not among the classes"):
+        make(class_weight={42: 1.0}).fit(X, y)

@@ -43,7 +43,7 @@ from sklearn.utils import check_random_state
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_X, row_scale_of, saved_row_scale, saved_temperature, transactional
+from ._validation import check_X, class_weighted, row_scale_of, saved_row_scale, saved_temperature, transactional
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineLinear"]
@@ -192,20 +192,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     def _with_class_weight(self, sw, encoded, classes_, n):
         """``sw`` (empty: all 1) times each row's class weight (see ``class_weight``)."""
-        share = self._class_shares(encoded, n, classes_.size)          # (n, K), rows summing to 1
-        if isinstance(self.class_weight, str):                        # "balanced"
-            counts = share.sum(axis=0)
-            w = np.where(counts > 0, n / (classes_.size * np.maximum(counts, 1e-300)), 1.0)
-        else:
-            unknown = [k for k in self.class_weight if k not in set(classes_.tolist())]
-            if unknown:
-                raise ValueError(f"class_weight names classes {unknown[:5]} that are not among the classes "
-                                 f"{classes_.tolist()[:10]}.")
-            w = np.array([float(self.class_weight.get(c, 1.0)) for c in classes_.tolist()])
-            if not (np.isfinite(w).all() and (w >= 0).all()):
-                raise ValueError(f"class_weight values must be finite and >= 0; got {self.class_weight}.")
-        row_w = share @ w
-        return np.ascontiguousarray(row_w * sw if sw.size else row_w)
+        return class_weighted(sw, self._class_shares(encoded, n, classes_.size), classes_, self.class_weight)
 
     def _class_shares(self, encoded, n, K):
         """Each row's share of each class (a family defines it to support class_weight)."""

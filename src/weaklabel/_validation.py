@@ -61,6 +61,41 @@ def check_sample_weight(sample_weight, X, *, dtype=np.float64, ensure_non_negati
     return _check_sample_weight(sample_weight, X, dtype=dtype, ensure_non_negative=ensure_non_negative)
 
 
+#: the docstring of a ``class_weight`` parameter (numpydoc, for a Parameters section)
+CLASS_WEIGHT_DOC = """class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's weight (with its ``sample_weight``): a
+        row of exact label ``k`` takes ``class_weight[k]``, a candidate set (or soft label)
+        the mean weight of its classes.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the
+        rows of class ``k`` (a candidate set counts ``1/|S|`` for each of its candidates),
+        computed on the rows of each call.  Classes absent from a dict weigh 1."""
+
+
+def class_weight_doc(cls):
+    """Class decorator: ``{class_weight}`` in the class docstring becomes :data:`CLASS_WEIGHT_DOC`."""
+    cls.__doc__ = cls.__doc__.replace("{class_weight}", CLASS_WEIGHT_DOC)
+    return cls
+
+
+def class_weighted(sw, shares, classes, class_weight):
+    """``sw`` (None or empty: all 1) times each row's class weight: ``shares`` (n, K) is each
+    row's share of each class (rows summing to 1), ``class_weight`` a dict or "balanced"."""
+    n, K = shares.shape
+    if isinstance(class_weight, str):                                # "balanced"
+        counts = shares.sum(axis=0)
+        w = np.where(counts > 0, n / (K * np.maximum(counts, 1e-300)), 1.0)
+    else:
+        known = set(classes.tolist())
+        unknown = [k for k in class_weight if k not in known]
+        if unknown:
+            raise ValueError(f"class_weight names classes {unknown[:5]} that are not among the classes "
+                             f"{classes.tolist()[:10]}.")
+        w = np.array([float(class_weight.get(c, 1.0)) for c in classes.tolist()])
+        if not (np.isfinite(w).all() and (w >= 0).all()):
+            raise ValueError(f"class_weight values must be finite and >= 0; got {class_weight}.")
+    row_w = shares @ w
+    return np.ascontiguousarray(row_w if sw is None or not len(sw) else row_w * sw)
+
+
 def keyword_only(init):
     """Decorator of an ``__init__`` whose parameters are all keyword-only: positional use
     still works for one release, with a FutureWarning naming the keywords to use (as

@@ -12,7 +12,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._persist import register
-from .._validation import (keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
+from .._validation import (class_weight_doc, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
 from ..linear import LinearMulticlass, lbfgs_fit
 
@@ -78,6 +78,7 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, trusted=None, C_T
 
 
 @register
+@class_weight_doc
 class CorrectedLogistic(LinearMulticlass):
     """Multinomial logistic regression on noisy labels with a known noise matrix, loss-corrected.
 
@@ -125,6 +126,9 @@ class CorrectedLogistic(LinearMulticlass):
         the other rows of the same call.  A few clean rows among many noisy ones often earn
         a weight well above 1; choose it by cross-validation over the trusted rows
         (:class:`TrustedKFold`).
+    {class_weight}
+        Applied to the given labels in :meth:`fit` (each call's rows in
+        :meth:`partial_fit` are weighted by ``sample_weight`` alone).
 
     Attributes
     ----------
@@ -161,12 +165,14 @@ class CorrectedLogistic(LinearMulticlass):
                               "alpha": [NON_NEGATIVE], "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1],
                               "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None],
                               "warm_start": ["boolean"], "eta0": [Interval(Real, 0, None, closed="neither"), None],
-                              "trusted_weight": [Interval(Real, 0, None, closed="neither"), StrOptions({"balanced"})]}
+                              "trusted_weight": [Interval(Real, 0, None, closed="neither"), StrOptions({"balanced"})],
+                              "class_weight": [dict, StrOptions({"balanced"}), None]}
 
     @keyword_only
     def __init__(self, *, confusion="identity", correction="forward", alpha=1e-4, fit_intercept=True, max_iter=500,
-                 tol=1e-6, classes=None, warm_start=False, eta0=None, trusted_weight=1.0):
+                 tol=1e-6, classes=None, warm_start=False, eta0=None, trusted_weight=1.0, class_weight=None):
         self.confusion = confusion
+        self.class_weight = class_weight
         self.correction = correction
         self.alpha = alpha
         self.fit_intercept = fit_intercept
@@ -207,6 +213,8 @@ class CorrectedLogistic(LinearMulticlass):
         K = classes.size
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                      ensure_non_negative=True)
+        if self.class_weight is not None:                  # on the given (noisy or soft) labels
+            sw = class_weighted(sw, Y, classes, self.class_weight)
         if isinstance(self.confusion, str) and self.confusion == "anchors":
             C = self._anchor_confusion(X, y, classes, sw)
         else:

@@ -25,7 +25,7 @@ class BatchPartialLinear(LinearMulticlass):
     def _fit_inputs(self, X, y, sample_weight):
         """Validated ``(Xf, S, classes, sw)``: rows as CSR or float64, the candidate mask over
         ``classes`` (at least 2, no empty set) and the weights (None when not given)."""
-        from .._validation import check_sample_weight
+        from .._validation import check_sample_weight, class_weighted
 
         self._validate_params()
         X = check_X(self, X, reset=True)
@@ -35,6 +35,8 @@ class BatchPartialLinear(LinearMulticlass):
         check_nonempty(S)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                      ensure_non_negative=True)
+        if getattr(self, "class_weight", None) is not None:
+            sw = class_weighted(sw, S / S.sum(axis=1, keepdims=True), classes, self.class_weight)
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         return Xf, S, classes, sw
 

@@ -8,7 +8,7 @@ import numpy as np
 from .._validation import Interval, StrOptions
 
 from .._persist import register
-from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
+from .._validation import class_weight_doc, keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
 from ..linear import lbfgs_fit
 from ..calibration import OutOfFoldTemperature, probability_doc
 from ._batch import BatchPartialLinear
@@ -60,6 +60,7 @@ def clpl_loss(Z, S, loss="squared_hinge", sample_weight=None):
 
 @register
 @probability_doc
+@class_weight_doc
 class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     """Linear classifier from candidate label sets with the convex CLPL loss.
 
@@ -84,6 +85,7 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     classes : array-like, default=None
         Every class; ``None``: the labels ``fit`` sees.
     {probability}
+    {class_weight}
 
     Attributes
     ----------
@@ -108,12 +110,13 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     _parameter_constraints = {"alpha": [NON_NEGATIVE], "loss": [StrOptions({"squared_hinge", "logistic"})],
                               "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1],
                               "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None],
-                              "probability": ["boolean"]}
+                              "probability": ["boolean"], "class_weight": [dict, StrOptions({"balanced"}), None]}
 
     @keyword_only
     def __init__(self, *, alpha=1e-4, loss="squared_hinge", fit_intercept=True, max_iter=500, tol=1e-6,
-                 classes=None, probability=False):
+                 classes=None, probability=False, class_weight=None):
         self.alpha = alpha
+        self.class_weight = class_weight
         self.probability = probability
         self.loss = loss
         self.fit_intercept = fit_intercept

@@ -8,7 +8,7 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import log_softmax, softmax
-from .._validation import Interval, StrOptions
+from .._validation import class_weight_doc, Interval, StrOptions
 
 from .._persist import register
 from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
@@ -59,6 +59,7 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
 
 
 @register
+@class_weight_doc
 class PRODEN(BatchPartialLinear):
     """Multinomial logistic regression from candidate label sets by progressive
     identification of the true label.
@@ -108,6 +109,7 @@ class PRODEN(BatchPartialLinear):
     init : {"uniform", "clpl"}, default="uniform"
         The first weights ``q``: uniform over each set (the paper), or the restricted
         softmax of a :class:`CLPL` fit with the same ``alpha``, intercept and sample weights.
+    {class_weight}
 
     Attributes
     ----------
@@ -135,12 +137,14 @@ class PRODEN(BatchPartialLinear):
     _parameter_constraints = {"alpha": [NON_NEGATIVE], "max_rounds": [AT_LEAST_1],
                               "tol": [Interval(Real, 0, None, closed="left")], "max_iter": [AT_LEAST_1],
                               "fit_intercept": ["boolean"], "classes": ["array-like", None],
-                              "init": [StrOptions({"uniform", "clpl"})]}
+                              "init": [StrOptions({"uniform", "clpl"})],
+                              "class_weight": [dict, StrOptions({"balanced"}), None]}
 
     @keyword_only
     def __init__(self, *, alpha=1e-4, max_rounds=50, tol=1e-3, max_iter=10, fit_intercept=True, classes=None,
-                 init="uniform"):
+                 init="uniform", class_weight=None):
         self.alpha = alpha
+        self.class_weight = class_weight
         self.max_rounds = max_rounds
         self.tol = tol
         self.max_iter = max_iter
