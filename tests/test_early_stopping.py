@@ -213,3 +213,17 @@ def test_batch_learners_class_weight_is_the_sample_weight_it_stands_for(name, di
         np.testing.assert_allclose(c.coef_, d.coef_, rtol=1e-10, atol=1e-12)
     with pytest.raises(ValueError, match="not among the classes"):
         make(class_weight={42: 1.0}).fit(X, y)
+
+
+def test_batch_learners_verbose_prints_their_solver_progress(digits, capsys):
+    from weaklabel.noisy import CorrectedLogistic
+    from weaklabel.partial import CLPL, PRODEN
+
+    X, y = digits
+    CLPL(verbose=1, max_iter=3).fit(X, y)
+    PRODEN(verbose=1, max_rounds=2).fit(X, y)
+    CorrectedLogistic(verbose=1, max_iter=2, confusion="anchors").fit(X, y)
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(" ")[0] for line in out] == ["CLPL"] * 3 + ["PRODEN"] * 2 + ["CorrectedLogistic"] * 2
+    CLPL(max_iter=3).fit(X, y)
+    assert capsys.readouterr().out == ""

@@ -294,7 +294,8 @@ class OutOfFoldTemperature:
         """A fresh copy of the learner for one fold (without ``probability``)."""
         from sklearn.base import clone
 
-        return clone(self).set_params(probability=False)
+        est = clone(self).set_params(probability=False)
+        return est.set_params(verbose=0) if "verbose" in est.get_params(deep=False) else est
 
     def _folds(self, y, n, n_folds, seed):
         """``(train rows, y of those rows, held-out rows)`` per fold, over rows."""

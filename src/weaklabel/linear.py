@@ -224,7 +224,7 @@ def kernel_rows(X):
     return X, True, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32)
 
 
-def lbfgs_fit(X, n_classes, loss_grad, *, alpha, fit_intercept, max_iter, tol, W0=None):
+def lbfgs_fit(X, n_classes, loss_grad, *, alpha, fit_intercept, max_iter, tol, W0=None, verbose=0, name="L-BFGS"):
     """Minimise ``loss(X W + b) + alpha/2 ||W||^2`` over a linear multiclass model by scipy's
     L-BFGS (the intercept ``b`` is not penalised).
 
@@ -232,6 +232,7 @@ def lbfgs_fit(X, n_classes, loss_grad, *, alpha, fit_intercept, max_iter, tol, W
     gradient in ``Z``.  With sparse ``X`` and ``alpha > 0``, the search runs over the columns
     some row uses: the others have weight 0 at the optimum, and L-BFGS' cost per iteration
     grows with the number of variables.  ``W0`` (same layout as the result) is a warm start.
+    ``verbose`` > 0 prints the objective after each iteration, prefixed by ``name``.
 
     Returns
     -------
@@ -269,7 +270,14 @@ def lbfgs_fit(X, n_classes, loss_grad, *, alpha, fit_intercept, max_iter, tol, W
         theta0[:dd * K] = (W0[:d] if cols is None else W0[cols]).ravel()
         if fi:
             theta0[dd * K:] = W0[d]
-    res = minimize(objective, theta0, jac=True, method="L-BFGS-B", options={"maxiter": int(max_iter), "gtol": float(tol)})
+    callback = None
+    if verbose:
+        def callback(intermediate_result):
+            callback.k += 1
+            print(f"{name} iteration {callback.k}: objective {intermediate_result.fun:.6g}", flush=True)
+        callback.k = 0
+    res = minimize(objective, theta0, jac=True, method="L-BFGS-B", callback=callback,
+                   options={"maxiter": int(max_iter), "gtol": float(tol)})
     W = np.zeros((d, K))
     W[slice(None) if cols is None else cols] = res.x[:dd * K].reshape(dd, K)
     return (np.vstack([W, res.x[dd * K:][None, :]]) if fi else W), res

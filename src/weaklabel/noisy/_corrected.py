@@ -129,6 +129,9 @@ class CorrectedLogistic(LinearMulticlass):
     {class_weight}
         Applied to the given labels in :meth:`fit` (each call's rows in
         :meth:`partial_fit` are weighted by ``sample_weight`` alone).
+    verbose : int, default=0
+        Print the objective after each L-BFGS iteration (as scikit-learn's
+        ``LogisticRegression(verbose=1)`` reports its solver's progress) in :meth:`fit`.
 
     Attributes
     ----------
@@ -166,12 +169,14 @@ class CorrectedLogistic(LinearMulticlass):
                               "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None],
                               "warm_start": ["boolean"], "eta0": [Interval(Real, 0, None, closed="neither"), None],
                               "trusted_weight": [Interval(Real, 0, None, closed="neither"), StrOptions({"balanced"})],
-                              "class_weight": [dict, StrOptions({"balanced"}), None]}
+                              "class_weight": [dict, StrOptions({"balanced"}), None], "verbose": ["verbose"]}
 
     @keyword_only
     def __init__(self, *, confusion="identity", correction="forward", alpha=1e-4, fit_intercept=True, max_iter=500,
-                 tol=1e-6, classes=None, warm_start=False, eta0=None, trusted_weight=1.0, class_weight=None):
+                 tol=1e-6, classes=None, warm_start=False, eta0=None, trusted_weight=1.0, class_weight=None,
+                 verbose=0):
         self.confusion = confusion
+        self.verbose = verbose
         self.class_weight = class_weight
         self.correction = correction
         self.alpha = alpha
@@ -229,7 +234,8 @@ class CorrectedLogistic(LinearMulticlass):
             np.array_equal(getattr(self, "classes_", None), classes)
         self._W, res = lbfgs_fit(
             Xf, K, lambda Z: corrected_loss(Z, Y, C, self.correction, sw, trusted=mask, C_T_inv=C_T_inv),
-            alpha=alpha, fit_intercept=fi, max_iter=self.max_iter, tol=self.tol, W0=W_old if warm else None)
+            alpha=alpha, fit_intercept=fi, max_iter=self.max_iter, tol=self.tol, W0=W_old if warm else None,
+            verbose=self.verbose, name="CorrectedLogistic")
         self.classes_ = classes
         self.confusion_ = C
         self.n_iter_ = int(res.nit)
@@ -256,7 +262,7 @@ class CorrectedLogistic(LinearMulticlass):
             raise ValueError(f"confusion='anchors' needs at least 5 rows of every noisy label for its 5 folds; "
                              f"class {classes[int(np.argmin(counts))]!r} has {int(counts.min())}.")
         noisy = np.zeros((y.size, classes.size))
-        base = clone(self).set_params(confusion="identity", classes=classes, warm_start=False)
+        base = clone(self).set_params(confusion="identity", classes=classes, warm_start=False, verbose=0)
         for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(np.zeros(y.size), t):
             kw = {} if sw is None else {"sample_weight": sw[train]}
             noisy[test] = clone(base).fit(X[train], y[train], **kw).predict_proba(X[test])

@@ -86,6 +86,9 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
         Every class; ``None``: the labels ``fit`` sees.
     {probability}
     {class_weight}
+    verbose : int, default=0
+        Print the objective after each L-BFGS iteration (as scikit-learn's
+        ``LogisticRegression(verbose=1)`` reports its solver's progress).
 
     Attributes
     ----------
@@ -110,12 +113,14 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     _parameter_constraints = {"alpha": [NON_NEGATIVE], "loss": [StrOptions({"squared_hinge", "logistic"})],
                               "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1],
                               "tol": [Interval(Real, 0, None, closed="neither")], "classes": ["array-like", None],
-                              "probability": ["boolean"], "class_weight": [dict, StrOptions({"balanced"}), None]}
+                              "probability": ["boolean"], "class_weight": [dict, StrOptions({"balanced"}), None],
+                              "verbose": ["verbose"]}
 
     @keyword_only
     def __init__(self, *, alpha=1e-4, loss="squared_hinge", fit_intercept=True, max_iter=500, tol=1e-6,
-                 classes=None, probability=False, class_weight=None):
+                 classes=None, probability=False, class_weight=None, verbose=0):
         self.alpha = alpha
+        self.verbose = verbose
         self.class_weight = class_weight
         self.probability = probability
         self.loss = loss
@@ -142,6 +147,7 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
         Xf, S, classes, sw = self._fit_inputs(X, y, sample_weight)
         K = classes.size
         self._W, res = lbfgs_fit(Xf, K, lambda Z: clpl_loss(Z, S, self.loss, sw), alpha=self.alpha,
+                                 verbose=self.verbose, name="CLPL",
                                  fit_intercept=self.fit_intercept, max_iter=self.max_iter, tol=self.tol)
         self.classes_ = classes
         self.n_iter_ = int(res.nit)

@@ -110,6 +110,8 @@ class PRODEN(BatchPartialLinear):
         The first weights ``q``: uniform over each set (the paper), or the restricted
         softmax of a :class:`CLPL` fit with the same ``alpha``, intercept and sample weights.
     {class_weight}
+    verbose : int, default=0
+        Print each round's loss and the largest change of the weights ``q``.
 
     Attributes
     ----------
@@ -138,12 +140,13 @@ class PRODEN(BatchPartialLinear):
                               "tol": [Interval(Real, 0, None, closed="left")], "max_iter": [AT_LEAST_1],
                               "fit_intercept": ["boolean"], "classes": ["array-like", None],
                               "init": [StrOptions({"uniform", "clpl"})],
-                              "class_weight": [dict, StrOptions({"balanced"}), None]}
+                              "class_weight": [dict, StrOptions({"balanced"}), None], "verbose": ["verbose"]}
 
     @keyword_only
     def __init__(self, *, alpha=1e-4, max_rounds=50, tol=1e-3, max_iter=10, fit_intercept=True, classes=None,
-                 init="uniform", class_weight=None):
+                 init="uniform", class_weight=None, verbose=0):
         self.alpha = alpha
+        self.verbose = verbose
         self.class_weight = class_weight
         self.max_rounds = max_rounds
         self.tol = tol
@@ -186,6 +189,9 @@ class PRODEN(BatchPartialLinear):
             Q_new = _restricted_posterior(_scores(Xf, W, d), S)
             change = float(np.abs(Q_new - Q).max())
             Q = Q_new
+            if self.verbose:
+                print(f"PRODEN round {rounds}: loss {res.fun:.6g}, largest change of a weight q {change:.3g}",
+                      flush=True)
             if change < self.tol and res.nit < self.max_iter:     # weights settled and the last solve converged
                 break
         if not np.isfinite(W).all():
