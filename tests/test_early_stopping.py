@@ -227,3 +227,27 @@ def test_batch_learners_verbose_prints_their_solver_progress(digits, capsys):
     assert [line.split(" ")[0] for line in out] == ["CLPL"] * 3 + ["PRODEN"] * 2 + ["CorrectedLogistic"] * 2
     CLPL(max_iter=3).fit(X, y)
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("name", ["UMA", "MMS", "CandidateLabelSVM"])
+def test_uma_and_bag_learners_class_weight_is_the_sample_weight_it_stands_for(name, digits):
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from weaklabel.bags import MMS, CandidateLabelSVM
+    from weaklabel.noisy import UMA
+
+    make = {"UMA": lambda **k: UMA(confusion="identity", max_iter=100, random_state=0, **k),
+            "MMS": lambda **k: MMS(max_iter=2, n_rounds=2, random_state=0, **k),
+            "CandidateLabelSVM": lambda **k: CandidateLabelSVM(random_state=0, **k)}[name]
+    X, y = digits
+    X, y = X[:300], y[:300]
+    w = {k: 1.0 + k for k in range(10)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = make(class_weight=w).fit(X, y)
+        b = make().fit(X, y, sample_weight=np.array([w[k] for k in y]))
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="not among the classes"):
+        make(class_weight={42: 1.0}).fit(X, y)

@@ -10,7 +10,7 @@ from sklearn.svm import LinearSVC
 
 from .._validation import StrOptions
 
-from .._validation import keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_doc, row_scale_of, saved_row_scale, transactional
+from .._validation import class_weight_doc, class_weighted, keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_doc, row_scale_of, saved_row_scale, transactional
 from .._persist import register
 from ..linear import LinearMulticlass
 from ..calibration import probability_doc
@@ -22,6 +22,7 @@ __all__ = ["CandidateLabelSVM"]
 @register
 @row_scale_doc
 @probability_doc
+@class_weight_doc
 class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
     """Candidate Labeling SVM (CL-SVM): every label any candidate gives an instance is a positive.
 
@@ -48,6 +49,8 @@ class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
         Seeds LIBLINEAR's coordinate order.
     {row_scale}
     {probability}
+    {class_weight}
+        For CL-SVM, an instance's weight is that of its candidate labels.
 
     Attributes
     ----------
@@ -71,12 +74,14 @@ class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
 
     _parameter_constraints = {"C": [POSITIVE], "loss": [StrOptions({"hinge", "squared_hinge"})],
                               "fit_intercept": ["boolean"], "max_iter": [AT_LEAST_1], "tol": [POSITIVE],
-                              "random_state": ["random_state"], "row_scale": ROW_SCALE, "probability": ["boolean"]}
+                              "random_state": ["random_state"], "row_scale": ROW_SCALE, "probability": ["boolean"],
+                              "class_weight": [dict, StrOptions({"balanced"}), None]}
 
     @keyword_only
     def __init__(self, *, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4, random_state=None,
-                 row_scale="auto", probability=False):
+                 row_scale="auto", probability=False, class_weight=None):
         self.C = C
+        self.class_weight = class_weight
         self.probability = probability
         self.row_scale = row_scale
         self.loss = loss
@@ -110,6 +115,9 @@ class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         mask = B.instance_candidates().mask
+        if self.class_weight is not None:                  # each instance's candidate labels
+            sample_weight = class_weighted(sample_weight, mask / mask.sum(axis=1, keepdims=True), B.classes_,
+                                           self.class_weight)
         scale = row_scale_of(X, self.row_scale)
         d = X.shape[1]
         W = np.zeros((d + int(self.fit_intercept), B.n_classes))

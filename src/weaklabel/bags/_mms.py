@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from .._validation import (saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values, row_scale_doc,
+from .._validation import (StrOptions, class_weight_doc, class_weighted, saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values, row_scale_doc,
                            row_scale_of, saved_row_scale, transactional)
 from ..calibration import OutOfFoldTemperature, probability_doc
 from ..labels import BagCandidates, CandidateSets
@@ -131,6 +131,7 @@ def draw_batches(rng, n_bags, n_steps, batch_size):
 @register
 @row_scale_doc
 @probability_doc
+@class_weight_doc
 class MMS(BagTemperature, BagScoring, LinearMulticlass):
     """Maximum Margin Set learning (MMS) from bags with candidate labeling vectors.
 
@@ -188,6 +189,9 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
         Seeds the mini-batch draws.
     {row_scale}
     {probability}
+    {class_weight}
+        For MMS, a row's weight is that of its candidate labels (every label some labeling
+        gives it), and a bag weighs the mean of its rows', as with ``sample_weight``.
 
     Attributes
     ----------
@@ -226,8 +230,10 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
 
     @keyword_only
     def __init__(self, *, alpha=None, n_rounds=5, max_iter=10, max_passes=50, batch_size=1, tol=1e-3,
-                 fit_intercept=True, random_state=None, row_scale="auto", probability=False):
+                 fit_intercept=True, random_state=None, row_scale="auto", probability=False,
+                 class_weight=None):
         self.alpha = alpha
+        self.class_weight = class_weight
         self.probability = probability
         self.row_scale = row_scale
         self.n_rounds = n_rounds
@@ -240,7 +246,8 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
 
     _parameter_constraints = {"alpha": [POSITIVE, None], "n_rounds": [AT_LEAST_1], "max_iter": [AT_LEAST_1],
                               "max_passes": [AT_LEAST_1], "batch_size": [AT_LEAST_1], "tol": [NON_NEGATIVE], "fit_intercept": ["boolean"],
-                              "random_state": ["random_state"], "row_scale": ROW_SCALE, "probability": ["boolean"]}
+                              "random_state": ["random_state"], "row_scale": ROW_SCALE, "probability": ["boolean"],
+                              "class_weight": [dict, StrOptions({"balanced"}), None]}
 
     def _check_params(self):
         self._validate_params()
@@ -285,6 +292,11 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
 
             sw = check_sample_weight(sample_weight, np.empty((B.n_rows, 0)), dtype=np.float64,
                                       ensure_non_negative=True)
+        if self.class_weight is not None:                  # each instance's candidate labels
+            inst = B.instance_candidates().mask
+            sw = class_weighted(sw if sample_weight is not None else None, inst / inst.sum(axis=1, keepdims=True),
+                                B.classes_, self.class_weight)
+        if sample_weight is not None or self.class_weight is not None:
             bw = np.add.reduceat(sw[B.rows], B.bag_ptr[:-1]) / B.bag_sizes
         radius = float(np.sqrt(2.0 * B.bag_sizes.max() * (bw.mean() if bw.size else 1.0) / lam))
         rows = np.ascontiguousarray(B.rows, dtype=np.int64)

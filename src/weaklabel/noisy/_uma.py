@@ -13,7 +13,7 @@ from sklearn.utils.validation import column_or_1d
 
 from .._validation import StrOptions
 
-from .._validation import (keyword_only, saved_temperature, 
+from .._validation import (class_weight_doc, class_weighted, keyword_only, saved_temperature, 
     AT_LEAST_1,
     NON_NEGATIVE,
     _classes_array,
@@ -41,6 +41,7 @@ SELECTIONS = ("error", "confusion", "random")
 
 @register
 @probability_doc
+@class_weight_doc
 class UMA(OutOfFoldTemperature, LinearMulticlass):
     """UMA: a multiclass linear classifier learned from labels corrupted by a known confusion.
 
@@ -90,6 +91,8 @@ class UMA(OutOfFoldTemperature, LinearMulticlass):
         along the iterations.
     {probability}
         For UMA the likelihood of a noisy label ``p`` is ``sum_q C[p, q] p(q | x)``.
+    {class_weight}
+        For UMA, on the given (noisy) labels.
 
     Attributes
     ----------
@@ -121,8 +124,10 @@ class UMA(OutOfFoldTemperature, LinearMulticlass):
 
     @keyword_only
     def __init__(self, *, confusion=None, alpha=0.0, selection="error", max_iter=1000, tol=1e-6,
-                 random_state=None, fit_intercept=False, classes=None, warm_start=False, probability=False):
+                 random_state=None, fit_intercept=False, classes=None, warm_start=False, probability=False,
+                 class_weight=None):
         self.confusion = confusion
+        self.class_weight = class_weight
         self.probability = probability
         self.alpha = alpha
         self.selection = selection
@@ -136,7 +141,8 @@ class UMA(OutOfFoldTemperature, LinearMulticlass):
     _parameter_constraints = {"confusion": ["array-like", StrOptions({"identity"}), None], "alpha": [NON_NEGATIVE],
                               "selection": [StrOptions(set(SELECTIONS))], "max_iter": [AT_LEAST_1],
                               "tol": [NON_NEGATIVE], "random_state": ["random_state"], "fit_intercept": ["boolean"],
-                              "classes": ["array-like", None], "warm_start": ["boolean"], "probability": ["boolean"]}
+                              "classes": ["array-like", None], "warm_start": ["boolean"], "probability": ["boolean"],
+                              "class_weight": [dict, StrOptions({"balanced"}), None]}
 
     def _check_params(self):
         self._validate_params()
@@ -190,6 +196,8 @@ class UMA(OutOfFoldTemperature, LinearMulticlass):
             from .._validation import check_sample_weight
 
             sw = check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        if self.class_weight is not None:                  # on the given noisy labels
+            sw = class_weighted(sw, np.eye(classes.size)[y_idx], classes, self.class_weight)
         if self.fit_intercept:
             X = with_intercept(X)
         W0, hist0 = None, None
