@@ -103,11 +103,11 @@ def _uma_changes_moved(scores, y_idx, member, q, r, ch_row, ch_set, ch_sign, top
         b = top[i]
         if not tied[i] and b != q and b != r and scores[i, q] < scores[i, b] and scores[i, r] < scores[i, b]:
             continue
-        old_err = b != y_idx[i]
+        old_err = 1 if b != y_idx[i] else 0          # ints: numpy refuses bool - bool in Python mode
         best, second, n_top = _top(scores, i)
         top[i] = best
         tied[i] = n_top > 1
-        d_err += (best != y_idx[i]) - old_err
+        d_err += (1 if best != y_idx[i] else 0) - old_err
         m = _record_flips(scores, i, best, second, n_top, 0.0, member, ch_row, ch_set, ch_sign, m)
     return d_err, m
 
