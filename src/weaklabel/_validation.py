@@ -96,6 +96,25 @@ def class_weighted(sw, shares, classes, class_weight):
     return np.ascontiguousarray(row_w if sw is None or not len(sw) else row_w * sw)
 
 
+def check_partial_fit_classes(est, classes, *, first, given_by_y=False, call="partial_fit"):
+    """The one first-call protocol of ``partial_fit`` (as scikit-learn's
+    ``_check_partial_fit_first_call``): on the first call ``classes`` is required unless
+    ``y`` itself names every class (``given_by_y``); on a later call, ``classes`` may be
+    repeated but must equal ``classes_``.  Returns the classes to encode against: the given
+    ones (or None, to take them from ``y``) on the first call, ``classes_`` after."""
+    if first:
+        if classes is None and not given_by_y:
+            raise ValueError(f"classes must be passed on the first call to {call} (every label the model will see), "
+                             f"e.g. {call}(X, y, classes=np.arange(n_classes)); got classes=None.")
+        return None if classes is None else _classes_array(classes)
+    if classes is not None:
+        given = np.unique(np.asarray(classes))
+        if not np.array_equal(given, est.classes_):
+            raise ValueError(f"classes={given.tolist()} differs from the classes of the first {call} call "
+                             f"{est.classes_.tolist()}; pass the same classes or none.")
+    return est.classes_
+
+
 def keyword_only(init):
     """Decorator of an ``__init__`` whose parameters are all keyword-only: positional use
     still works for one release, with a FutureWarning naming the keywords to use (as

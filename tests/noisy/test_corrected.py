@@ -219,7 +219,7 @@ def test_partial_fit_continues_fit_saves_and_rejects_bad_input(digits, tmp_path)
     np.testing.assert_array_equal(est.coef_, twin.coef_)         # the SGD state is saved too
     state = {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in est.__dict__.items()}
     bad_calls = [
-        (dict(X=Xtr[:50], y=yn[:50], classes=np.arange(9)), "differs from the fitted classes"),
+        (dict(X=Xtr[:50], y=yn[:50], classes=np.arange(9)), "differs from the classes of the first"),
         (dict(X=Xtr[:50], y=yn[:50] + 20), "not in classes|unknown|absent"),
         (dict(X=Xtr[:50, :10], y=yn[:50]), "features"),
         (dict(X=Xtr[:50], y=yn[:50], trusted=np.arange(60, 70)), "trusted row indices"),

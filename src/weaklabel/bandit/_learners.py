@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from .._validation import transactional, Interval, StrOptions
 
-from .._validation import (AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, UNIT_OPEN, _classes_array,
+from .._validation import (check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, UNIT_OPEN, _classes_array,
                            _labels_to_index)
 from ..calibration import PROBABILITY_ATTR_DOC, PROBABILITY_DOC, OutOfFoldTemperature
 from .._online import EARLY_STOPPING_ATTR_DOC, EARLY_STOPPING_CONSTRAINTS, EARLY_STOPPING_DOC, OnlineLinear
@@ -262,11 +262,9 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         if labels.ndim != 1 or labels.shape[0] != n:
             raise ValueError(f"{name} must be 1-D with one label per row of X ({n}); got shape {labels.shape}.")
         if first:
-            if classes is None and not reset:
-                raise ValueError(
-                    "classes must be passed on the first partial_fit / partial_fit_feedback call (every "
-                    "label the model will see), e.g. classes=np.arange(n_classes); got classes=None.")
-            classes_ = _classes_array(np.unique(labels), name) if classes is None else _classes_array(classes)
+            wanted = check_partial_fit_classes(self, classes, first=True, given_by_y=reset,
+                                               call="partial_fit_feedback" if logged else "partial_fit")
+            classes_ = _classes_array(np.unique(labels), name) if wanted is None else wanted
         else:
             classes_ = self.classes_
         classes_ = self._check_classes(classes_, classes, first, name)
@@ -314,10 +312,8 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             if classes_.size < 2:
                 raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class "
                                  f"{classes_.tolist()}.")
-        elif classes is not None and not np.array_equal(_classes_array(classes), classes_):
-            raise ValueError(
-                f"classes={np.asarray(classes).tolist()} differs from the classes of the first call "
-                f"{classes_.tolist()}; pass the same classes or none.")
+        else:
+            check_partial_fit_classes(self, classes, first=False)
         return classes_
 
     def _encode_candidates(self, y, n, classes, first, reset):
@@ -325,9 +321,9 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         become the plain label path, so single-label sets learn exactly as labels do)."""
         from ..labels import CandidateSets, check_candidates
 
-        if first and classes is None and not reset and not isinstance(y, (CandidateSets, np.ndarray)):
-            raise ValueError("classes must be passed on the first partial_fit call with candidate sets given as "
-                             "label lists (every label the model will see), e.g. classes=np.arange(n_classes).")
+        if first:
+            check_partial_fit_classes(self, classes, first=True, given_by_y=reset or isinstance(y, (CandidateSets,
+                                                                                                  np.ndarray)))
         if not first and classes is None:
             classes = self.classes_
         S, classes_ = check_candidates(y, n, classes)

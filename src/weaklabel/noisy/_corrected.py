@@ -12,7 +12,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._persist import register
-from .._validation import (class_weight_doc, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
+from .._validation import (check_partial_fit_classes, class_weight_doc, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
 from ..linear import LinearMulticlass, lbfgs_fit
 
@@ -302,16 +302,9 @@ class CorrectedLogistic(LinearMulticlass):
         first = not hasattr(self, "classes_")
         X = check_X(self, X, reset=first)
         n, d = X.shape
-        if first:
-            if classes is None and self.classes is None and not _is_soft(y):
-                raise ValueError("classes must be passed on the first call to partial_fit (every label the model "
-                                 "will see), e.g. partial_fit(X, y, classes=np.arange(n_classes)); got classes=None.")
-            Y, classes_ = self._targets(y, n, classes=classes)
-        else:
-            if classes is not None and not np.array_equal(_classes_array(classes), self.classes_):
-                raise ValueError(f"classes={np.asarray(classes).tolist()} differs from the fitted classes "
-                                 f"{self.classes_.tolist()}; pass the same classes or none.")
-            Y, classes_ = self._targets(y, n, classes=self.classes_)
+        wanted = check_partial_fit_classes(self, classes, first=first,
+                                           given_by_y=self.classes is not None or _is_soft(y))
+        Y, classes_ = self._targets(y, n, classes=wanted)
         K = classes_.size
         if isinstance(self.confusion, str) and self.confusion == "anchors":
             if "confusion_" not in self.__dict__:

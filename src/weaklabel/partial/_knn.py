@@ -11,7 +11,7 @@ from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._persist import register, save_model
-from .._validation import keyword_only, check_X, check_X_values, transactional
+from .._validation import check_partial_fit_classes, keyword_only, check_X, check_X_values, transactional
 from .._online import candidate_score
 from ..labels import CandidateSets, check_candidates
 from ._batch import check_nonempty
@@ -119,15 +119,12 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         """
         from sklearn.neighbors import NearestNeighbors
 
-        if not hasattr(self, "classes_"):
-            if classes is None and self.classes is None and not (
-                    isinstance(y, CandidateSets) or (isinstance(y, np.ndarray) and y.dtype == bool and y.ndim == 2)):
-                raise ValueError("classes must be passed on the first call to partial_fit (every label the model "
-                                 "will see), e.g. partial_fit(X, y, classes=np.arange(n_classes)); got classes=None.")
-            return self._store(X, y, classes if classes is not None else self.classes)
-        if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), self.classes_):
-            raise ValueError(f"classes={np.unique(np.asarray(classes)).tolist()} differs from the classes of the first "
-                             f"call {self.classes_.tolist()}; pass the same classes or none.")
+        first = not hasattr(self, "classes_")
+        carried = self.classes is not None or isinstance(y, CandidateSets) or (
+            isinstance(y, np.ndarray) and y.dtype == bool and y.ndim == 2)
+        wanted = check_partial_fit_classes(self, classes, first=first, given_by_y=carried)
+        if first:
+            return self._store(X, y, wanted if wanted is not None else self.classes)
         X = check_X(self, X, reset=False)
         S, _ = check_candidates(y, X.shape[0], self.classes_)
         check_nonempty(S)

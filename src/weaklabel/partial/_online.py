@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, describe_rows
+from .._validation import check_partial_fit_classes, transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, describe_rows
 from ..calibration import PROBABILITY_ATTR_DOC, PROBABILITY_DOC, OutOfFoldTemperature
 from ..labels import check_candidates
 from .._online import (EARLY_STOPPING_ATTR_DOC, EARLY_STOPPING_CONSTRAINTS, EARLY_STOPPING_DOC,  # noqa: F401
@@ -86,22 +86,8 @@ class _OnlineCandidateLearner(OutOfFoldTemperature, OnlineLinear):
 
     def _encode_target(self, X, y, classes, first, reset):
         """Any accepted candidate-set form -> a bool mask over ``classes_``."""
-        if first:
-            if not reset and classes is None and not _carries_classes(y):
-                raise ValueError(
-                    "classes must be passed on the first call to partial_fit (every label the model will "
-                    "see), e.g. partial_fit(X, y, classes=np.arange(n_classes)); got classes=None."
-                )
-            S, classes_ = check_candidates(y, X.shape[0], classes)
-        else:
-            if classes is not None:
-                given = np.unique(np.asarray(classes))
-                if not np.array_equal(given, self.classes_):
-                    raise ValueError(
-                        f"classes={given.tolist()} differs from the classes of the first partial_fit "
-                        f"{self.classes_.tolist()}; pass the same classes or none."
-                    )
-            S, classes_ = check_candidates(y, X.shape[0], self.classes_)
+        wanted = check_partial_fit_classes(self, classes, first=first, given_by_y=reset or _carries_classes(y))
+        S, classes_ = check_candidates(y, X.shape[0], wanted)
         if self._exact_labels:
             multi = np.flatnonzero(S.sum(axis=1) > 1)
             if multi.size:
