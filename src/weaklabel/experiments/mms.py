@@ -114,16 +114,20 @@ def artificial_cell(config):
     out["passes"] = [int(v) for v in mms.n_passes_]
     one = MMS(row_scale=1.0, n_rounds=1, max_iter=config["max_iter"], max_passes=passes, random_state=seed).fit(Xtr, B)
     out["mms-round1"] = float(one.score(Xte, yte))
+    out.update(_cl_svm(Xtr, Xte, yte, B, seed, config["grid"]))
+    return out
+
+
+def _cl_svm(Xtr, Xte, yte, B, seed, grid):
+    """CL-SVM with its cost chosen from ``grid`` on held-out bags, refitted on every training
+    bag: its test accuracy, the cost and the validation errors."""
     w = _quiet()
     try:
-        C, errs = _choose_cl_svm(Xtr, B, config["grid"], seed)
+        C, errs = _choose_cl_svm(Xtr, B, grid, seed)
         cl = CandidateLabelSVM(row_scale=1.0, C=C, random_state=seed).fit(Xtr, B)
     finally:
         w.__exit__(None, None, None)
-    out["cl-svm"] = float(cl.score(Xte, yte))
-    out["cl_svm_C"] = C
-    out["cl_svm_val_errors"] = {str(k): v for k, v in errs.items()}
-    return out
+    return {"cl-svm": float(cl.score(Xte, yte)), "cl_svm_C": C, "cl_svm_val_errors": {str(k): v for k, v in errs.items()}}
 
 
 def cl_wide_cell(config):
@@ -131,13 +135,7 @@ def cl_wide_cell(config):
     cell chose (``config["costs"]``): validation errors, and the test accuracy of the best
     of these costs refitted on every training bag.  Merged by :func:`_merge_cl_wide`."""
     Xtr, Xte, yte, B, seed = _art_bags(config)
-    w = _quiet()
-    try:
-        C, errs = _choose_cl_svm(Xtr, B, config["costs"], seed)
-        cl = CandidateLabelSVM(row_scale=1.0, C=C, random_state=seed).fit(Xtr, B)
-    finally:
-        w.__exit__(None, None, None)
-    return {"cl-svm": float(cl.score(Xte, yte)), "cl_svm_C": C, "cl_svm_val_errors": {str(k): v for k, v in errs.items()}}
+    return _cl_svm(Xtr, Xte, yte, B, seed, config["costs"])
 
 
 def _wide_costs(res, cfg, wide, edges=None):
