@@ -26,7 +26,7 @@ scores = {"AvgPegasos (online)": [], "PRODEN (batch)": [], "LogisticRegression, 
 for size in sizes:
     S = make_candidate_sets(y_train, size, random_state=0)
     scores["AvgPegasos (online)"].append(
-        AvgPegasos(alpha=1e-3, random_state=0).fit(X_train, S).score(X_test, y_test))
+        AvgPegasos(random_state=0).fit(X_train, S).score(X_test, y_test))
     scores["PRODEN (batch)"].append(PRODEN(alpha=1e-3).fit(X_train, S).score(X_test, y_test))
     rows, labels = np.nonzero(S.mask)                 # one copy per candidate label
     lr = LogisticRegression(max_iter=1000).fit(X_train[rows], S.classes_[labels],
