@@ -119,3 +119,35 @@ def test_scikit_learns_private_api_is_imported_in_one_module():
     offenders = [str(f.relative_to(src)) for f in src.rglob("*.py")
                  if f.name != "_validation.py" and pattern.search(f.read_text())]
     assert not offenders, offenders
+
+
+def _numba_kernels():
+    """Every numba kernel defined in the package: (module, name, positional parameters)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import weaklabel
+
+    found = []
+    for info in pkgutil.walk_packages(weaklabel.__path__, "weaklabel."):
+        if info.name.startswith("weaklabel.experiments") or info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == module.__name__:
+                params = inspect.signature(obj.py_func).parameters.values()
+                found.append((module.__name__, name, sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                                                           for p in params)))
+    return found
+
+
+def test_kernels_take_at_most_ten_positional_arguments():
+    """Rows travel as one value (``kernel_rows``), a rule's parameters as one value
+    (``_rule_params()``), histories and buffers as one value each."""
+    kernels = _numba_kernels()
+    assert len(kernels) >= 60, f"found only {len(kernels)} kernels: is the discovery broken?"
+    wide = [f"{m}.{n} ({k})" for m, n, k in kernels if k > 10]
+    assert not wide, f"kernels with more than 10 positional arguments: {wide}"

@@ -109,7 +109,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
     @abstractmethod
     def _epoch(self, rows, order, encoded, hist, sw):
         """One pass in ``order``, writing the history slices; ``sw`` holds the sample weights
-        (empty: all 1).  Returns the number of updates."""
+        (empty: all 1).  Returns the number of updates.
+        """
 
     def _init_state(self, n_cols):
         """State beyond the weights, made on a fresh start."""
@@ -124,14 +125,15 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
     @transactional
     def _online_call(self, X, target, classes, reset, sample_weight=None):
         """``fit`` (``reset=True``, ``max_iter`` epochs) or one ``partial_fit`` epoch; a call
-        that raises leaves the estimator as it was (:func:`~weaklabel._validation.transactional`)."""
+        that raises leaves the estimator as it was (:func:`~weaklabel._validation.transactional`).
+        """
         first = reset or not hasattr(self, "classes_")
         if first:
             self._check_params()
         Xk = self._online_X(X, first)
         encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
         sw = self._sample_weight(sample_weight, Xk.shape[0], reset)
-        if getattr(self, "class_weight", None) is not None:
+        if self.class_weight is not None:
             sw = self._with_class_weight(sw, encoded, classes_, Xk.shape[0])
         if first:
             for name in self._fitted_attrs:
@@ -145,7 +147,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             self._init_state(Xk.shape[1])
         n_epochs = self.max_iter if reset else 1
         rows = kernel_rows(Xk)
-        stopping = reset and bool(getattr(self, "early_stopping", False))
+        stopping = reset and bool(self.early_stopping)
         if stopping:
             held, train = self._held_out_split(Xk.shape[0])
         else:
@@ -200,11 +202,12 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     def verbose_on(self):
         """Whether to print a line per pass (``verbose``, where the learner has it)."""
-        return bool(getattr(self, "verbose", 0))
+        return bool(self.verbose)
 
     def _held_out_split(self, n):
         """(held-out rows, training rows) for early stopping: ``validation_fraction`` of the
-        rows, drawn with the estimator's generator, at least one of each."""
+        rows, drawn with the estimator's generator, at least one of each.
+        """
         n_val = int(round(self.validation_fraction * n))
         if n_val < 1 or n_val > n - 1:
             raise ValueError(f"early_stopping holds out validation_fraction={self.validation_fraction} of the "
@@ -214,7 +217,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     def _held_out_score(self, Xk, held, encoded):
         """The share of held-out rows whose prediction the weak label accepts (their candidate
-        set holds it, or it is the label)."""
+        set holds it, or it is the label).
+        """
         Xh = Xk[held]
         scores = np.asarray(Xh @ self._W)
         pred = np.argmax(scores, axis=1)
@@ -222,7 +226,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     def _accepted(self, encoded, rows, pred):
         """Whether the weak labels of ``rows`` accept the class indices ``pred`` (a family
-        defines it to support early stopping)."""
+        defines it to support early stopping).
+        """
         raise ValueError(f"{type(self).__name__} cannot score held-out rows for early stopping.")
 
     def _sample_weight(self, sample_weight, n, reset):
@@ -248,7 +253,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     def _online_X(self, X, first):
         """Validate ``X`` (resetting ``n_features_in_`` when ``first``), append the intercept
-        column, and return C-contiguous dense rows or CSR with sorted indices."""
+        column, and return C-contiguous dense rows or CSR with sorted indices.
+        """
         return kernel_ready(check_X(self, X, reset=first), self.fit_intercept)
 
     # ---- parameter mixing ---------------------------------------------------------------
@@ -279,6 +285,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         Returns
         -------
         self
+            The estimator, with its new state.
         """
         check_is_fitted(self, "classes_")
         current = self.mixing_state()
@@ -338,7 +345,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
 def candidate_score(est, X, y, sample_weight=None):
     """``est``'s fraction of predictions inside the candidate sets ``y`` (weighted); with
-    1-D labels, scikit-learn's accuracy."""
+    1-D labels, scikit-learn's accuracy.
+    """
     from sklearn.base import ClassifierMixin
 
     from .labels import CandidateSets, check_candidates

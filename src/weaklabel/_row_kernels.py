@@ -6,10 +6,18 @@ dense C-contiguous array or from CSR ``(data, indices, indptr)``; ties in an arg
 to the lowest index.
 """
 
+from collections import namedtuple
+
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+
+#: the rows a kernel reads, as one value: a dense C-contiguous ``dense`` (``is_dense``) or
+#: CSR ``(data, indices, indptr)``, the other form an empty dummy
+#: (:func:`weaklabel.linear.kernel_rows` builds it once per call)
+Rows = namedtuple("Rows", "dense is_dense data indices indptr")
 
 
 @intrinsic
@@ -17,7 +25,8 @@ def _prefetch(typingctx, arr, i, j):
     """A hint that ``arr[i, j]`` (2-D) or ``arr[i, j, 0]`` (3-D) will soon be read and
     written: LLVM's ``prefetch`` (write, keep in all cache levels).  It changes no value;
     kernels that walk scattered rows of a large array issue it some rows ahead, so the
-    memory reads overlap instead of each waiting in turn."""
+    memory reads overlap instead of each waiting in turn.
+    """
     if not isinstance(arr, types.Array) or arr.ndim not in (2, 3):
         return None
     sig = types.void(arr, i, j)
@@ -39,9 +48,11 @@ def _prefetch(typingctx, arr, i, j):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx):
-    """The row's nonzero (value, feature) pairs: a view of CSR, or a branch-free
-    compaction of a dense row into the buffers. Returns their count."""
+def _row_nonzeros(rows, i, nz_val, nz_idx):
+    """Row ``i``'s nonzero (value, feature) pairs: a view of CSR, or a branch-free
+    compaction of a dense row into the buffers. Returns their count.
+    """
+    X_dense, is_dense, data, indices, indptr = rows
     if is_dense:
         cnt = 0
         for j in range(X_dense.shape[1]):
@@ -97,7 +108,8 @@ def _argmax(v):
 @njit(cache=True, nogil=True, inline="always")
 def _dense_scores(W, X, i, scores):
     """scores = W.T @ X[i] for a dense row (no compaction: dense rows are mostly nonzero
-    here, and a direct loop beats the gather); returns ||X[i]||^2."""
+    here, and a direct loop beats the gather); returns ||X[i]||^2.
+    """
     n_classes = W.shape[1]
     for k in range(n_classes):
         scores[k] = 0.0

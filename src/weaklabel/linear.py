@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._persist import save_model
+from ._row_kernels import Rows
 from ._validation import check_X_values
 
 __all__ = ["LinearMulticlass", "kernel_ready", "kernel_rows", "with_intercept"]
@@ -105,7 +106,8 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
     @classmethod
     def _declared_state(cls, params, state, shapes):
         """The arrays a model file of this kind holds: the weights (features [+1 with an
-        intercept] x classes) and the classes."""
+        intercept] x classes) and the classes.
+        """
         from ._persist import count, length
 
         K = length(shapes, "classes")
@@ -121,7 +123,8 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
     def _set_state(self, arrays, meta):
         """Restore the weights from a model file, checking them as a fit would leave them:
         ``n_features_in`` an int >= 1, distinct classes, finite float weights of shape
-        (n_features [+1 with an intercept], n_classes)."""
+        (n_features [+1 with an intercept], n_classes).
+        """
         n = meta["n_features_in"]
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ValueError(f"n_features_in must be an int >= 1; got {n!r}")
@@ -154,10 +157,12 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         path : str or path-like
+            File to write.
 
         Returns
         -------
         path : str
+            The path written.
         """
         check_is_fitted(self, "classes_")
         return save_model(self, path)
@@ -165,7 +170,8 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
 
 def doc_with_common(common):
     """Class decorator factory: the class docstring ``text`` with ``{common}`` replaced by
-    the shared parameter/attribute block ``common``."""
+    the shared parameter/attribute block ``common``.
+    """
     def make(text):
         def deco(cls):
             cls.__doc__ = text.replace("{common}", common.strip("\n"))
@@ -205,7 +211,8 @@ def with_intercept(X):
 
 def kernel_ready(X, fit_intercept):
     """``X`` as the kernels read it: with the intercept column when ``fit_intercept``, and
-    C-contiguous dense rows or CSR with sorted indices."""
+    C-contiguous dense rows or CSR with sorted indices.
+    """
     if fit_intercept:
         X = with_intercept(X)
     if sp.issparse(X):
@@ -217,11 +224,12 @@ def kernel_ready(X, fit_intercept):
 
 
 def kernel_rows(X):
-    """The arguments a row kernel takes: ``(dense, is_dense, data, indices, indptr)``,
-    with empty dummies for the form ``X`` is not in."""
+    """The rows as a kernel takes them, one value: a :class:`~weaklabel._row_kernels.Rows`
+    ``(dense, is_dense, data, indices, indptr)``, with empty dummies for the form ``X`` is not in.
+    """
     if sp.issparse(X):
-        return np.empty((0, 0), X.dtype), False, X.data, X.indices, X.indptr
-    return X, True, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32)
+        return Rows(np.empty((0, 0), X.dtype), False, X.data, X.indices, X.indptr)
+    return Rows(X, True, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32))
 
 
 def lbfgs_fit(X, n_classes, loss_grad, *, alpha, fit_intercept, max_iter, tol, W0=None, verbose=0, name="L-BFGS"):

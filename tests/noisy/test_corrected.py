@@ -173,8 +173,8 @@ def test_sgd_kernel_equals_numpy(seed, correction, sparse, soft):
     W_ref, A_ref, t_ref = _reference_sgd(W0, A0, t0, X, Y, C, correction, trusted, sw, eta, alpha, d - 1)
     W, A = W0.copy(), A0.copy()
     Xk = sp.csr_matrix(X) if sparse else X
-    t, _, _ = _corrected_sgd_epoch(W, A, t0, *kernel_rows(Xk), Y, C, np.linalg.inv(C.T),
-                                   correction == "backward", trusted, sw, eta, alpha, d - 1)
+    t, _, _ = _corrected_sgd_epoch(W, A, t0, kernel_rows(Xk), Y, (C, np.linalg.inv(C.T), correction == "backward"),
+                                   trusted, sw, (eta, alpha, d - 1))
     assert t == t_ref
     np.testing.assert_allclose(W, W_ref, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(A, A_ref, rtol=1e-10, atol=1e-12)

@@ -6,6 +6,7 @@ import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
 
+from weaklabel.linear import kernel_rows
 from weaklabel.partial._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
 
 
@@ -29,11 +30,8 @@ def test_python_source_equals_compiled(rule, pegasos, dense, weighted):
     for fn in (_candidate_epoch, _candidate_epoch.py_func):
         W = np.zeros((d, k))
         preds = np.empty(n, dtype=np.intp)
-        if dense:
-            args = (X, True, np.empty(0), np.empty(0, np.int32), np.zeros(1, np.int32))
-        else:
-            args = (np.empty((0, 0)), False, Xc.data, Xc.indices, Xc.indptr)
-        res = fn(W, 1.0, 0.0, 1.0, *args, S, order, rule, pegasos, 0.5, 0.05, preds, sw)
+        rows = kernel_rows(X if dense else Xc)
+        res = fn(W, (1.0, 0.0, 1.0), rows, S, order, (rule, pegasos, 0.5, 0.05), preds, sw)
         outs.append((W * res[0], preds, res))
     assert_allclose(outs[0][0], outs[1][0], atol=1e-12)
     assert_array_equal(outs[0][1], outs[1][1])

@@ -10,7 +10,7 @@ from weaklabel.simulate.structured import hidden_markov_chain, missing_labels
 from weaklabel.structured import (LPMILM3N, MILM3N, RampCCCPM3N, chain_graph, estimate_missingness, sudoku_graph,
                                   sudoku_label_prob)
 from weaklabel.structured._examples import check_examples, check_labels
-from weaklabel.structured._kernels import _chain_risk, _lp_example_grad
+from weaklabel.structured._kernels import _chain_risk, _lp_example_grad, flat_layout
 
 from . import _reference as ref
 
@@ -35,7 +35,7 @@ def flat(X, Y, P, K, graph=None):
 
 def chain_risk(Wu, Wp, ex, A, C, p):
     Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
-    R = _chain_risk(Wu, Wp, ex.sym, ex.Xs, ex.F, ex.off, A, C, p, ex.E, ex.eoff, False, np.zeros(1, np.int64), Gu, Gp)
+    R = _chain_risk((Wu, Wp), flat_layout(ex, A, C, p), False, np.zeros(1, np.int64), (Gu, Gp))
     return R, Gu, Gp
 
 
@@ -172,8 +172,8 @@ def test_lp_example_gradient_matches_reference(seed, kind):
         phi = phi_all[ex.eoff[i]:ex.eoff[i + 1]]
         Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
         Gphi = np.empty((4, 2, K))
-        val = _lp_example_grad(Wu, Wp, ex.sym, ex.Xs, ex.F, ex.off, A, C, p, ex.E, ex.eoff, i, phi, Gu, Gp, Gphi,
-                               np.empty((4, K)), np.empty(4, np.int64))
+        val = _lp_example_grad((Wu, Wp), flat_layout(ex, A, C, p), i, phi, (Gu, Gp), Gphi,
+                               (np.empty((4, K)), np.empty(4, np.int64)))
         v2, gu2, gp2, gphi2 = ref.lp_q(Wu, Wp, X[i][0], Y[i], graphs[i], P[i], phi)
         assert val == pytest.approx(v2, abs=1e-10)
         np.testing.assert_allclose(Gu, gu2, atol=1e-10)

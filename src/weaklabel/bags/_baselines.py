@@ -107,6 +107,7 @@ class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
         Returns
         -------
         self
+            The fitted estimator.
         """
         from .._validation import check_sample_weight
 

@@ -205,8 +205,11 @@ def _search(scores, Z, canonical, zbar):
 
 
 @njit(cache=True)
-def _bag_scores(V, scale, dense, is_dense, data, indices, indptr, rows, lo, hi, scores):
-    """``scores[m] = scale * x_{rows[lo+m]} @ V`` for the rows of one bag."""
+def _bag_scores(V, scale, X, rows, lo, hi, scores):
+    """``scores[m] = scale * x_{rows[lo+m]} @ V`` for the rows of one bag (``X`` a
+    :class:`~weaklabel._row_kernels.Rows`).
+    """
+    dense, is_dense, data, indices, indptr = X
     D, C = V.shape
     for m in range(hi - lo):
         r = rows[lo + m]
@@ -229,9 +232,16 @@ def _bag_scores(V, scale, dense, is_dense, data, indices, indptr, rows, lo, hi, 
 
 
 @njit(cache=True)
-def _bag_pass(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, z_ptr, lab_ptr, cand_scores):
+def _bag_pass(W, X, layout, cand_scores):
     """At ``W``: every candidate labeling's score ``F`` (into ``cand_scores``, flat over
-    labelings) and every bag's ``max_{zbar not in Z} l_A + F`` (returned, ``-inf`` if none)."""
+    labelings) and every bag's ``max_{zbar not in Z} l_A + F`` (returned, ``-inf`` if none).
+
+    ``X`` is a :class:`~weaklabel._row_kernels.Rows`; ``layout`` the bags
+    ``(rows, bag_ptr, Z, z_ptr, lab_ptr)``: bag ``i``'s instances ``rows[bag_ptr[i]:bag_ptr[i + 1]]``,
+    its candidate labelings flat in ``Z[z_ptr[i]:z_ptr[i + 1]]``, their scores from
+    ``cand_scores[lab_ptr[i]]`` on.
+    """
+    rows, bag_ptr, Z, z_ptr, lab_ptr = layout
     n_bags = bag_ptr.size - 1
     C = W.shape[1]
     mmax = 0
@@ -244,7 +254,7 @@ def _bag_pass(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, z_ptr
     for i in range(n_bags):
         lo = bag_ptr[i]
         M = bag_ptr[i + 1] - lo
-        _bag_scores(W, 1.0, dense, is_dense, data, indices, indptr, rows, lo, bag_ptr[i + 1], scores)
+        _bag_scores(W, 1.0, X, rows, lo, bag_ptr[i + 1], scores)
         L = (z_ptr[i + 1] - z_ptr[i]) // M
         Zb = Z[z_ptr[i]:z_ptr[i + 1]].reshape((L, M))
         for l in range(L):
@@ -257,9 +267,11 @@ def _bag_pass(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, z_ptr
 
 
 @njit(cache=True)
-def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, z_ptr, lab_ptr, tie_w,
-                   batches, batch_len, lam, radius, t0, bw):
+def _pegasos_round(W, X, layout, tie_w, schedule, params, bw):
     """Algorithm 2 on the relaxed problem (8), in place on ``W`` (feature-major (D, C)).
+
+    ``X`` and ``layout`` as in :func:`_bag_pass`; ``schedule`` is ``(batches, batch_len, t0)``,
+    ``params`` ``(lam, radius)``.
 
     ``tie_w`` holds alpha_{i,l} = 1/|C_i| for the labelings tied at the round's start
     (0 otherwise).  Step ``t = t0 + s + 1`` uses the bags ``batches[s, :batch_len[s]]``: it finds
@@ -271,6 +283,10 @@ def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, 
     number of bags with positive loss, summed over the steps.  ``bw`` holds bag weights
     (bag ``i``'s subgradient is multiplied by ``bw[i]``); empty: every weight 1.
     """
+    dense, is_dense, data, indices, indptr = X
+    rows, bag_ptr, Z, z_ptr, lab_ptr = layout
+    batches, batch_len, t0 = schedule
+    lam, radius = params
     D, C = W.shape
     n_bags = bag_ptr.size - 1
     mmax = 0
@@ -296,7 +312,7 @@ def _pegasos_round(W, dense, is_dense, data, indices, indptr, rows, bag_ptr, Z, 
             i = batches[s, q]
             lo = bag_ptr[i]
             M = bag_ptr[i + 1] - lo
-            _bag_scores(V, scale, dense, is_dense, data, indices, indptr, rows, lo, bag_ptr[i + 1], scores)
+            _bag_scores(V, scale, X, rows, lo, bag_ptr[i + 1], scores)
             L = (z_ptr[i + 1] - z_ptr[i]) // M
             Zb = Z[z_ptr[i]:z_ptr[i + 1]].reshape((L, M))
             v = _search(scores[:M], Zb, True, zb[na])

@@ -24,7 +24,8 @@ _TIE = 1e-9
 def as_bags(y, n_rows, name="bags"):
     """``y`` as :class:`BagCandidates`: bags pass through; 1-D labels become bags of one
     with that single labeling; candidate sets (a :class:`CandidateSets`, bool mask or list
-    of label lists) become bags of one with one labeling per candidate label."""
+    of label lists) become bags of one with one labeling per candidate label.
+    """
     if y is None:
         raise ValueError(f"requires y to be passed, but the target y is None; pass {name} as a BagCandidates, "
                          "candidate sets or 1-D labels.")
@@ -48,14 +49,16 @@ def as_bags(y, n_rows, name="bags"):
 
 def validated_input(est, X, bags):
     """``(X, bags as BagCandidates)`` checked (``n_features_in_`` is set; the callers' fit
-    is transactional, so a rejected call leaves a fitted estimator unchanged)."""
+    is transactional, so a rejected call leaves a fitted estimator unchanged).
+    """
     X = check_X(est, X, reset=True)
     return X, as_bags(bags, X.shape[0])
 
 
 class BagTemperature(OutOfFoldTemperature):
     """``probability=True`` for the bag learners: folds over bags, the temperature's
-    likelihood on each instance's candidate labels (every label some labeling gives it)."""
+    likelihood on each instance's candidate labels (every label some labeling gives it).
+    """
 
     def _temperature_targets(self, y, n):
         B = as_bags(y, n)
@@ -94,6 +97,7 @@ class BagScoring:
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_rows, n_features)
+            The rows to score.
         y : BagCandidates, or any form ``fit`` accepts
         sample_weight : array-like of shape (n_bags,), default=None
             Weight of each bag.
@@ -101,6 +105,7 @@ class BagScoring:
         Returns
         -------
         score : float
+            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
         """
         pred = self.predict(X)
         B = as_bags(y, pred.shape[0], name="y")
@@ -279,6 +284,7 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
         Returns
         -------
         self
+            The fitted estimator.
         """
         Xk, B = self._prepare(X, bags)
         rng = check_random_state(self.random_state)
@@ -306,11 +312,12 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
         n_lab = B.n_labelings
         lab_ptr = np.concatenate([[0], np.cumsum(n_lab)]).astype(np.int64)
         args = kernel_rows(Xk)
+        layout = (rows, bag_ptr, Z, z_ptr, lab_ptr)
         W = np.zeros((Xk.shape[1], C), dtype=np.float64)
         cand = np.empty(int(lab_ptr[-1]), dtype=np.float64)
         steps = self.max_iter * -(-N // self.batch_size)
 
-        viol = _bag_pass(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, cand)
+        viol = _bag_pass(W, args, layout, cand)
         objectives = [_objective(W, lam, viol, cand, lab_ptr, bw)]
         tie_prev = None
         n_tied = []
@@ -328,11 +335,10 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
             while True:
                 batches = draw_batches(rng, N, steps, self.batch_size)
                 lens = np.full(steps, batches.shape[1], dtype=np.int64)
-                _pegasos_round(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, tie_w, batches, lens, lam, radius, t0,
-                               bw)
+                _pegasos_round(W, args, layout, tie_w, (batches, lens, t0), (lam, radius), bw)
                 t0 += steps
                 passes += self.max_iter
-                viol = _bag_pass(W, *args, rows, bag_ptr, Z, z_ptr, lab_ptr, cand)
+                viol = _bag_pass(W, args, layout, cand)
                 now = _objective(W, lam, viol, cand, lab_ptr, bw)
                 if now < start or passes + self.max_iter > self.max_passes:
                     break
@@ -385,8 +391,8 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
         n_lab = B.n_labelings
         lab_ptr = np.concatenate([[0], np.cumsum(n_lab)]).astype(np.int64)
         cand = np.empty(int(lab_ptr[-1]))
-        viol = _bag_pass(self._W, *kernel_rows(Xk), np.ascontiguousarray(B.rows, dtype=np.int64), B.bag_ptr,
-                         B.Z, B.z_ptr, lab_ptr, cand)
+        viol = _bag_pass(self._W, kernel_rows(Xk), (np.ascontiguousarray(B.rows, dtype=np.int64), B.bag_ptr,
+                                                    B.Z, B.z_ptr, lab_ptr), cand)
         return _objective(self._W, self.alpha_, viol, cand, lab_ptr)
 
     def _state_meta(self):

@@ -94,11 +94,14 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
         y : ignored
+            Not used; present for the scikit-learn API.
 
         Returns
         -------
         self
+            The fitted estimator.
         """
         self._validate_params()
         X = check_X(self, X, reset=True)
@@ -119,6 +122,7 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------

@@ -14,6 +14,8 @@ Two feedback modes share each pass:
 * logged (``logged=True``): ``proposed[i]`` and ``correct[i]`` are given.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -26,6 +28,18 @@ RULE_CSPA = 0
 RULE_SPA = 1
 RULE_BANDITRON = 2
 RULE_BPA = 3
+
+#: a pass rule's parameters, one value (the estimator's ``_rule_params()`` builds it):
+#: the rule (``RULE_*``), CSPA's beta, the exploration rate gamma, BPA's margin when right
+BanditRule = namedtuple("BanditRule", "kind beta gamma margin1")
+
+#: what the rounds answer, one value: ``logged`` selects the log (``proposed[i]``,
+#: ``correct[i]``) over the oracle (``y[i]``, or the acceptable labels ``cand[i]`` when
+#: ``cand`` is not empty); ``logp`` holds the log's propensities (empty: none)
+Feedback = namedtuple("Feedback", "logged y proposed correct cand logp")
+
+#: per round written by a pass: the argmax prediction, the proposal, whether it was right
+History = namedtuple("History", "predictions proposals correct")
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -100,35 +114,40 @@ def _best_candidate(scores, cand, i):
 
 
 @njit(cache=True, nogil=True)
-def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta, gamma, margin1,
-                 logged, y, proposed, correct, u, pred_out, prop_out, corr_out, sw, acc, t0, cand, logp):
+def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averaging):
     """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
 
     Parameters
     ----------
     W : float64 (n_features, n_classes), updated in place.
-    X_dense, is_dense, data, indices, indptr : rows, dense or CSR (the other a dummy).
+    rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`).
     order : int array of the rows to visit.
-    rule : RULE_CSPA, RULE_SPA, RULE_BANDITRON or RULE_BPA.
-    beta, gamma, margin1 : CSPA's beta; the exploration rate; BPA's margin when right.
-    logged : bool; oracle mode reads ``y[i]``, logged mode ``proposed[i]``, ``correct[i]``.
+    rule_params : BanditRule ``(kind, beta, gamma, margin1)``: RULE_CSPA, RULE_SPA, RULE_BANDITRON
+        or RULE_BPA; CSPA's beta; the exploration rate; BPA's margin when right.
+    feedback : Feedback ``(logged, y, proposed, correct, cand, logp)``: oracle mode reads
+        ``y[i]``, logged mode ``proposed[i]``, ``correct[i]``.  ``cand`` : bool
+        (n_samples, n_classes) acceptable labels per row (oracle mode), or (0, 0): ``y``
+        holds the one right label.  SPA, which learns from the right label itself, takes
+        the acceptable label the model scores highest (the Max rule of the candidate-label
+        Perceptron).  ``logp`` : float64 (n_rows,) or empty; Banditron in logged mode
+        weighs a right answer by ``1 / logp[i]`` (the logging policy's propensity) instead
+        of its own policy's.
+    history : History, written per round: argmax prediction, proposal, correct.
     u : float array, one uniform per round (exploring learners).
     sw : float array, sample weights (each row's step is multiplied by ``sw[i]``); empty: all 1.
-    acc, t0 : for averaged weights (not CSPA), ``acc += t * step`` with ``t = t0 + r`` the
-        round's number; ``acc`` empty: no averaging.  The mean of the weights after each
-        round is then ``((T + 1) W - acc) / T`` after ``T`` rounds.
-    pred_out, prop_out, corr_out : per round: argmax prediction, proposal, correct.
-    cand : bool (n_samples, n_classes) acceptable labels per row (oracle mode), or (0, 0):
-        ``y`` holds the one right label.  SPA, which learns from the right label itself,
-        takes the acceptable label the model scores highest (the Max rule of the
-        candidate-label Perceptron).
-    logp : float64 (n_rows,) or empty; Banditron in logged mode weighs a right answer by
-        ``1 / logp[i]`` (the logging policy's propensity) instead of its own policy's.
+    averaging : ``(acc, t0)``; for averaged weights (not CSPA), ``acc += t * step`` with
+        ``t = t0 + r`` the round's number; ``acc`` empty: no averaging.  The mean of the
+        weights after each round is then ``((T + 1) W - acc) / T`` after ``T`` rounds.
 
     Returns
     -------
     n_updates : rounds that changed W.
     """
+    X_dense, is_dense = rows.dense, rows.is_dense
+    rule, beta, gamma, margin1 = rule_params
+    logged, y, proposed, correct, cand, logp = feedback
+    pred_out, prop_out, corr_out = history
+    acc, t0 = averaging
     n_classes = W.shape[1]
     width = 0 if is_dense else W.shape[0]
     nz_val = np.empty(width, dtype=W.dtype)
@@ -153,7 +172,7 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
             cnt = 0
             nsq = _dense_scores(W, X_dense, i, scores)
         else:
-            cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
+            cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
             _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
             nsq = 0.0
             for p in range(cnt):
@@ -281,10 +300,12 @@ def _bandit_pass(W, X_dense, is_dense, data, indices, indptr, order, rule, beta,
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _confidit_round(scores, quad, ucb, eta, t, logged, i, r, y, proposed, correct, cand, pred_out, prop_out,
-                    corr_out):
+def _confidit_round(scores, quad, ucb, eta, t, i, r, feedback, history):
     """Confidit's proposal (the upper confidence bound ``score + sqrt(eta quad log(1 + t))``)
-    and its feedback for row ``i`` at round ``r``, recorded; returns (class, right)."""
+    and its feedback for row ``i`` at round ``r``, recorded; returns (class, right).
+    """
+    logged, y, proposed, correct, cand = feedback.logged, feedback.y, feedback.proposed, feedback.correct, feedback.cand
+    pred_out, prop_out, corr_out = history
     width_t = eta * np.log(1.0 + t)
     for k in range(scores.shape[0]):
         ucb[k] = scores[k] + np.sqrt(width_t * max(quad[k], 0.0))
@@ -302,8 +323,7 @@ def _confidit_round(scores, quad, ucb, eta, t, logged, i, r, y, proposed, correc
 
 
 @njit(cache=True, nogil=True)
-def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, indices, indptr,
-                   order, logged, y, proposed, correct, pred_out, prop_out, corr_out, sw, cand):
+def _confidit_pass(W, state, params, rows, order, feedback, history, sw):
     """One pass of Confidit (Crammer & Gentile 2011).
 
     Per class ``k``: ``w_k`` is projected onto ``|w_k . x| <= 1`` in the ``A_k`` norm,
@@ -321,9 +341,13 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
     which is the row learnt ``v`` times in a row when ``v`` is an integer (no projection
     happens between repeats of one row, the scores being then already inside).
 
-    ``cand`` (n_samples, n_classes) bool, not empty: the proposal is right when it is any
-    acceptable label of the row (as in :func:`_bandit_pass`).
+    ``state`` is ``(A_diag, A_inv)``, ``params`` ``(diagonal, eta, t)``; ``rows``,
+    ``feedback`` and ``history`` as in :func:`_bandit_pass` (``feedback.cand`` not empty:
+    the proposal is right when it is any acceptable label of the row).
     """
+    A_diag, A_inv = state
+    diagonal, eta, t = params
+    X_dense, is_dense = rows.dense, rows.is_dense
     n_classes = W.shape[1]
     d = W.shape[0]
     width = X_dense.shape[1] if is_dense else d
@@ -336,7 +360,7 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
-        cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
+        cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
         _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
         # quad_k = x^T A_k^-1 x
         if diagonal:
@@ -374,8 +398,7 @@ def _confidit_pass(W, A_diag, A_inv, diagonal, eta, t, X_dense, is_dense, data, 
                     for a in range(d):
                         W[a, k] -= coef * V[k, a]
                 scores[k] = target
-        c, b = _confidit_round(scores, quad, ucb, eta, t, logged, i, r, y, proposed, correct, cand, pred_out,
-                               prop_out, corr_out)
+        c, b = _confidit_round(scores, quad, ucb, eta, t, i, r, feedback, history)
         t += 1.0
         v = sw[i] if sw.shape[0] > 0 else 1.0
         if cnt == 0 or quad[c] == 0.0 or v == 0.0:
@@ -411,7 +434,8 @@ def _fd_shrink(B, G, H, C, W, k, a, supp_idx, n_supp):
     the middle one, which empties the lower half of the rows.  ``G_k = B_k B_k^T`` becomes
     diagonal and ``H_k = (a I + G_k)^-1`` with it.  ``B`` is feature-major,
     (n_features, n_classes, ell); only the features in ``supp_idx[k, :n_supp]`` (those some
-    row of the sketch uses) are visited.  Returns the rows kept."""
+    row of the sketch uses) are visited.  Returns the rows kept.
+    """
     ell = B.shape[2]
     lam, Q = np.linalg.eigh(G[k])                  # ascending
     h = ell // 2
@@ -459,9 +483,16 @@ def _fd_shrink(B, G, H, C, W, k, a, supp_idx, n_supp):
 
 
 @njit(cache=True, nogil=True)
-def _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad):
+def _sketch_exact(sketch, k, row, a, work):
     """Class ``k``'s exact terms for the row: ``Z_k = B_k x``, ``HZ_k = H_k Z_k``; adds
-    ``c_k . Z_k`` to ``scores[k]`` (which holds ``W_k x``) and sets ``quad[k]``."""
+    ``c_k . Z_k`` to ``scores[k]`` (which holds ``W_k x``) and sets ``quad[k]``.
+
+    ``sketch`` is ``(B, H, C, in_supp)``, ``row`` ``(nz_val, nz_idx, cnt, xx)`` (the row's
+    nonzeros and squared norm), ``work`` ``(Z, HZ, scores, quad)``.
+    """
+    B, H, C, in_supp = sketch
+    nz_val, nz_idx, cnt, xx = row
+    Z, HZ, scores, quad = work
     ell = B.shape[2]
     for m in range(ell):
         Z[k, m] = 0.0
@@ -487,9 +518,10 @@ def _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores
 
 
 @njit(cache=True, nogil=True)
-def _sketch_exact_if(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad, done):
+def _sketch_exact_if(sketch, k, row, a, work, done):
+    """:func:`_sketch_exact` for class ``k`` unless ``done[k]``; marks it done."""
     if not done[k]:
-        _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad)
+        _sketch_exact(sketch, k, row, a, work)
         done[k] = True
 
 
@@ -514,8 +546,7 @@ def _sketch_best(k, scores, quad, width_t, best_s, best_u):
 
 
 @njit(cache=True, nogil=True)
-def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, data, indices, indptr,
-                            order, logged, y, proposed, correct, pred_out, prop_out, corr_out, sw, cand):
+def _sketched_confidit_pass(W, state, params, rows, order, feedback, history, sw):
     """One pass of Confidit with each ``A_k`` replaced by ``a I + B_k^T B_k``, ``B_k`` an
     ell-row Frequent Directions sketch of the rows class ``k`` learnt from (as Luo et al.
     sketch Online Newton, NeurIPS 2016).  ``B`` is feature-major, (n_features, n_classes,
@@ -528,9 +559,14 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
     computed only for the classes whose bounds can still win; see the loop); the coefficients are
     folded into ``W`` before a sketch rotates and at the end of the pass.  While a class's
     rows span at most ``ell / 2`` dimensions the sketch is exact and this is full-matrix
-    Confidit.  Arguments as :func:`_confidit_pass`; ``nrows[k]`` counts the sketch's
-    filled rows.
+    Confidit.  Arguments as :func:`_confidit_pass`, with ``state`` ``(B, G, H, nrows)``
+    (``nrows[k]`` counts the sketch's filled rows) and ``params`` ``(a, eta, t)``.
     """
+    B, G, H, nrows = state
+    a, eta, t = params
+    X_dense, is_dense = rows.dense, rows.is_dense
+    logged, y, proposed, correct, cand = feedback.logged, feedback.y, feedback.proposed, feedback.correct, feedback.cand
+    pred_out, prop_out, corr_out = history
     n_classes = W.shape[1]
     d = W.shape[0]
     ell = B.shape[2]
@@ -562,16 +598,19 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
                         n_supp[k] += 1
                         break
     done = np.zeros(n_classes, dtype=np.bool_)
+    sketch = (B, H, C, in_supp)
+    work = (Z, HZ, scores, quad)
     radius = np.zeros(n_classes)
     c_nonzero = np.zeros(n_classes, dtype=np.bool_)     # C[k] != 0 (set by a step, cleared by a fold)
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
-        cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
+        cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
         _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
         xx = 0.0
         for p in range(cnt):
             xx += nz_val[p] * nz_val[p]
+        xrow = (nz_val, nz_idx, cnt, xx)
         # The exact score W_k x + c_k . B_k x and quad_k = x^T A_k^-1 x cost a read of
         # B_k over the row's features; they are computed only for the classes that can
         # matter.  Bounds (Cauchy-Schwarz, and A_k >= a I):
@@ -594,7 +633,7 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
                 rk = np.sqrt(max(cgc, 0.0) * xx) * (1.0 + 1e-9) + 1e-12
             radius[k] = rk
             if abs(scores[k]) + rk > 1.0:
-                _sketch_exact(B, H, C, in_supp, k, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad)
+                _sketch_exact(sketch, k, xrow, a, work)
                 done[k] = True
         # projection onto |w_k . x| <= 1 in the A_k norm
         for k in range(n_classes):
@@ -611,7 +650,7 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
                 c_nonzero[k] = True
                 scores[k] = target
         if logged:
-            _sketch_exact_if(B, H, C, in_supp, proposed[i], nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad, done)
+            _sketch_exact_if(sketch, proposed[i], xrow, a, work, done)
         best_s, best_u = -1, -1
         for k in range(n_classes):
             if done[k]:
@@ -631,7 +670,7 @@ def _sketched_confidit_pass(W, B, G, H, nrows, a, eta, t, X_dense, is_dense, dat
                 need = need or best_u < 0 or ub > u_best or (ub == u_best and top < best_u)
             if not need:
                 break
-            _sketch_exact(B, H, C, in_supp, top, nz_val, nz_idx, cnt, xx, a, Z, HZ, scores, quad)
+            _sketch_exact(sketch, top, xrow, a, work)
             done[top] = True
             best_s, best_u = _sketch_best(top, scores, quad, width_t, best_s, best_u)
         yhat = best_s

@@ -22,8 +22,8 @@ from ..calibration import PROBABILITY_ATTR_DOC, PROBABILITY_DOC, OutOfFoldTemper
 from .._online import EARLY_STOPPING_ATTR_DOC, EARLY_STOPPING_CONSTRAINTS, EARLY_STOPPING_DOC, OnlineLinear
 from .._persist import register
 from ..linear import doc_with_common, with_intercept
-from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, _bandit_pass, _confidit_pass,
-                       _sketched_confidit_pass)
+from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, Feedback, History, _bandit_pass,
+                       _confidit_pass, _sketched_confidit_pass)
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
 
@@ -31,10 +31,17 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
 
     _explores = False
+    _rule = RULE_SPA
+    #: whether a log's propensities reach the kernel (Banditron's off-policy weighting)
+    _reads_propensities = False
+    #: whether the kernel averages the weights (Banditron with ``average=True``)
+    _averages = False
 
-    def _rule_beta(self):
-        """The wrong-answer step the pass kernel reads (CSPA's ``beta``; 1 for the others)."""
-        return 1.0
+    def _rule_params(self):
+        """The pass rule as the kernel reads it, one value: the rule, CSPA's beta, the
+        exploration rate and BPA's margin when right (each subclass sets its own).
+        """
+        return BanditRule(self._rule, 1.0, 0.0, 1.0)
 
     # ---- public API ---------------------------------------------------------------
     @transactional
@@ -66,6 +73,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         Returns
         -------
         self
+            The fitted estimator.
         """
         from ..labels import BanditFeedback
         from .logs import BanditLog
@@ -94,12 +102,15 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
         y : array-like of shape (n_samples,), or BanditFeedback
         sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
 
         Returns
         -------
         score : float
+            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
         """
         from ..labels import BanditFeedback
 
@@ -119,6 +130,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
         y : array-like of shape (n_samples,)
             True labels, used only to answer "was the proposal right?".
         classes : array-like of shape (n_classes,), default=None
@@ -131,6 +143,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         Returns
         -------
         self
+            The estimator, updated by this batch.
         """
         return self._online_call(X, _OracleTarget(y), classes, reset=False, sample_weight=sample_weight)
 
@@ -149,6 +162,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
         proposed : array-like of shape (n_samples,), or a :class:`weaklabel.BanditFeedback`
             The labels that were proposed (each must be one of ``classes``).
         correct : array-like of bool of shape (n_samples,), or None with a BanditFeedback
@@ -167,6 +181,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         Returns
         -------
         self
+            The estimator, updated by this batch.
         """
         from ..labels import BanditFeedback
 
@@ -189,6 +204,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -223,15 +239,11 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
 
     def _epoch(self, rows, order, enc, hist, sw):
-        dense, is_dense, data, indices, indptr = rows
         n = order.shape[0]
         u = self._rng.random_sample(n) if (self._explores and not enc.logged) else np.zeros(0)
-        averaged = bool(getattr(self, "average", False))
-        nu = _bandit_pass(self._W_cur if averaged else self._W, dense, is_dense, data, indices, indptr, order,
-                          self._rule, self._rule_beta(), float(getattr(self, "gamma", 0.0)),
-                          float(getattr(self, "correct_margin", 1.0)), enc.logged, enc.y, enc.proposed,
-                          enc.correct, u, hist["predictions"], hist["proposals"], hist["correct"], sw,
-                          self._acc if averaged else _NO_FLOAT2, float(self.t_), enc.cand, enc.logp)
+        averaged = self._averages and bool(self.average)
+        nu = _bandit_pass(self._W_cur if averaged else self._W, rows, order, self._rule_params(), enc.feedback(),
+                          _history(hist), u, sw, (self._acc if averaged else _NO_FLOAT2, float(self.t_)))
         self._fill_propensities(enc, hist)
         self.t_ += n
         return nu
@@ -294,7 +306,8 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
 
     def _logged_propensities(self, p, n):
         """A log's propensities, clipped below at ``propensity_clip``: Banditron weighs a right
-        answer by their inverse; the other rules do not read them (None: not given)."""
+        answer by their inverse; the other rules do not read them (None: not given).
+        """
         if p is None:
             return None
         p = np.asarray(p, dtype=np.float64)
@@ -302,7 +315,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             raise ValueError(f"propensities must be {n} probabilities in (0, 1], one per logged round; got "
                              f"shape {p.shape} with values in [{np.nanmin(p) if p.size else 'nan'}, "
                              f"{np.nanmax(p) if p.size else 'nan'}].")
-        if getattr(self, "_rule", None) != RULE_BANDITRON:
+        if not self._reads_propensities:
             return None                     # the other rules apply themselves to the logged proposal
         return np.ascontiguousarray(np.maximum(p, self.propensity_clip))
 
@@ -318,7 +331,8 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
 
     def _encode_candidates(self, y, n, classes, first, reset):
         """Candidate sets of acceptable labels -> a mask over ``classes_`` (rows of one label
-        become the plain label path, so single-label sets learn exactly as labels do)."""
+        become the plain label path, so single-label sets learn exactly as labels do).
+        """
         from ..labels import CandidateSets, check_candidates
 
         if first:
@@ -346,7 +360,8 @@ def _ucb_choice(scores, quad, eta, t):
 
 def _is_candidate_form(y):
     """Candidate sets (a CandidateSets, a 2-D mask of several columns, a list of label
-    lists) rather than one label per row."""
+    lists) rather than one label per row.
+    """
     from ..labels import CandidateSets
 
     if isinstance(y, CandidateSets):
@@ -384,7 +399,8 @@ class _LoggedTarget:
 
 class _Encoded:
     """What a pass reads: oracle label indices (or candidate sets), or logged proposal
-    indices and answers."""
+    indices and answers.
+    """
 
     __slots__ = ("logged", "y", "proposed", "correct", "cand", "logp")
 
@@ -392,6 +408,15 @@ class _Encoded:
         self.logged, self.y, self.proposed, self.correct = logged, y, proposed, correct
         self.cand = _NO_BOOL2 if cand is None else cand
         self.logp = _NO_FLOAT if logp is None else logp
+
+    def feedback(self):
+        """The kernels' one-value form (:class:`~weaklabel.bandit._kernels.Feedback`)."""
+        return Feedback(bool(self.logged), self.y, self.proposed, self.correct, self.cand, self.logp)
+
+
+def _history(hist):
+    """The history buffers of a pass as the kernels take them, one value."""
+    return History(hist["predictions"], hist["proposals"], hist["correct"])
 
 
 _COMMON_DOC = """
@@ -503,10 +528,12 @@ class CSPA(_BanditLearner):
     _parameter_constraints = {**_BanditLearner._parameter_constraints,
                               "beta": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="right")]}
 
-    def _rule_beta(self):
+    def _rule_params(self):
         if self.beta == "auto":
-            return 1.0 / (self.classes_.size - 1) if self.classes_.size > 2 else 1.0
-        return float(self.beta)
+            beta = 1.0 / (self.classes_.size - 1) if self.classes_.size > 2 else 1.0
+        else:
+            beta = float(self.beta)
+        return BanditRule(self._rule, beta, 0.0, 1.0)
 
 
 @register
@@ -556,6 +583,9 @@ class _Exploring(_BanditLearner):
     _explores = True
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN]}
+
+    def _rule_params(self):
+        return BanditRule(self._rule, 1.0, float(self.gamma), 1.0)
 
     def _propose_index(self, scores, X):
         n, k = scores.shape
@@ -616,6 +646,8 @@ class _Exploring(_BanditLearner):
 """)
 class Banditron(_Exploring):
     _rule = RULE_BANDITRON
+    _reads_propensities = True
+    _averages = True
     _parameter_constraints = {**_Exploring._parameter_constraints, "average": ["boolean"],
                               "propensity_clip": [Interval(Real, 0, 1, closed="both")]}  # 0: no clipping
     _fitted_attrs = _Exploring._fitted_attrs + ("_W_cur", "_acc")
@@ -747,6 +779,9 @@ class BPA(_Exploring):
 
     _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
+    def _rule_params(self):
+        return BanditRule(self._rule, 1.0, float(self.gamma), float(self.correct_margin))
+
 
 @register
 @_doc("""Confidit (Crammer & Gentile 2011): second-order bandit learning with an upper confidence bound.
@@ -837,11 +872,9 @@ class Confidit(_BanditLearner):
         return self._A_diag[: self.n_features_in_]
 
     def _epoch(self, rows, order, enc, hist, sw):
-        dense, is_dense, data, indices, indptr = rows
         diagonal = self._A_diag.size > 0
-        t, nu = _confidit_pass(self._W, self._A_diag, self._A_inv, diagonal, float(self.eta), float(self.t_),
-                               dense, is_dense, data, indices, indptr, order, enc.logged, enc.y, enc.proposed,
-                               enc.correct, hist["predictions"], hist["proposals"], hist["correct"], sw, enc.cand)
+        t, nu = _confidit_pass(self._W, (self._A_diag, self._A_inv), (diagonal, float(self.eta), float(self.t_)),
+                               rows, order, enc.feedback(), _history(hist), sw)
         self._fill_propensities(enc, hist)
         self.t_ = int(t)
         return nu
@@ -986,11 +1019,9 @@ class SketchedConfidit(_BanditLearner):
         self._nrows = np.zeros(k, dtype=np.int64)
 
     def _epoch(self, rows, order, enc, hist, sw):
-        dense, is_dense, data, indices, indptr = rows
-        t, nu = _sketched_confidit_pass(self._W, self._B, self._G, self._H, self._nrows, self._a0(),
-                                        float(self.eta), float(self.t_), dense, is_dense, data, indices, indptr,
-                                        order, enc.logged, enc.y, enc.proposed, enc.correct, hist["predictions"],
-                                        hist["proposals"], hist["correct"], sw, enc.cand)
+        t, nu = _sketched_confidit_pass(self._W, (self._B, self._G, self._H, self._nrows),
+                                        (self._a0(), float(self.eta), float(self.t_)), rows, order, enc.feedback(),
+                                        _history(hist), sw)
         self._fill_propensities(enc, hist)
         self.t_ = int(t)
         return nu

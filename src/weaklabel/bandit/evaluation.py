@@ -141,7 +141,8 @@ def ips(actions, propensities, rewards, policy, *, n_actions=None):
 
 def snips(actions, propensities, rewards, policy, *, n_actions=None):
     """Self-normalised IPS estimate (same arguments as :func:`ips`); the standard error is the
-    delta method's ``sqrt(sum_i w_i^2 (r_i - value)^2) / sum_i w_i``."""
+    delta method's ``sqrt(sum_i w_i^2 (r_i - value)^2) / sum_i w_i``.
+    """
     a, p, r, P = _check_log(actions, propensities, rewards, policy, n_actions)
     w = P[np.arange(a.size), a] / p
     total = w.sum()

@@ -21,7 +21,8 @@ __all__ = ["BanditLog", "read_vw_cb", "write_vw_cb"]
 @dataclass
 class BanditLog:
     """A logged bandit dataset: contexts ``X`` (CSR), 0-based ``actions``, ``rewards``,
-    ``propensities`` and the ``feature_names`` of ``X``'s columns."""
+    ``propensities`` and the ``feature_names`` of ``X``'s columns.
+    """
 
     X: sp.csr_matrix
     actions: np.ndarray
@@ -60,7 +61,8 @@ class BanditLog:
     def to_frame(self):
         """The log as a pandas DataFrame: columns ``action``, ``reward``, ``propensity``,
         then one column per feature (named by ``feature_names``; sparse columns when ``X``
-        is sparse).  Needs pandas (``pip install "weaklabel[pandas]"``)."""
+        is sparse).  Needs pandas (``pip install "weaklabel[pandas]"``).
+        """
         from .._extras import require
 
         pd = require("pandas", "BanditLog.to_frame")
@@ -182,7 +184,8 @@ _MAX_ACTION = 1 << 40
 def _features(body, i):
     """The (name, value) pairs of a line's feature part (after its first ``|``): every
     namespace, ``|ns f:v`` naming its features ``ns^f`` as VW does (a namespace weight,
-    ``|ns:0.5 f:1``, scales them), the default namespace (``| f:v``) naming them ``f``."""
+    ``|ns:0.5 f:1``, scales them), the default namespace (``| f:v``) naming them ``f``.
+    """
     out = []
     for segment in body.split("|"):
         tokens = segment.split()

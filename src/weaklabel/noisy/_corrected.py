@@ -195,10 +195,12 @@ class CorrectedLogistic(LinearMulticlass):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
         y : array-like of shape (n_samples,), or (n_samples, n_classes) soft labels
             Noisy labels, or a probability per class (rows summing to 1, columns in the
             order of ``classes``; e.g. :class:`DawidSkene`'s ``posterior_``).
         sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
         trusted : array-like of bool of shape (n_samples,), or of row indices, default=None
             Rows whose labels are known to be clean (e.g. the few rows labelled to estimate
             ``C``): they are fitted by the plain log loss, the others by the corrected one
@@ -208,6 +210,7 @@ class CorrectedLogistic(LinearMulticlass):
         Returns
         -------
         self
+            The fitted estimator.
         """
         from .._validation import check_sample_weight
 
@@ -249,7 +252,8 @@ class CorrectedLogistic(LinearMulticlass):
 
     def _anchor_confusion(self, X, y, classes, sw):
         """``C`` by anchor points on out-of-fold noisy-label probabilities (5 stratified folds
-        of plain logistic regression at this estimator's settings)."""
+        of plain logistic regression at this estimator's settings).
+        """
         from sklearn.base import clone
         from sklearn.model_selection import StratifiedKFold
 
@@ -280,6 +284,7 @@ class CorrectedLogistic(LinearMulticlass):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
         y : array-like of shape (n_samples,), or (n_samples, n_classes) soft labels
         classes : array-like, default=None
             Every class; needed on the first call (unless the ``classes`` parameter or
@@ -292,6 +297,7 @@ class CorrectedLogistic(LinearMulticlass):
         Returns
         -------
         self
+            The estimator, updated by this batch.
         """
         from .._validation import check_sample_weight
 
@@ -332,8 +338,9 @@ class CorrectedLogistic(LinearMulticlass):
             else:
                 sq = np.asarray(Xk.multiply(Xk).sum(axis=1)).ravel() if sp.issparse(Xk) else np.einsum("ij,ij->i", Xk, Xk)
                 self.eta_ = 4.0 / max(float(sq.max()) if sq.size else 1.0, 1e-12)
-        t, total, wsum = _corrected_sgd_epoch(self._W_sgd, self._W, int(self.t_), *kernel_rows(Xk), Y, C, CinvT,
-                                              backward, mask, sw, float(self.eta_), float(self.alpha), d)
+        t, total, wsum = _corrected_sgd_epoch(self._W_sgd, self._W, int(self.t_), kernel_rows(Xk), Y,
+                                              (C, CinvT, backward), mask, sw,
+                                              (float(self.eta_), float(self.alpha), d))
         if not (np.isfinite(self._W_sgd).all() and np.isfinite(self._W).all()):
             raise FloatingPointError("CorrectedLogistic's SGD diverged (weights not finite); pass a smaller eta0.")
         self.t_ = int(t)

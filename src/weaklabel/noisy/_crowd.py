@@ -109,6 +109,7 @@ class DawidSkene(BaseEstimator):
         Returns
         -------
         self
+            The fitted estimator.
         """
         self._validate_params()
         A, G, K = _check_annotations(annotations, gold, n_classes)
@@ -146,7 +147,8 @@ class DawidSkene(BaseEstimator):
 
     def save(self, path):
         """Write the fitted model (posteriors, confusion matrices, class prior) to ``path``;
-        read it back with :func:`weaklabel.load`."""
+        read it back with :func:`weaklabel.load`.
+        """
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self, "posterior_")

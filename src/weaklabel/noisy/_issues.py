@@ -66,6 +66,7 @@ def label_issues(X, y, *, estimator=None, confusion=None, cv=5, random_state=0):
     Parameters
     ----------
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The training rows.
     y : array-like of shape (n_samples,)
         The given, possibly wrong, labels.
     estimator : CorrectedLogistic, default=None

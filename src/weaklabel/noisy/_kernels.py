@@ -43,9 +43,13 @@ def _in_A(scores, i, p, best, second, n_top, alpha):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _record_flips(scores, i, best, second, n_top, alpha, member, ch_row, ch_set, ch_sign, m):
-    """Set row i's memberships from its top scores; record each flip as (row, set, +/-1)
-    at position m onward. Returns the new count."""
+def _record_flips(scores, i, top3, alpha, member, changes, m):
+    """Set row i's memberships from its top scores ``top3 = (best, second, n_top)`` (as
+    :func:`_top` gives them); record each flip as (row, set, +/-1) in ``changes``
+    ``(ch_row, ch_set, ch_sign)`` at position m onward. Returns the new count.
+    """
+    best, second, n_top = top3
+    ch_row, ch_set, ch_sign = changes
     for p in range(scores.shape[1]):
         now = _in_A(scores, i, p, best, second, n_top, alpha)
         if now != member[i, p]:
@@ -58,14 +62,16 @@ def _record_flips(scores, i, best, second, n_top, alpha, member, ch_row, ch_set,
 
 
 @njit(cache=True, nogil=True)
-def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tied, lo=0, hi=-1):
+def _uma_changes(scores, y_idx, alpha, member, changes, argmax, lo=0, hi=-1):
     """Dense path: recompute every row's memberships from the current scores.
 
     ``member`` (n, Q) holds the memberships behind the caller's running Gamma; every
     membership that flips is set in ``member`` and recorded as (row, set, +1/-1) in
-    the ``ch_*`` buffers (length n * Q), for :func:`_uma_apply` to move into Gamma.
+    ``changes``, the buffers ``(ch_row, ch_set, ch_sign)`` (length n * Q), for
+    :func:`_uma_apply` to move into Gamma.
 
-    Each row's argmax (lowest index) goes to ``top`` and whether it is tied to ``tied``.
+    ``argmax`` is ``(top, tied)``: each row's argmax (lowest index) goes to ``top`` and
+    whether it is tied to ``tied``.
     Only rows ``lo .. hi-1`` are visited (``hi = -1``: to the end).
 
     Returns
@@ -74,6 +80,7 @@ def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tie
     the noisy label, and the number of recorded flips.
     """
     n, Q = scores.shape
+    top, tied = argmax
     if hi < 0:
         hi = n
     n_errors = 0
@@ -84,12 +91,12 @@ def _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tie
         tied[i] = n_top > 1
         if best != y_idx[i]:
             n_errors += 1
-        m = _record_flips(scores, i, best, second, n_top, alpha, member, ch_row, ch_set, ch_sign, m)
+        m = _record_flips(scores, i, (best, second, n_top), alpha, member, changes, m)
     return n_errors, m
 
 
 @njit(cache=True, nogil=True)
-def _uma_changes_moved(scores, y_idx, member, q, r, ch_row, ch_set, ch_sign, top, tied):
+def _uma_changes_moved(scores, y_idx, member, q, r, changes, argmax):
     """``_uma_changes`` for ``alpha = 0`` after a step that moved only columns q and r.
 
     A row whose strict, untied best class b is neither q nor r, and still beats both
@@ -97,6 +104,7 @@ def _uma_changes_moved(scores, y_idx, member, q, r, ch_row, ch_set, ch_sign, top
     row is recomputed as in ``_uma_changes``.  Returns (change in n_errors, n_changes).
     """
     n, Q = scores.shape
+    top, tied = argmax
     d_err = 0
     m = 0
     for i in range(n):
@@ -108,17 +116,19 @@ def _uma_changes_moved(scores, y_idx, member, q, r, ch_row, ch_set, ch_sign, top
         top[i] = best
         tied[i] = n_top > 1
         d_err += (1 if best != y_idx[i] else 0) - old_err
-        m = _record_flips(scores, i, best, second, n_top, 0.0, member, ch_row, ch_set, ch_sign, m)
+        m = _record_flips(scores, i, (best, second, n_top), 0.0, member, changes, m)
     return d_err, m
 
 
 @njit(cache=True, nogil=True)
-def _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m, counts):
-    """G[p, y_i] += sign * x_i for the m recorded flips, in their order.
+def _uma_apply(X, y_idx, G, changes, m, counts):
+    """G[p, y_i] += sign * x_i for the m recorded flips ``changes`` (as
+    :func:`_uma_changes` records them), in their order.
 
     ``counts[p, k]`` holds the rows in each cell; a cell that empties is set to exact
     zeros, as a fresh sum would be (rounding residues would break exact ties).
     """
+    ch_row, ch_set, ch_sign = changes
     d = X.shape[1]
     for c in range(m):
         i = ch_row[c]
@@ -134,11 +144,14 @@ def _uma_apply(X, y_idx, G, ch_row, ch_set, ch_sign, m, counts):
 
 
 @njit(cache=True, nogil=True)
-def _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, member,
-                        ch_row, ch_set, ch_sign):
-    """CSR rows: apply the last step to the two score columns (``s_q += x.z``,
-    ``s_r -= x.z``), then record every membership flip as in :func:`_uma_changes`.
-    Returns (n_errors, n_changes)."""
+def _uma_sparse_changes(csr, y_idx, scores, step, alpha, member, changes):
+    """CSR rows ``csr = (data, indices, indptr)``: apply the last step
+    ``step = (z, q_prev, r_prev)`` to the two score columns (``s_q += x.z``,
+    ``s_r -= x.z``; none when ``q_prev < 0``), then record every membership flip as in
+    :func:`_uma_changes`.  Returns (n_errors, n_changes).
+    """
+    data, indices, indptr = csr
+    z, q_prev, r_prev = step
     n, Q = scores.shape
     n_errors = 0
     m = 0
@@ -152,15 +165,15 @@ def _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev,
         best, second, n_top = _top(scores, i)
         if best != y_idx[i]:
             n_errors += 1
-        m = _record_flips(scores, i, best, second, n_top, alpha, member, ch_row, ch_set, ch_sign, m)
+        m = _record_flips(scores, i, (best, second, n_top), alpha, member, changes, m)
     return n_errors, m
 
 
 @njit(cache=True, nogil=True)
-def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, scores, counts,
-                      rw):
-    """Move the recorded flips of CSR rows into the running sums, keeping what the
-    selection needs up to date without touching all of G:
+def _uma_sparse_apply(csr, y_idx, changes, m, sums, scores, rw):
+    """Move the m recorded flips ``changes`` of CSR rows ``csr = (data, indices, indptr)``
+    into the running sums ``sums = (G, Gt, K, GW, counts)``, keeping what the selection
+    needs up to date without touching all of G:
 
     * ``G`` (Q*Q, d): cell ``c = p*Q + k`` holds ``sum_{i in A_p, y_i = k} x_i``, and
       ``Gt`` (d, Q*Q) the same sums feature-major (so a sparse row reads contiguous cells);
@@ -174,6 +187,9 @@ def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, 
     With sample weights, ``data`` holds the weighted rows ``w_i x_i`` and ``rw`` the
     weights (``G W`` then moves by ``w_i x_i . w_r``); ``rw`` empty: every weight 1.
     """
+    data, indices, indptr = csr
+    ch_row, ch_set, ch_sign = changes
+    G, Gt, K, GW, counts = sums
     n_cells = G.shape[0]
     Q = scores.shape[1]
     dots = np.empty(n_cells)
@@ -220,8 +236,7 @@ def _uma_sparse_apply(data, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, 
 _AVG_DECAY = 3.0        # polynomial-decay averaging (Shamir & Zhang, ICML 2013), eta = 3
 
 @njit(cache=True, nogil=True)
-def _corrected_sgd_epoch(W, A, t, dense, is_dense, data, indices, indptr, Y, C, CinvT, backward, trusted, sw,
-                         eta, alpha, n_reg):
+def _corrected_sgd_epoch(W, A, t, rows, Y, correction, trusted, sw, step_params):
     """One pass of averaged SGD over the rows in order, on the corrected log loss.
 
     ``W`` (n_cols, K) is the current iterate and ``A`` its polynomial-decay average over
@@ -230,10 +245,16 @@ def _corrected_sgd_epoch(W, A, t, dense, is_dense, data, indices, indptr, Y, C, 
     in place); row ``i``'s step is
     ``W <- (1 - eta alpha) W - eta sw_i x_i g_i^T`` on the first ``n_reg`` rows of ``W``
     (the intercept row, if any, is not decayed), with ``g_i`` the gradient of the
-    corrected loss with respect to the scores (see :func:`corrected_loss`).  Returns
+    corrected loss with respect to the scores (see :func:`corrected_loss`).  ``rows`` is a
+    :class:`~weaklabel._row_kernels.Rows`, ``correction`` ``(C, CinvT, backward)`` (the
+    confusion, its inverse transposed, and whether the correction is backward),
+    ``step_params`` ``(eta, alpha, n_reg)``.  Returns
     ``(t, sum_i sw_i loss_i, sum_i sw_i)``: the weighted loss of each row *before* its
     step (progressive validation).
     """
+    dense, is_dense, data, indices, indptr = rows
+    C, CinvT, backward = correction
+    eta, alpha, n_reg = step_params
     n = Y.shape[0]
     n_cols, K = W.shape
     z = np.empty(K)

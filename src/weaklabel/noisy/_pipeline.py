@@ -217,8 +217,10 @@ class LabelALittle(LinearMulticlass):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
         y_partial : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
 
         Returns
         -------

@@ -70,6 +70,7 @@ class TrustedKFold:
         y : array-like of shape (n_samples,), default=None
             Labels, to stratify the folds.
         groups : ignored
+            Not used; present for the scikit-learn API.
         """
         n = X.shape[0] if hasattr(X, "shape") else len(X)
         t = np.asarray(self.trusted)

@@ -294,7 +294,8 @@ def _select(norms, V, pi, alpha, selection, tol, rng):
 
 def _select_lazy(norms, Z, W, pi, alpha, selection, tol):
     """As :func:`_select` for the "error" and "confusion" rules, computing ``w_r . z_pq``
-    only for the pairs it looks at, best key first (ties: lowest flat index, as argmax)."""
+    only for the pairs it looks at, best key first (ties: lowest flat index, as argmax).
+    """
     Q = norms.shape[0]
     offdiag = ~np.eye(Q, dtype=bool)
     if norms[offdiag].max() < tol:
@@ -341,6 +342,8 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
     ch_row = np.empty(n * Q, dtype=np.int64)
     ch_set = np.empty(n * Q, dtype=np.int64)
     ch_sign = np.empty(n * Q)
+    changes = (ch_row, ch_set, ch_sign)                                 # the flips a pass records
+    sums = (G, Gt, K, GW, counts)
     z = np.zeros(d)
     Cn = Cinv / (n if n_eff is None else n_eff)
     first_tied = alpha == 0.0 and not W.any()
@@ -367,8 +370,7 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
             ch_row[:n] = np.arange(n)
             ch_set[:n] = 0
             ch_sign[:n] = 1.0
-            _uma_sparse_apply(data_w, indices, indptr, y_idx, ch_row, ch_set, ch_sign, n, G, Gt, K, GW, scores, counts,
-                              rw)
+            _uma_sparse_apply((data_w, indices, indptr), y_idx, changes, n, sums, scores, rw)
             G[:] = np.tile(G[:Q], (Q, 1))
             Gt[:] = np.tile(Gt[:, :Q], (1, Q))
             K[:] = np.tile(K[:Q, :Q], (Q, Q))
@@ -377,10 +379,9 @@ def _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, t
             member.fill(True)
             n_err = int(np.count_nonzero(y_idx != 0))                   # ties go to class 0
         else:
-            n_err, m = _uma_sparse_changes(data, indices, indptr, y_idx, scores, z, q_prev, r_prev, alpha, member,
-                                           ch_row, ch_set, ch_sign)
-            _uma_sparse_apply(data_w, indices, indptr, y_idx, ch_row, ch_set, ch_sign, m, G, Gt, K, GW, scores, counts,
-                              rw)
+            n_err, m = _uma_sparse_changes((data, indices, indptr), y_idx, scores, (z, q_prev, r_prev), alpha,
+                                           member, changes)
+            _uma_sparse_apply((data_w, indices, indptr), y_idx, changes, m, sums, scores, rw)
         if len(hist["q"]) == max_iter:
             break
         Kd = np.einsum("pkpl->pkl", K.reshape(Q, Q, Q, Q))             # Gram of each Gamma_p (times n^2)
@@ -410,7 +411,8 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None, sw=None
 
     With sample weights ``sw`` every sum over rows is weighted: ``Gamma_p`` sums ``w_i x_i``,
     the class frequencies are weighted and ``n`` is ``sum_i w_i``; the error sets ``A_p``
-    (which rows the model gets wrong) do not depend on the weights."""
+    (which rows the model gets wrong) do not depend on the weights.
+    """
     n, d = X.shape
     Q = C.shape[0]
     Cinv = np.linalg.inv(C)
@@ -432,6 +434,7 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None, sw=None
     ch_row = np.empty(n * Q, dtype=np.int64)
     ch_set = np.empty(n * Q, dtype=np.int64)
     ch_sign = np.empty(n * Q)
+    changes = (ch_row, ch_set, ch_sign)                                 # the flips a pass records
     counts = np.zeros((Q, Q), dtype=np.int64)                           # rows per cell (p, k)
     top = np.zeros(n, dtype=np.int64)                                   # each row's argmax
     tied = np.ones(n, dtype=np.bool_)                                   # ... and whether it is tied
@@ -458,7 +461,7 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None, sw=None
             ch_row[:n] = np.arange(n)
             ch_set[:n] = 0
             ch_sign[:n] = 1.0
-            _uma_apply(Xw, y_idx, G, ch_row, ch_set, ch_sign, n, counts)
+            _uma_apply(Xw, y_idx, G, changes, n, counts)
             G[1:] = G[0]
             counts[1:] = counts[0]
             member.fill(True)
@@ -466,13 +469,12 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None, sw=None
             tied.fill(Q > 1)
             n_err = int(np.count_nonzero(y_idx != 0))
         elif alpha == 0.0 and not rebuild:                              # only columns q, r moved
-            d_err, m = _uma_changes_moved(scores, y_idx, member, q_prev, r_prev, ch_row, ch_set, ch_sign, top,
-                                          tied)
+            d_err, m = _uma_changes_moved(scores, y_idx, member, q_prev, r_prev, changes, (top, tied))
             n_err += d_err
-            _uma_apply(Xw, y_idx, G, ch_row, ch_set, ch_sign, m, counts)
+            _uma_apply(Xw, y_idx, G, changes, m, counts)
         else:
-            n_err, m = _uma_changes(scores, y_idx, alpha, member, ch_row, ch_set, ch_sign, top, tied)
-            _uma_apply(Xw, y_idx, G, ch_row, ch_set, ch_sign, m, counts)
+            n_err, m = _uma_changes(scores, y_idx, alpha, member, changes, (top, tied))
+            _uma_apply(Xw, y_idx, G, changes, m, counts)
         if len(hist["q"]) == max_iter:
             break
         Z = np.matmul(Cinv[None, :, :] / n_eff, G)                  # z_pq = row q of C^-1 Gamma_p

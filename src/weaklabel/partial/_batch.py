@@ -24,7 +24,8 @@ class BatchPartialLinear(LinearMulticlass):
 
     def _fit_inputs(self, X, y, sample_weight):
         """Validated ``(Xf, S, classes, sw)``: rows as CSR or float64, the candidate mask over
-        ``classes`` (at least 2, no empty set) and the weights (None when not given)."""
+        ``classes`` (at least 2, no empty set) and the weights (None when not given).
+        """
         from .._validation import check_sample_weight, class_weighted
 
         self._validate_params()
@@ -46,12 +47,15 @@ class BatchPartialLinear(LinearMulticlass):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
         y : CandidateSets, bool mask, list of label lists, or 1-D labels
         sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
 
         Returns
         -------
         score : float
+            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
         """
         return candidate_score(self, X, y, sample_weight)
 

@@ -27,19 +27,19 @@ _FOLD_BELOW = 1e-80
 
 
 @njit(cache=True, nogil=True)
-def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indptr,
-                     S, order, rule, pegasos, eta, alpha, predictions, sw):
+def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     """One pass of an online candidate-label learner over the rows in ``order``.
 
     Parameters
     ----------
     W : float64 array (n_features, n_classes), updated in place; true weights are scale * W.
-    scale, normsq, t : the scale factor, ||W||_F^2 and the Pegasos round counter.
-    X_dense, is_dense, data, indices, indptr : the rows, dense or CSR (the other is a dummy).
+    state : ``(scale, normsq, t)``, the scale factor, ||W||_F^2 and the Pegasos round counter.
+    rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`).
     S : bool array (n_samples, n_classes), candidate sets.
     order : int array, rows to visit in order.
-    rule : RULE_AVG, RULE_MAX or RULE_MISTAKE.
-    pegasos : bool, Pegasos steps (eta_t = 1/(alpha t), shrink, projection) instead of eta.
+    rule_params : ``(rule, pegasos, eta, alpha)``: RULE_AVG, RULE_MAX or RULE_MISTAKE;
+        Pegasos steps (eta_t = 1/(alpha t), shrink, projection) instead of the fixed step
+        ``eta``; Pegasos' regularisation ``alpha``.
     predictions : int array (len(order),), filled with argmax_k score before each update.
     sw : float array, sample weights (each row's step is multiplied by ``sw[i]``); empty: all 1.
 
@@ -47,9 +47,11 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
     -------
     scale, normsq, t, n_updates
     """
+    scale, normsq, t = state
+    rule, pegasos, eta, alpha = rule_params
     n_classes = W.shape[1]
     scores = np.empty(n_classes)
-    width = X_dense.shape[1] if is_dense else W.shape[0]
+    width = rows.dense.shape[1] if rows.is_dense else W.shape[0]
     nz_val = np.empty(width, dtype=W.dtype)
     nz_idx = np.empty(width, dtype=np.int64)
     upd_k = np.empty(n_classes, dtype=np.int64)
@@ -60,7 +62,7 @@ def _candidate_epoch(W, scale, normsq, t, X_dense, is_dense, data, indices, indp
     for r in range(order.shape[0]):
         i = order[r]
         wi = sw[i] if weighted else 1.0
-        cnt = _row_nonzeros(X_dense, is_dense, data, indices, indptr, i, nz_val, nz_idx)
+        cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
         _row_scores(W, scale, nz_val, nz_idx, cnt, scores)
 
         # prediction over all classes, lowest index on ties
@@ -167,7 +169,8 @@ def _weighted_cross_entropy(Z, M, Q, w, scale, G):
 
     ``M`` holds each row's largest score and ``G`` enters holding ``exp(Z - M)`` (numpy's
     SIMD exponential is several times faster than a scalar one); ``G`` leaves holding the
-    gradient of the returned value in ``Z``."""
+    gradient of the returned value in ``Z``.
+    """
     n, K = Z.shape
     value = 0.0
     for i in range(n):
@@ -192,7 +195,8 @@ def _weighted_cross_entropy(Z, M, Q, w, scale, G):
 def _candidate_softmax(Z, S, Q):
     """``Q`` = ``softmax(Z)`` restricted to the candidate sets ``S`` (bool) and
     renormalised per row; the best candidate is ``exp(0)``, so nothing underflows to an
-    empty row.  Only the candidates' exponentials are taken."""
+    empty row.  Only the candidates' exponentials are taken.
+    """
     n, K = Z.shape
     for i in range(n):
         m = -np.inf

@@ -75,11 +75,13 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
         y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
 
         Returns
         -------
         self
+            The fitted estimator.
         """
         return self._store(X, y, self.classes)
 
@@ -116,6 +118,7 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self
+            The estimator, updated by this batch.
         """
         from sklearn.neighbors import NearestNeighbors
 
@@ -171,7 +174,8 @@ class PLKNN(ClassifierMixin, BaseEstimator):
 
     def save(self, path):
         """Write the fitted model (its training rows and candidate sets) to ``path``; read
-        it back with :func:`weaklabel.load`."""
+        it back with :func:`weaklabel.load`.
+        """
         check_is_fitted(self, "classes_")
         return save_model(self, path)
 

@@ -50,6 +50,7 @@ class _OnlineCandidateLearner(OutOfFoldTemperature, OnlineLinear):
         Returns
         -------
         self
+            The fitted estimator.
         """
         self._online_call(X, y, None, reset=True, sample_weight=sample_weight)
         if self.probability:
@@ -75,6 +76,7 @@ class _OnlineCandidateLearner(OutOfFoldTemperature, OnlineLinear):
         Returns
         -------
         self
+            The estimator, updated by this batch.
         """
         return self._online_call(X, y, classes, reset=False, sample_weight=sample_weight)
 
@@ -104,13 +106,16 @@ class _OnlineCandidateLearner(OutOfFoldTemperature, OnlineLinear):
     def _accepted(self, S, rows, pred):
         return S[rows, pred]
 
-    def _epoch(self, rows, order, S, hist, sw):
-        dense, is_dense, data, indices, indptr = rows
+    def _rule_params(self):
+        """The update rule as the kernel reads it, one value: ``(rule, pegasos, eta, alpha)``."""
         eta = 1.0 if self._pegasos else float(self.eta)
         alpha = float(self.alpha) * self.row_scale_ ** 2 if self._pegasos else 1.0
+        return (self._rule, self._pegasos, eta, alpha)
+
+    def _epoch(self, rows, order, S, hist, sw):
         self._scale, self._normsq, t, nu = _candidate_epoch(
-            self._W, self._scale, self._normsq, float(self.t_), dense, is_dense, data, indices, indptr,
-            S, order, self._rule, self._pegasos, eta, alpha, hist["predictions"], sw)
+            self._W, (self._scale, self._normsq, float(self.t_)), rows, S, order, self._rule_params(),
+            hist["predictions"], sw)
         self.t_ = int(t)
         return nu
 

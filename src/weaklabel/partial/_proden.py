@@ -162,13 +162,16 @@ class PRODEN(BatchPartialLinear):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
         y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
             Candidate label set of each sample (1-D labels are singleton sets).
         sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
 
         Returns
         -------
         self
+            The fitted estimator.
         """
         Xf, S, classes, sw = self._fit_inputs(X, y, sample_weight)
         d, K = Xf.shape[1], classes.size

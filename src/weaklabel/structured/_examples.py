@@ -69,7 +69,8 @@ class Examples:
 
     def split(self, flat):
         """A flat per-node array back in the user's form: an array (m, n, ...) for fixed-size
-        examples, else a list of per-example arrays."""
+        examples, else a list of per-example arrays.
+        """
         if self.fixed:
             return flat.reshape((self.m, self.max_nodes) + flat.shape[1:])
         return [flat[a:b] for a, b in zip(self.off[:-1], self.off[1:])]
@@ -84,7 +85,8 @@ def _is_graph_pair(x):
 
 def _as_symbols_or_features(x, where):
     """``(x as int64 symbols (n,) or float64 features (n, d), sym)``; a float array of whole
-    numbers in the symbols' shape counts as symbols (as the fixed form always allowed)."""
+    numbers in the symbols' shape counts as symbols (as the fixed form always allowed).
+    """
     x = np.asarray(x)
     if x.dtype.kind in "iu" and x.ndim == 1:
         return x.astype(np.int64), True
@@ -108,7 +110,8 @@ def _chain_edges(sizes):
 
 def check_examples(X, graph):
     """Validate ``X`` against the estimator's ``graph`` (a Graph, or None for a chain over
-    each example's nodes); returns :class:`Examples` (labels not yet attached)."""
+    each example's nodes); returns :class:`Examples` (labels not yet attached).
+    """
     ex = Examples()
     pairs = None
     if isinstance(X, np.ndarray) and X.dtype != object:
@@ -222,7 +225,8 @@ def _attach_graphs(ex, graph, own_edges, sizes):
 def check_labels(Y, ex, n_states):
     """Validate ``Y`` against the examples; returns ``(A, C, K)``: per node its code
     (a label, :data:`MISSING` or :data:`SET`), the candidate masks (N, K) (a (1, K) dummy
-    when every node is a label or missing), and the number of labels."""
+    when every node is a label or missing), and the number of labels.
+    """
     if isinstance(Y, np.ndarray) and Y.dtype != object and Y.ndim >= 2 and ex.fixed:
         parts = None
         Yf = Y.reshape((-1,) + Y.shape[2:]) if Y.shape[:2] == (ex.m, ex.max_nodes) else None
@@ -299,7 +303,8 @@ def label_masks(A, C, K):
 def check_label_prob_flat(label_prob, ex, A):
     """``p(z_v = 1 | x)`` per node, flat (N,): None estimates the homogeneous rate (the share of
     annotated nodes); a number; for fixed-size examples an array (n_nodes,) or
-    (n_examples, n_nodes); for lists a list of per-example arrays."""
+    (n_examples, n_nodes); for lists a list of per-example arrays.
+    """
     N = A.size
     if label_prob is None:
         theta = float(np.mean(A != MISSING))

@@ -17,10 +17,24 @@ missing node (the paper's case) and the Hamming loss at a labelled one.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from .inference._kernels import _viterbi
+
+#: the flat examples and annotations as the kernels take them, one value: node inputs
+#: (``sym``: symbols ``Xs``, else features ``F``), node offsets ``off``, annotations ``A``
+#: / ``C``, annotation probabilities ``pu``, edges ``E`` and edge offsets ``eoff``
+Flat = namedtuple("Flat", "sym Xs F off A C pu E eoff")
+
+
+def flat_layout(ex, A, C, pu):
+    """The :class:`Flat` value of examples ``ex`` (:mod:`weaklabel.structured._examples`)
+    with flat annotations ``A``, ``C`` and probabilities ``pu``.
+    """
+    return Flat(bool(ex.sym), ex.Xs, ex.F, ex.off, A, C, pu, ex.E, ex.eoff)
 
 
 @njit(cache=True)
@@ -75,10 +89,15 @@ def _set_size(A, C, node):
 
 
 @njit(cache=True)
-def _add_psi_p(Gu, Gp, sym, Xs, F, A, C, pu, E, a, n, ea, eb, c):
+def _add_psi_p(G, flat, span, c):
     """(Gu, Gp) += c * psi^p(x_i, a_i) (15): an annotated node's unary term weighted
     1/p(z_v = 1) (a candidate set's labels share it equally), an edge with both ends
-    annotated weighted 1/(p_u p_v) (independent annotation; over the pairs of the two sets)."""
+    annotated weighted 1/(p_u p_v) (independent annotation; over the pairs of the two sets).
+    ``G`` is ``(Gu, Gp)``, ``span`` example i's ``(a, n, ea, eb)``: first node, nodes, edges.
+    """
+    Gu, Gp = G
+    sym, Xs, F, A, C, pu, E = flat.sym, flat.Xs, flat.F, flat.A, flat.C, flat.pu, flat.E
+    a, n, ea, eb = span
     K = Gp.shape[0]
     for v in range(n):
         node = a + v
@@ -109,8 +128,12 @@ def _add_psi_p(Gu, Gp, sym, Xs, F, A, C, pu, E, a, n, ea, eb, c):
 
 
 @njit(cache=True)
-def _psi_p_score(Wp, A, C, pu, E, a, n, ea, eb, scores):
-    """<w, psi^p(x_i, a_i)> given example i's unary scores ``scores``."""
+def _psi_p_score(Wp, flat, span, scores):
+    """<w, psi^p(x_i, a_i)> given example i's unary scores ``scores`` (``span`` as in
+    :func:`_add_psi_p`).
+    """
+    A, C, pu, E = flat.A, flat.C, flat.pu, flat.E
+    a, n, ea, eb = span
     K = Wp.shape[0]
     s = 0.0
     for v in range(n):
@@ -158,19 +181,25 @@ def _augment(scores, A, C, a, n):
 
 
 @njit(cache=True)
-def _chain_oracle(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yref, i, scores, P, yhat, Gu, Gp, c):
+def _chain_oracle(W, flat, ramp, yref, i, buffers, G, c):
     """Loss-augmented inference for chain example ``i`` (Viterbi).
 
-    Adds ``c * (psi(x_i, yhat) - psi_ref)`` to ``(Gu, Gp)``, where ``yhat`` maximises
+    ``W`` is ``(Wu, Wp)``, ``flat`` a :class:`Flat`, ``buffers`` ``(scores, P, yhat)``.
+    Adds ``c * (psi(x_i, yhat) - psi_ref)`` to ``G = (Gu, Gp)``, where ``yhat`` maximises
     ``l^p(a_i, y) + <w, psi(x_i, y)>`` and ``psi_ref`` is ``psi^p(x_i, a_i)`` (15) or, with
     ``ramp``, ``psi(x_i, yref_i)`` (the CCCP-linearised ramp loss; ``yref`` flat).  Returns
     ``(Delta_i, l^p(a_i, yhat))``.  Buffers, at least the longest example: ``scores``
     (n, K), ``P`` (n-1, K, K) filled with ``Wp``, ``yhat`` (n,).
     """
+    Wu, Wp = W
+    Gu, Gp = G
+    scores, P, yhat = buffers
+    sym, Xs, F, off, A, C, eoff = flat.sym, flat.Xs, flat.F, flat.off, flat.A, flat.C, flat.eoff
     a = off[i]
     n = off[i + 1] - a
     ea = eoff[i]
     eb = eoff[i + 1]
+    span = (a, n, ea, eb)
     _unary(Wu, sym, Xs, F, a, n, scores)
     base = 0.0
     if ramp:
@@ -179,7 +208,7 @@ def _chain_oracle(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yref, i, sco
         for t in range(n - 1):
             base += Wp[yref[a + t], yref[a + t + 1]]
     else:
-        base = _psi_p_score(Wp, A, C, pu, E, a, n, ea, eb, scores)
+        base = _psi_p_score(Wp, flat, span, scores)
     _augment(scores, A, C, a, n)
     K = Wp.shape[0]
     if n == 1:
@@ -204,7 +233,7 @@ def _chain_oracle(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yref, i, sco
         for t in range(n - 1):
             Gp[yref[a + t], yref[a + t + 1]] -= c
     else:
-        _add_psi_p(Gu, Gp, sym, Xs, F, A, C, pu, E, a, n, ea, eb, -c)
+        _add_psi_p(G, flat, span, -c)
     return top - base, loss
 
 
@@ -220,45 +249,53 @@ def _chain_buffers(Wp, n):
 
 
 @njit(cache=True)
-def _chain_risk(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yref, Gu, Gp):
+def _chain_risk(W, flat, ramp, yref, G):
     """Mean partial margin-rescaling loss (14) over the chain examples, and its subgradient
-    into (Gu, Gp) (zeroed first).  Loss-augmented inference by Viterbi.
+    into ``G = (Gu, Gp)`` (zeroed first); ``W = (Wu, Wp)``.  Loss-augmented inference by Viterbi.
 
     ``ramp``: the CCCP-linearised ramp loss instead, ``max_y [l^p + s(y)] - s(yref_i)``.
     """
+    Wu, Wp = W
+    Gu, Gp = G
+    off = flat.off
     m = off.size - 1
     nmax = 1
     for i in range(m):
         nmax = max(nmax, off[i + 1] - off[i])
     Gu[:] = 0.0
     Gp[:] = 0.0
-    scores, P, yhat = _chain_buffers(Wp, nmax)
+    buffers = _chain_buffers(Wp, nmax)
     risk = 0.0
     inv_m = 1.0 / m
     for i in range(m):
-        val, _ = _chain_oracle(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yref, i, scores, P, yhat, Gu, Gp,
-                               inv_m)
+        val, _ = _chain_oracle(W, flat, ramp, yref, i, buffers, G, inv_m)
         risk += inv_m * val
     return risk
 
 
 @njit(cache=True)
-def _lp_example_grad(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, i, phi, Gu, Gp, Gphi, scores, ybar):
+def _lp_example_grad(W, flat, i, phi, G, Gphi, work):
     """Value of Q_i (24) at (w, phi) without the regulariser, and its subgradient:
-    ``Gu, Gp`` accumulate d/dw (not zeroed), ``Gphi[:n_edges_i]`` is set.  ``phi`` is
-    example i's (n_edges_i, 2, K) messages.
+    ``G = (Gu, Gp)`` accumulate d/dw (not zeroed), ``Gphi[:n_edges_i]`` is set.  ``phi`` is
+    example i's (n_edges_i, 2, K) messages, ``W`` ``(Wu, Wp)``, ``work`` the buffers
+    ``(scores, ybar)``.
 
     ``u_v(y) = theta_v(y) + l_v(y) - sum_{e at v} phi_e,side(y)`` and
     ``u_e(y, y') = Wp[y, y'] + phi_e,0(y) + phi_e,1(y')``; the LP upper bound is
     ``sum_v max u_v + sum_e max u_e``.
     """
+    Wu, Wp = W
+    Gu, Gp = G
+    scores, ybar = work
+    sym, Xs, F, off, A, C, E, eoff = flat.sym, flat.Xs, flat.F, flat.off, flat.A, flat.C, flat.E, flat.eoff
     a = off[i]
     n = off[i + 1] - a
     ea = eoff[i]
     eb = eoff[i + 1]
+    span = (a, n, ea, eb)
     K = Wp.shape[0]
     _unary(Wu, sym, Xs, F, a, n, scores)
-    base = _psi_p_score(Wp, A, C, pu, E, a, n, ea, eb, scores)
+    base = _psi_p_score(Wp, flat, span, scores)
     _augment(scores, A, C, a, n)
     for e in range(eb - ea):
         u = E[ea + e, 0]
@@ -300,12 +337,17 @@ def _lp_example_grad(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, i, phi, Gu, Gp,
         Gphi[e, 0, ybar[u]] -= 1.0
         Gphi[e, 1, bz] += 1.0
         Gphi[e, 1, ybar[v]] -= 1.0
-    _add_psi_p(Gu, Gp, sym, Xs, F, A, C, pu, E, a, n, ea, eb, -1.0)
+    _add_psi_p(G, flat, span, -1.0)
     return val - base
 
 
 @njit(cache=True)
-def _adam_step(p, g, m1, m2, lr, b1, b2, t, eps):
+def _adam_step(p, g, moments, adam, t):
+    """Adam step ``t`` of ``p`` with the gradient ``g``; ``moments`` ``(m1, m2)`` (updated),
+    ``adam`` ``(lr, b1, b2, eps)``.
+    """
+    m1, m2 = moments
+    lr, b1, b2, eps = adam
     c1 = 1.0 - b1 ** t
     c2 = 1.0 - b2 ** t
     flat_p = p.ravel()
@@ -320,8 +362,13 @@ def _adam_step(p, g, m1, m2, lr, b1, b2, t, eps):
 
 
 @njit(cache=True)
-def _adam_rows(p, g, m1, m2, ea, eb, lr, b1, b2, t, eps):
-    """Adam step of the rows ``ea:eb`` of ``p`` (n_rows, 2, K) with the gradient ``g[:eb - ea]``."""
+def _adam_rows(p, g, moments, span, adam, t):
+    """Adam step of the rows ``ea:eb`` (``span``) of ``p`` (n_rows, 2, K) with the gradient
+    ``g[:eb - ea]``; ``moments`` and ``adam`` as in :func:`_adam_step`.
+    """
+    m1, m2 = moments
+    ea, eb = span
+    lr, b1, b2, eps = adam
     c1 = 1.0 - b1 ** t
     c2 = 1.0 - b2 ** t
     for e in range(eb - ea):
@@ -335,12 +382,20 @@ def _adam_rows(p, g, m1, m2, ea, eb, lr, b1, b2, t, eps):
 
 
 @njit(cache=True)
-def _lp_epoch(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, phi, order, alpha, lr, mu, nu, t0, phi_m, phi_v, phi_t,
-              batch):
-    """One Adam pass of LP-MIL-M3N over the examples in ``order`` (mini-batches of ``batch``).
-    ``mu, nu`` hold Adam moments of (Wu, Wp) stacked as tuples; ``phi`` (all edges, 2, K)
-    holds every example's messages (example i's at rows ``eoff[i]:eoff[i+1]``), each example
-    with its own moments and step count.  Returns (mean Q_i over the pass, Adam steps taken)."""
+def _lp_epoch(W, flat, phi, order, params, moments, phi_state):
+    """One Adam pass of LP-MIL-M3N over the examples in ``order``.
+
+    ``W`` is ``(Wu, Wp)``, ``params`` ``(alpha, lr, batch)`` (mini-batches of ``batch``),
+    ``moments`` ``(mu, nu, t0)``: the Adam moments of (Wu, Wp) as tuples and the steps taken;
+    ``phi`` (all edges, 2, K) holds every example's messages (example i's at rows
+    ``eoff[i]:eoff[i+1]``), each example with its own moments and step count,
+    ``phi_state = (phi_m, phi_v, phi_t)``.  Returns (mean Q_i over the pass, Adam steps taken).
+    """
+    Wu, Wp = W
+    alpha, lr, batch = params
+    mu, nu, t0 = moments
+    phi_m, phi_v, phi_t = phi_state
+    off, eoff = flat.off, flat.eoff
     m = off.size - 1
     K = Wp.shape[0]
     nmax = 1
@@ -357,8 +412,9 @@ def _lp_epoch(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, phi, order, alpha, lr,
     nu_u, nu_p = nu
     t = t0
     tot = 0.0
-    b1 = 0.9
-    b2 = 0.999
+    adam = (lr, 0.9, 0.999, 1e-8)
+    G = (Gu, Gp)
+    work = (scores, ybar)
     q = 0
     while q < order.size:
         kb = min(batch, order.size - q)
@@ -368,17 +424,16 @@ def _lp_epoch(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, phi, order, alpha, lr,
             i = order[q + r]
             ea = eoff[i]
             eb = eoff[i + 1]
-            val = _lp_example_grad(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, i, phi[ea:eb], Gu, Gp, Gphi, scores,
-                                   ybar)
+            val = _lp_example_grad(W, flat, i, phi[ea:eb], G, Gphi, work)
             tot += val
             phi_t[i] += 1
-            _adam_rows(phi, Gphi, phi_m, phi_v, ea, eb, lr, b1, b2, phi_t[i], 1e-8)
+            _adam_rows(phi, Gphi, (phi_m, phi_v), (ea, eb), adam, phi_t[i])
         for j in range(Gu.size):
             Gu.ravel()[j] = Gu.ravel()[j] / kb + alpha * Wu.ravel()[j]
         for j in range(Gp.size):
             Gp.ravel()[j] = Gp.ravel()[j] / kb + alpha * Wp.ravel()[j]
         t += 1
-        _adam_step(Wu, Gu, mu_u, nu_u, lr, b1, b2, t, 1e-8)
-        _adam_step(Wp, Gp, mu_p, nu_p, lr, b1, b2, t, 1e-8)
+        _adam_step(Wu, Gu, (mu_u, nu_u), adam, t)
+        _adam_step(Wp, Gp, (mu_p, nu_p), adam, t)
         q += kb
     return tot / max(order.size, 1), t

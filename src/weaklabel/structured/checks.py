@@ -186,7 +186,8 @@ def check_rejected_fit_leaves_model_unchanged(est, X, Y):
 
 def check_decode_reports(est, X, Y):
     """``decode`` is the one way predictions are made: it agrees with ``predict`` and says
-    how every labeling was found; a bad method is one clear error."""
+    how every labeling was found; a bad method is one clear error.
+    """
     a = _fit(clone(est), X, Y)
     labels, info = a.decode(X)
     assert _equal(labels, a.predict(X))

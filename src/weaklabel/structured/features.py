@@ -99,7 +99,8 @@ def nystroem_whitening(centres, gamma, rcond=1e-10):
     """``A = S^{-1/2} U^T`` of the Gram matrix ``K = U S U^T`` of the RBF kernel
     ``exp(-gamma ||a - b||^2)`` over the (already unit-norm, flattened) ``centres``:
     ``A k(x, C)`` are the Nystroem features.  Eigenvalues below ``rcond`` times the
-    largest are dropped (their rows of ``A`` are left out)."""
+    largest are dropped (their rows of ``A`` are left out).
+    """
     C = np.asarray(centres, dtype=np.float64)
     cc = np.sum(C * C, axis=1)
     K = np.exp(-gamma * np.maximum(cc[:, None] + cc[None, :] - 2.0 * (C @ C.T), 0.0))

@@ -98,7 +98,8 @@ def grid_graph(height, width):
 
 def sudoku_graph():
     """The 81 cells of a Sudoku (node ``9 * row + col``), an edge between every two cells of
-    one row, one column or one 3x3 box: 810 edges."""
+    one row, one column or one 3x3 box: 810 edges.
+    """
     E = []
     for a in range(81):
         ra, ca = divmod(a, 9)

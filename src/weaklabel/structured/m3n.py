@@ -78,6 +78,7 @@ class _M3NBase(BaseEstimator):
         Returns
         -------
         self
+            The fitted estimator.
 
         Notes
         -----
@@ -197,7 +198,8 @@ class _M3NBase(BaseEstimator):
 
     def predict(self, X):
         """MAP labeling of each example: an int array (n_examples, n_nodes) of labels 0..K-1 for
-        examples of one size, else a list of (n_i,) arrays."""
+        examples of one size, else a list of (n_i,) arrays.
+        """
         return self.decode(X)[0]
 
     def decode(self, X, *, pairwise_scale=None, max_nodes=None, method=None, allowed=None, forbidden=None):
@@ -282,7 +284,8 @@ class _M3NBase(BaseEstimator):
     def score(self, X, Y):
         """Share of the annotated nodes predicted right: a node with a label, or with a
         candidate set, counts as right when the prediction lies in it (missing nodes are
-        left out)."""
+        left out).
+        """
         check_is_fitted(self, "pairwise_")
         ex = self._check_X(X, False)
         A, C, _ = check_labels(Y, ex, self.n_states_)
@@ -309,7 +312,8 @@ class _M3NBase(BaseEstimator):
     # ---- persistence ----------------------------------------------------------------------
     def save(self, path):
         """Write the fitted model to ``path`` (.npz arrays + JSON metadata, no pickle); read it
-        back with :func:`weaklabel.load`."""
+        back with :func:`weaklabel.load`.
+        """
         check_is_fitted(self, "pairwise_")
         return save_model(self, path)
 
@@ -513,7 +517,8 @@ class MILM3N(_M3NBase):
 
     def partial_error(self, X, Y):
         """Mean partial loss l^p of the predictions: per example, the share of its nodes
-        predicted outside their candidate set (a wrong label; missing nodes never count)."""
+        predicted outside their candidate set (a wrong label; missing nodes never count).
+        """
         check_is_fitted(self, "pairwise_")
         ex = self._check_X(X, False)
         A, C, _ = check_labels(Y, ex, self.n_states_)
@@ -584,7 +589,8 @@ class RampCCCPM3N(MILM3N):
 
     def _fit(self, X, Y, label_prob):
         """Learn by CCCP rounds (``label_prob`` is accepted for a uniform interface and unused:
-        the ramp loss needs no annotation marginals)."""
+        the ramp loss needs no annotation marginals).
+        """
         self._check_params()
         ex, A, C, K, n_sym, pu = self._check_fit(X, Y, label_prob)
         Wu, Wp = self._zero_weights(ex, n_sym, K)

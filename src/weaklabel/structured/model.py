@@ -29,7 +29,8 @@ __all__ = ["estimate_missingness", "sudoku_label_prob", "unary_scores", "loss_au
 
 def estimate_missingness(Y):
     """ML estimate (20) of the homogeneous annotation rate ``theta``: the share of labelled
-    nodes.  Under (19) ``p(z_v = 1) = theta`` and ``p(z_v = 1, z_v' = 1) = theta^2``."""
+    nodes.  Under (19) ``p(z_v = 1) = theta`` and ``p(z_v = 1, z_v' = 1) = theta^2``.
+    """
     Y = np.asarray(Y)
     if Y.size == 0:
         raise ValueError("Y is empty.")
@@ -38,7 +39,8 @@ def estimate_missingness(Y):
 
 def sudoku_label_prob(X, tau):
     """The Sudoku annotation process of Section 4.2: ``p(z_v = 1 | x) = 1`` for a given cell
-    (``x_v > 0``) and ``1 - tau`` for an empty one."""
+    (``x_v > 0``) and ``1 - tau`` for an empty one.
+    """
     X = np.asarray(X)
     if not 0 <= tau < 1:
         raise ValueError(f"tau must be in [0, 1); got {tau!r}.")
@@ -48,7 +50,8 @@ def sudoku_label_prob(X, tau):
 def unary_scores(Wu, ex, i, scores):
     """Write example ``i``'s unary scores (n_i, K) into ``scores[:n_i]``: ``Wu[x_v]`` for
     symbols, ``phi(x_v) @ Wu`` for node features (``ex``: the flat
-    :class:`~weaklabel.structured._examples.Examples`)."""
+    :class:`~weaklabel.structured._examples.Examples`).
+    """
     a = ex.off[i]
     _unary(Wu, ex.sym, ex.Xs, ex.F, a, ex.off[i + 1] - a, scores)
 
@@ -65,10 +68,12 @@ def loss_augmented_oracle(ex, A, C, pu, yref, chain):
     (15), or ``psi(x_i, yref_i)`` for the CCCP-linearised ramp loss (``yref`` flat).
     ``risk([Wu, Wp])`` is ``(mean Delta_i, [Gu, Gp])``, its subgradient.
     """
-    from ._kernels import _add_psi_p, _add_unary, _augment, _chain_buffers, _chain_oracle, _outside, _psi_p_score
+    from ._kernels import (_add_psi_p, _add_unary, _augment, _chain_buffers, _chain_oracle, _outside, _psi_p_score,
+                           flat_layout)
 
     m = ex.m
     sym, Xs, F, off, E, eoff = ex.sym, ex.Xs, ex.F, ex.off, ex.E, ex.eoff
+    fl = flat_layout(ex, A, C, pu)
     ramp = yref is not None
     yr = np.ascontiguousarray(yref, dtype=np.int64) if ramp else np.zeros(1, np.int64)
 
@@ -79,13 +84,12 @@ def loss_augmented_oracle(ex, A, C, pu, yref, chain):
             if "scores" not in buf:
                 buf["scores"], _, buf["yhat"] = _chain_buffers(Wp, ex.max_nodes)
             P = np.broadcast_to(Wp, (max(ex.max_nodes - 1, 1),) + Wp.shape)   # a view: follows Wp, no copy
-            return _chain_oracle(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yr, i, buf["scores"], P,
-                                 buf["yhat"], Gu, Gp, c)
+            return _chain_oracle((Wu, Wp), fl, ramp, yr, i, (buf["scores"], P, buf["yhat"]), (Gu, Gp), c)
 
         def risk(parts):
             Wu, Wp = parts
             Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
-            return _chain_risk(Wu, Wp, sym, Xs, F, off, A, C, pu, E, eoff, ramp, yr, Gu, Gp), [Gu, Gp]
+            return _chain_risk((Wu, Wp), fl, ramp, yr, (Gu, Gp)), [Gu, Gp]
 
         return risk, oracle
 
@@ -101,7 +105,7 @@ def loss_augmented_oracle(ex, A, C, pu, yref, chain):
             y = yr[a:b]
             base = scores[np.arange(n), y].sum() + Wp[y[Ei[:, 0]], y[Ei[:, 1]]].sum()
         else:
-            base = _psi_p_score(Wp, A, C, pu, E, a, n, ea, eb, scores)
+            base = _psi_p_score(Wp, fl, (a, n, ea, eb), scores)
         _augment(scores, A, C, a, n)
         r = exact_map(scores, Wp, Ei)
         yhat, top = r.labels, r.value
@@ -113,7 +117,7 @@ def loss_augmented_oracle(ex, A, C, pu, yref, chain):
                 _add_unary(Gu, sym, Xs, F, a + v, y[v], -c)
             np.add.at(Gp, (y[Ei[:, 0]], y[Ei[:, 1]]), -c)
         else:
-            _add_psi_p(Gu, Gp, sym, Xs, F, A, C, pu, E, a, n, ea, eb, -c)
+            _add_psi_p((Gu, Gp), fl, (a, n, ea, eb), -c)
         loss = sum(1.0 for v in range(n) if _outside(A, C, a + v, yhat[v])) / n
         return top - base, loss
 

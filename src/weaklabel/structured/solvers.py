@@ -14,14 +14,15 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._kernels import _lp_epoch
+from ._kernels import _lp_epoch, flat_layout
 
 __all__ = ["bcfw", "bmrm", "lp_adam", "flat_parts"]
 
 
 def flat_parts(shapes):
     """``(dim, split)``: the length of the flat vector holding arrays of ``shapes``, and
-    ``split(v)``, the list of views of ``v`` in those shapes."""
+    ``split(v)``, the list of views of ``v`` in those shapes.
+    """
     sizes = [int(np.prod(s)) for s in shapes]
 
     def split(v):
@@ -204,7 +205,8 @@ def lp_adam(ex, A, C, pu, shapes, alpha, learning_rate, batch_size, max_iter, ra
     <w, psi^p(x_i, a_i)>)`` over ``w`` and every example's messages ``phi^i`` (two of ``K``
     values per edge), a pass over the examples in random order, ``w`` stepping once per
     mini-batch of ``batch_size``.  ``ex`` holds the flat examples (any sizes and graphs),
-    ``A, C, pu`` the flat annotations.  Returns ``([Wu, Wp], objective per pass)``."""
+    ``A, C, pu`` the flat annotations.  Returns ``([Wu, Wp], objective per pass)``.
+    """
     rng = check_random_state(random_state)
     Wu, Wp = np.zeros(shapes[0]), np.zeros(shapes[1])
     m = ex.m
@@ -218,7 +220,7 @@ def lp_adam(ex, A, C, pu, shapes, alpha, learning_rate, batch_size, max_iter, ra
     objs = []
     for _ in range(max_iter):
         order = rng.permutation(m).astype(np.int64)
-        val, t = _lp_epoch(Wu, Wp, ex.sym, ex.Xs, ex.F, ex.off, A, C, pu, ex.E, ex.eoff, phi, order, float(alpha),
-                           float(learning_rate), mu, nu, t, phi_m, phi_v, phi_t, int(batch_size))
+        val, t = _lp_epoch((Wu, Wp), flat_layout(ex, A, C, pu), phi, order,
+                           (float(alpha), float(learning_rate), int(batch_size)), (mu, nu, t), (phi_m, phi_v, phi_t))
         objs.append(val + 0.5 * alpha * (np.sum(Wu ** 2) + np.sum(Wp ** 2)))
     return [Wu, Wp], objs

@@ -9,7 +9,8 @@ from numba import njit
 @njit(cache=True)
 def _viterbi(U, P, out):
     """Exact max-sum on the chain 0-1-...-(n-1); ``P[t]`` scores ``(y_t, y_{t+1})``.
-    Ties go to the lowest label at each back-pointer.  Returns the maximum."""
+    Ties go to the lowest label at each back-pointer.  Returns the maximum.
+    """
     n, K = U.shape
     back = np.empty((n, K), np.int64)
     delta = U[0].copy()
@@ -204,7 +205,8 @@ def _propagate(D, allowed, edges, nptr, nnode, nedge, nside, queue, inq, start_n
 def _csp_decode(active, allowed, edges, nptr, nnode, nedge, nside, order_score, max_nodes, out):
     """A labeling using only ``active`` labels and ``allowed`` pairs, by arc consistency and
     backtracking (fewest remaining labels first; labels tried by decreasing ``order_score``).
-    Returns (found, search nodes used)."""
+    Returns (found, search nodes used).
+    """
     n, K = active.shape
     stack = np.empty((n + 1, n, K), np.bool_)
     stack[0] = active

@@ -13,7 +13,8 @@ __all__ = ["brute_force"]
 
 def brute_force(unary, pairwise, edges=None):
     """Exact MAP by enumerating all K^n labelings (first maximiser in lexicographic order).
-    For tests: refuses more than 2 million labelings."""
+    For tests: refuses more than 2 million labelings.
+    """
     U, P, E = potentials(unary, pairwise, edges)
     n, K = U.shape
     if K ** n > 2_000_000:

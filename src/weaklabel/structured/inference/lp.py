@@ -85,7 +85,8 @@ def _decode_active(U, P, E, msg, bound, max_nodes, slacks=(1e-7, 1e-5, 1e-3, 1e-
     is optimal.  Found by arc consistency and backtracking on those labels (for Sudoku with
     rule-like scores, this is constraint propagation plus search).  When none exists (the
     relaxation is not tight, or not yet converged), wider slacks give good labelings that
-    do not reach the bound; the best one is returned."""
+    do not reach the bound; the best one is returned.
+    """
     n, K = U.shape
     b = _beliefs(U, E, msg)
     ue = P - msg[:, 0, :, None] - msg[:, 1, None, :]

@@ -1,0 +1,112 @@
+"""Snapshots: the plan and the stored rows one experiment's report reads, as one small file.
+
+The documentation renders its reproduction pages from snapshots kept under version
+control (:meth:`weaklabel.experiments.engine.Experiment.write_snapshot` writes one,
+``Experiment.run(snapshot=...)`` renders from it).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from .store import _default as _json_default
+from .store import config_key
+
+__all__ = ["Snapshot"]
+
+
+class _Recorder:
+    """A read-only store that remembers the rows handed out."""
+
+    def __init__(self, store):
+        self.store, self.path, self.unreadable, self.used = store, store.path, [], {}
+
+    def rows(self, experiment, stage=None):
+        rows = self.store.rows(experiment, stage)
+        if stage is not None:
+            self.used.setdefault(stage, {}).update({config_key(c): (c, r) for c, r in rows})
+        return rows
+
+
+class Snapshot:
+    """The plan and the stored rows of one experiment's report, as one file.
+
+    Read with :meth:`read`; it answers ``rows(experiment, stage)`` as a results store does,
+    so a :class:`Context` can render from it.  Only the rows some cell of the plan reads
+    are kept (see :meth:`Experiment.write_snapshot`).
+    """
+
+    def __init__(self, experiment, plan, rows, memos=None):
+        self.experiment, self.plan, self.unreadable = experiment, plan, []
+        self.memos = json.loads(json.dumps(memos or {}, default=_json_default))
+        self._rows = {stage: dict(r) for stage, r in rows.items()}
+        self.path = None
+
+    def __len__(self):
+        return sum(len(rows) for rows in self._rows.values())
+
+    def rows(self, experiment, stage=None):
+        if experiment != self.experiment:
+            return []
+        stages = [stage] if stage is not None else sorted(self._rows)
+        return [row for st in stages for row in self._rows.get(st, {}).values()]
+
+    def seed(self, store):
+        """Copy every row of this snapshot into ``store`` (a writable :class:`ResultStore`)
+        that it does not already hold readably, and return how many were copied.
+
+        ``weaklabel reproduce NAME --from-snapshot FILE`` uses it: a fresh clone extends the
+        documentation's runs (a new stage, a wider grid) without recomputing the cells the
+        snapshot holds.  The copied rows keep their configs and results; their seconds are 0.
+        """
+        have = store.done_keys(self.experiment)
+        copied = 0
+        for stage, rows in sorted(self._rows.items()):
+            for key, (cfg, res) in rows.items():
+                if key not in have:
+                    store.put(key, self.experiment, stage, cfg, res, 0.0)
+                    copied += 1
+        return copied
+
+    def write(self, path):
+        import gzip
+
+        body = {"experiment": self.experiment, "plan": self.plan, "memos": self.memos,
+                "rows": {st: [[c, _round_floats(r)] for c, r in rows.values()]
+                         for st, rows in sorted(self._rows.items())}}
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        with gzip.open(path, "wt", encoding="utf-8") as fh:
+            json.dump(body, fh, default=_json_default, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def read(cls, path):
+        import gzip
+
+        try:
+            with gzip.open(path, "rt", encoding="utf-8") as fh:
+                body = json.load(fh)
+            rows = {st: {config_key(c): (c, r) for c, r in pairs} for st, pairs in body["rows"].items()}
+            snap = cls(body["experiment"], body["plan"], rows, memos=body.get("memos"))
+        except FileNotFoundError:
+            raise
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path} is not a weaklabel snapshot ({exc}).") from None
+        snap.path = Path(path)
+        return snap
+
+
+def _round_floats(value, digits=7, in_curve=False):
+    """``value`` with the floats of its long lists (curves, which only figures read)
+    rounded to ``digits`` significant digits: a snapshot is half the size, and every
+    number a table prints, computed from exact scalars, stays the same to the last digit.
+    """
+    if isinstance(value, float):
+        return float(f"{value:.{digits}g}") if in_curve and math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: _round_floats(v, digits, in_curve) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        curve = in_curve or len(value) >= 10
+        return [_round_floats(v, digits, curve) for v in value]
+    return value
