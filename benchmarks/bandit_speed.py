@@ -10,7 +10,7 @@ VW comes from the optional extra: pip install -e ".[compare]".
 
 import argparse
 
-from weaklabel.experiments import speed
+from weaklabel.experiments import _speed as speed
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -8,7 +8,7 @@ Target: every learner >= 1.5x scikit-learn on both datasets.
 
 import argparse
 
-from weaklabel.experiments import speed
+from weaklabel.experiments import _speed as speed
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

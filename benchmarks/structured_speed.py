@@ -11,7 +11,7 @@ passes each (ratio; target at most 1.5x).  Pin BLAS to one thread when timing:
 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python benchmarks/structured_speed.py
 """
 
-from weaklabel.experiments import speed
+from weaklabel.experiments import _speed as speed
 
 if __name__ == "__main__":
     speed.run_structured()

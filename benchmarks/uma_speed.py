@@ -11,7 +11,7 @@ import argparse
 import time
 import warnings
 
-from weaklabel.experiments import speed
+from weaklabel.experiments import _speed as speed
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -14,7 +14,7 @@ import pytest
 from weaklabel import datasets
 
 # every figure a test draws is checked (legend holds every series, labels, nothing covered
-# or cut off): weaklabel.experiments.engine.figure_problems
+# or cut off): weaklabel.experiments.render.figure_problems
 os.environ["WEAKLABEL_STRICT_FIGURES"] = "1"
 
 _HOW = ("Set WEAKLABEL_DATA to the shared data folder (the one with MANIFEST.md; by default ../shared/data "

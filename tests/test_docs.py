@@ -19,6 +19,7 @@ PUBLIC = ["weaklabel", "weaklabel.labels", "weaklabel.partial", "weaklabel.bandi
           "weaklabel.bandit.logs", "weaklabel.bags", "weaklabel.structured", "weaklabel.structured.inference",
           "weaklabel.noisy", "weaklabel.sources", "weaklabel.calibration", "weaklabel.metrics", "weaklabel.simulate",
           "weaklabel.datasets", "weaklabel.presets", "weaklabel.distributed", "weaklabel.experiments.engine",
+          "weaklabel.experiments.results", "weaklabel.experiments.render", "weaklabel.experiments.snapshot",
           "weaklabel.experiments.registry"]
 
 

@@ -49,7 +49,7 @@ def _page_rows(page):
 
 
 def _summary_rows(table):
-    from weaklabel.experiments.engine import _fmt
+    from weaklabel.experiments.render import _fmt
 
     return [[_fmt(v, table.formats.get(col, "")) for col, v in zip(table.columns, row)] for row in table.rows]
 

@@ -40,14 +40,16 @@ _REGISTRY = {}
 
 def _kind(cls):
     """The name model files give ``cls``: its ``_model_kind`` where two classes share a name
-    (``sources.DawidSkene`` beside ``noisy.DawidSkene``), else its name."""
+    (``sources.DawidSkene`` beside ``noisy.DawidSkene``), else its name.
+    """
     return getattr(cls, "_model_kind", cls.__name__)
 
 
 def register(cls):
     """Class decorator: make ``cls`` loadable by :func:`weaklabel.load`.  The class declares
     its saved state once, in ``_declared_state(params, state, shapes)``: ``{name: (dtype
-    kinds, shape, required)}`` from the header alone, checked before any array is read."""
+    kinds, shape, required)}`` from the header alone, checked before any array is read.
+    """
     if not callable(getattr(cls, "_declared_state", None)):
         raise TypeError(f"{cls.__name__} must declare its saved state (_declared_state) to be registered.")
     kind = _kind(cls)
@@ -84,7 +86,8 @@ def jsonable_params(params):
 
 def save_model(est, path):
     """Write ``est`` to ``path``: a temporary file moved into place, so a failed save
-    never leaves a half-written model.  Returns ``path``."""
+    never leaves a half-written model.  Returns ``path``.
+    """
     # C order: the loader refuses Fortran-ordered members (and the digest reads C bytes)
     arrays = {k: np.ascontiguousarray(v) for k, v in est._state_arrays().items()}
     for k, v in arrays.items():
@@ -156,7 +159,8 @@ def _check_meta(meta):
 
 def _read(path, check=None):
     """``(meta, arrays)`` of a model file, every check made before anything large is read;
-    ``check(meta)`` (the declared state of the file's kind) runs before any array is."""
+    ``check(meta)`` (the declared state of the file's kind) runs before any array is.
+    """
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -264,7 +268,8 @@ def _check_declared(meta):
     """Every array the file declares, against its kind's declared state, before any array
     data is read: the names (none missing, none unknown), the dtype kinds, and the shapes in
     terms of the fitted dimensions (``cls._declared_state(params, state, shapes)``, computed
-    from the header alone)."""
+    from the header alone).
+    """
     kind = meta["kind"]
     if kind not in _REGISTRY:
         raise _Bad(f"it holds a model of unknown kind {kind!r}; known: {registered_kinds()}")
@@ -291,7 +296,8 @@ def _check_declared(meta):
 
 def length(shapes, name):
     """The length a 1-D array ``name`` declares (-1, which nothing matches, when it is not
-    1-D or absent): the fitted dimension it stands for, e.g. the number of classes."""
+    1-D or absent): the fitted dimension it stands for, e.g. the number of classes.
+    """
     shape = shapes.get(name, ())
     return int(shape[0]) if len(shape) == 1 else -1
 
@@ -313,7 +319,8 @@ def _check_loaded_values(est):
     """What a fit guarantees of the restored state, checked for every kind: float arrays
     finite and of sane size, numeric class labels finite; then the kind's own
     ``_check_loaded_state`` (positive variances, sparse index ranges, a confusion matrix
-    its ``fit`` accepts...)."""
+    its ``fit`` accepts...).
+    """
     for name, value in est._state_arrays().items():
         data = value.data if hasattr(value, "tocsr") else np.asarray(value)
         if data.dtype.kind in "fc" and data.size:
@@ -354,7 +361,8 @@ def load_model_bytes(data):
 class EmbeddedModelFile:
     """Mixin of the meta-estimators whose model file holds the learner's own model file
     (array ``estimator_file``): ``save`` and the ``estimator`` parameter's round trip.  A
-    class defines ``_fitted_marker`` (the attribute a fit sets) and its own state."""
+    class defines ``_fitted_marker`` (the attribute a fit sets) and its own state.
+    """
 
     _fitted_marker = "estimator_"
 

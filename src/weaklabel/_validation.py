@@ -57,7 +57,8 @@ ROW_SCALE_DOC = """row_scale : "auto" or float, default="auto"
 
 def check_sample_weight(sample_weight, X, *, dtype=np.float64, ensure_non_negative=True):
     """scikit-learn's sample-weight check (one float per row of ``X``, finite, >= 0 by
-    default), the one validator of the batch learners."""
+    default), the one validator of the batch learners.
+    """
     return _check_sample_weight(sample_weight, X, dtype=dtype, ensure_non_negative=ensure_non_negative)
 
 
@@ -78,7 +79,8 @@ def class_weight_doc(cls):
 
 def class_weighted(sw, shares, classes, class_weight):
     """``sw`` (None or empty: all 1) times each row's class weight: ``shares`` (n, K) is each
-    row's share of each class (rows summing to 1), ``class_weight`` a dict or "balanced"."""
+    row's share of each class (rows summing to 1), ``class_weight`` a dict or "balanced".
+    """
     n, K = shares.shape
     if isinstance(class_weight, str):                                # "balanced"
         counts = shares.sum(axis=0)
@@ -101,7 +103,8 @@ def check_partial_fit_classes(est, classes, *, first, given_by_y=False, call="pa
     ``_check_partial_fit_first_call``): on the first call ``classes`` is required unless
     ``y`` itself names every class (``given_by_y``); on a later call, ``classes`` may be
     repeated but must equal ``classes_``.  Returns the classes to encode against: the given
-    ones (or None, to take them from ``y``) on the first call, ``classes_`` after."""
+    ones (or None, to take them from ``y``) on the first call, ``classes_`` after.
+    """
     if first:
         if classes is None and not given_by_y:
             raise ValueError(f"classes must be passed on the first call to {call} (every label the model will see), "
@@ -119,7 +122,8 @@ def keyword_only(init):
     """Decorator of an ``__init__`` whose parameters are all keyword-only: positional use
     still works for one release, with a FutureWarning naming the keywords to use (as
     scikit-learn's ``_deprecate_positional_args`` did).  ``inspect.signature`` (and so
-    ``get_params``) sees the keyword-only signature."""
+    ``get_params``) sees the keyword-only signature.
+    """
     import inspect
     import warnings
 
@@ -162,7 +166,8 @@ def saved_temperature(meta):
 
 def saved_row_scale(meta):
     """``row_scale_`` from a model file's meta: files saved before ``row_scale`` existed were
-    fitted on ``X`` as it was (1.0)."""
+    fitted on ``X`` as it was (1.0).
+    """
     scale = meta.get("row_scale", 1.0)
     if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < 1e150:
         raise ValueError(f"row_scale must be a positive finite number; got {scale!r}")
@@ -174,7 +179,8 @@ def row_scale_of(X, row_scale, skip_last=False):
     (dense or sparse; ``skip_last`` leaves out an appended intercept column), or 1.0 for an
     empty or all-zero ``X``; a number as it is, with a :class:`DataScaleWarning` when the
     rows of ``X / row_scale`` are far from unit norm (a root mean square below 0.1 or
-    above 10)."""
+    above 10).
+    """
     n = X.shape[0]
     if n == 0:
         return 1.0 if row_scale == "auto" else float(row_scale)
@@ -245,7 +251,8 @@ def check_X_values(X, name="X"):
 @njit(cache=True, nogil=True)
 def _scan_values(values):
     """(index of the first non-finite value or -1, max |value| over the finite ones,
-    min |value| over the finite nonzero ones)."""
+    min |value| over the finite nonzero ones).
+    """
     m = 0.0
     lo = np.inf
     for p in range(values.size):
@@ -262,7 +269,8 @@ def _scan_values(values):
 
 def check_X_finite(X, name="X"):
     """One pass over the values: reject NaN/inf (naming the first row) and values so
-    large that the kernels' squared norms would overflow."""
+    large that the kernels' squared norms would overflow.
+    """
     values = X.data if sp.issparse(X) else X
     flat = np.ravel(values)
     bad, biggest, smallest = _scan_values(flat)
@@ -373,7 +381,8 @@ def check_confusion(C, n_classes=None, name="confusion", max_cond=1e12):
 def canonical_sparse(X):
     """A sparse ``X`` in canonical form (duplicate entries summed, indices sorted), on a copy
     when it is not already: every kernel then sees the matrix that ``X.toarray()`` shows,
-    and the caller's matrix is never modified.  Dense input is returned as it is."""
+    and the caller's matrix is never modified.  Dense input is returned as it is.
+    """
     if sp.issparse(X) and not X.has_canonical_format:
         X = X.copy()
         X.sum_duplicates()
@@ -387,7 +396,8 @@ def canonical_sparse(X):
 def check_X(est, X, *, reset, name="X"):
     """The one boundary step for training rows: object dtype rejected, scikit-learn's
     ``validate_data`` (CSR or dense, float64/float32, ``n_features_in_`` set when
-    ``reset``), the canonical sparse form, and finite values within the kernels' range."""
+    ``reset``), the canonical sparse form, and finite values within the kernels' range.
+    """
     check_X_values(X, name)
     X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
                       ensure_all_finite=False)
@@ -400,7 +410,8 @@ def transactional(method):
     """Decorator of ``fit`` / ``partial_fit``: a call that raises leaves the estimator exactly
     as it was.  The fitted state (attributes with a leading or trailing underscore, the
     generator included) is deep-copied first and put back on any exception; parameters
-    are kept as they are."""
+    are kept as they are.
+    """
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
         snapshot = {k: copy.deepcopy(v) if (k.endswith("_") or k.startswith("_")) else v
@@ -418,7 +429,8 @@ def transactional(method):
 
 def _check_finite_state(est, method):
     """A call that leaves non-finite numbers in the state a model file would hold (weights
-    that overflowed) has failed: it raises, and :func:`transactional` restores the model."""
+    that overflowed) has failed: it raises, and :func:`transactional` restores the model.
+    """
     state = getattr(est, "_state_arrays", None)
     if state is None:
         return

@@ -142,12 +142,14 @@ class SoftmaxCalibrated(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
         y : CandidateSets, bool mask, list of label lists or 1-D labels (noisy labels with
             ``confusion``)
 
         Returns
         -------
         self
+            The fitted estimator.
         """
         from sklearn.frozen import FrozenEstimator
 
@@ -236,7 +238,8 @@ def _rows(a, idx):
 
 def _score_spread(scores):
     """The root mean square of each row's finite scores around the row's mean (a margin
-    learner's score scale), 1 when there is none."""
+    learner's score scale), 1 when there is none.
+    """
     s = np.where(np.isfinite(scores), scores, np.nan)
     dev = s - np.nanmean(s, axis=1, keepdims=True)
     v = float(np.sqrt(np.nanmean(dev * dev))) if np.isfinite(dev).any() else 0.0
@@ -263,7 +266,8 @@ PROBABILITY_ATTR_DOC = """
 
 def probability_doc(cls):
     """Class decorator: ``{probability}`` and ``{probability_attr}`` in the docstring become
-    :data:`PROBABILITY_DOC` and :data:`PROBABILITY_ATTR_DOC`."""
+    :data:`PROBABILITY_DOC` and :data:`PROBABILITY_ATTR_DOC`.
+    """
     cls.__doc__ = (cls.__doc__.replace("    {probability}\n", PROBABILITY_DOC.strip("\n") + "\n")
                    .replace("    {probability_attr}\n", PROBABILITY_ATTR_DOC.strip("\n") + "\n"))
     return cls
@@ -271,12 +275,14 @@ def probability_doc(cls):
 
 class OutOfFoldTemperature:
     """Mixin of the margin learners: ``probability=True`` fits ``temperature_`` on
-    out-of-fold scores (see :data:`PROBABILITY_DOC`) and gives ``predict_proba``."""
+    out-of-fold scores (see :data:`PROBABILITY_DOC`) and gives ``predict_proba``.
+    """
 
     def _fit_probability(self, X, y, sample_weight=None):
         """After a ``fit`` on every row: ``temperature_`` from out-of-fold scores, rescaled
         to the fitted model (see :meth:`_set_temperature`).  The families' ``fit`` is
-        transactional, so if this fails the model is left as it was before that ``fit``."""
+        transactional, so if this fails the model is left as it was before that ``fit``.
+        """
         from ._validation import check_X
 
         Xv = check_X(self, X, reset=False)
@@ -284,7 +290,8 @@ class OutOfFoldTemperature:
 
     def _temperature_targets(self, y, n):
         """``(S, classes, confusion)``: what the temperature's likelihood reads (a learner
-        whose ``y`` is not candidate sets or labels overrides it)."""
+        whose ``y`` is not candidate sets or labels overrides it).
+        """
         from .labels import check_candidates
 
         S, classes = check_candidates(y, n, None)
@@ -306,7 +313,8 @@ class OutOfFoldTemperature:
 
     def _out_of_fold_temperature(self, X, y, sample_weight=None, n_folds=5):
         """``(T, spread)``: the temperature of 5-fold out-of-fold scores and the spread of
-        those scores (see :func:`_score_spread`); ``self`` is not changed."""
+        those scores (see :func:`_score_spread`); ``self`` is not changed.
+        """
         from .labels import BanditFeedback, CandidateSets
 
         if isinstance(y, BanditFeedback) or type(y).__name__ == "BanditLog":
@@ -337,7 +345,8 @@ class OutOfFoldTemperature:
     def _set_temperature(self, X, fold_temperature):
         """``temperature_`` for the model fitted on every row: the folds' temperature times
         the ratio of its score spread to theirs (a margin learner's scores grow with the
-        rows it learns from, so the folds' temperature alone would make it overconfident)."""
+        rows it learns from, so the folds' temperature alone would make it overconfident).
+        """
         T, spread = fold_temperature
         self.temperature_ = float(T * _score_spread(_class_scores(self, X)) / spread)
 

@@ -10,7 +10,8 @@ import click
 
 class _ExperimentChoice(click.Choice):
     """The registered experiments, read when the command runs (so one registered later,
-    e.g. by a test or a plug-in, is a valid choice too)."""
+    e.g. by a test or a plug-in, is a valid choice too).
+    """
 
     def __init__(self):
         super().__init__([])
@@ -122,8 +123,9 @@ def reproduce(name, quick, repeats, jobs, scheduler, out, datasets_, unlabelled_
 
 def _short_summary(summary):
     """What a terminal shows after a run: the title and the first table, not the whole
-    report (which can run to hundreds of lines)."""
-    from .experiments.engine import table_markdown
+    report (which can run to hundreds of lines).
+    """
+    from .experiments.render import table_markdown
 
     parts = [summary.title]
     if summary.tables:
@@ -154,7 +156,8 @@ def _parse_params(items):
 
 def _check_scheduler(address):
     """A Dask scheduler address the runner can reach: SCHEME://HOST:PORT with a TCP-like scheme
-    and a port in 1..65535 (checked before any connection is tried)."""
+    and a port in 1..65535 (checked before any connection is tried).
+    """
     from urllib.parse import urlsplit
 
     try:
@@ -177,7 +180,8 @@ def _read_svm(path, n_features=None, index_base="auto"):
 
 def _read_svm_for(est, model, path, index_base, pad):
     """An svmlight file for a fitted model: its feature count must be the model's. A file
-    whose largest index is below it is refused unless ``pad`` (its last features zero)."""
+    whose largest index is below it is refused unless ``pad`` (its last features zero).
+    """
     expected = _flat_model(est, model, path)
     X, S = _read_svm(path, index_base=index_base)
     if X.shape[1] > expected:
@@ -208,7 +212,8 @@ _INDEX_BASE_HELP = ("Feature indices of the svmlight file: 0-based (scikit-learn
 
 def _flat_model(est, model, data):
     """The model's feature count for an svmlight file; a structured model (which reads
-    examples of nodes, not rows) is one clear error instead of an AttributeError."""
+    examples of nodes, not rows) is one clear error instead of an AttributeError.
+    """
     if type(est).__module__.startswith("weaklabel.structured") or not hasattr(est, "n_features_in_"):
         raise ValueError(f"{model} holds a {type(est).__name__}, which labels the nodes of structured examples: "
                          f"give --data an .npz of X (and Y to evaluate), as `weaklabel fit --graph` reads, not the "
@@ -398,7 +403,8 @@ def _graph(spec, n_nodes):
                                           "zero everywhere) instead of refusing it.")
 def predict(model, data, out, index_base, pad):
     """Predict labels for an svmlight file (labels in the file are ignored), or node labels for
-    an .npz of X (M3N models; one line per example)."""
+    an .npz of X (M3N models; one line per example).
+    """
     from . import load
 
     est = load(model)
@@ -426,7 +432,8 @@ def predict(model, data, out, index_base, pad):
                                           "zero everywhere) instead of refusing it.")
 def evaluate(model, data, index_base, pad):
     """Score a model on an svmlight file: accuracy (exact labels) or ambiguous 0-1 loss (candidate sets);
-    on an .npz of X and Y (M3N models), the share of annotated nodes predicted right."""
+    on an .npz of X and Y (M3N models), the share of annotated nodes predicted right.
+    """
     from . import load
     from .metrics import ambiguous_zero_one_loss
 
@@ -518,7 +525,7 @@ def report(name_or_store, out, html_out, snapshot_in, snapshot_out):
               help="usps and/or sector (default both); partial-batch: lost, birdsong, italian or digits.")
 def speed(suite, repeats, datasets_):
     """Speed: one pass of each learner beside its peers, measured side by side (ratios)."""
-    from .experiments import speed
+    from .experiments import _speed as speed
 
     names = tuple(datasets_) or ("usps", "sector")
     if suite == "partial-batch":

@@ -62,7 +62,8 @@ def _infer_classes(ys, method):
 def _mix(models, base_updates):
     """Uniform average of the workers' mixing states (weights and any per-class
     statistics, e.g. Confidit's matrices), through the estimators' public pair
-    ``mixing_state`` / ``set_mixing_state``."""
+    ``mixing_state`` / ``set_mixing_state``.
+    """
     states = [m.mixing_state() for m in models]
     mixed = {k: np.mean([s[k] for s in states], axis=0) for k in states[0] if k not in ("t", "n_updates")}
     mixed["t"] = max(s["t"] for s in states)

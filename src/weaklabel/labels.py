@@ -418,7 +418,8 @@ class BagCandidates:
 
     def __getitem__(self, item):
         """``B[r]``: the labels row ``r`` may take; ``B[rows]`` (slice, index array or bool
-        mask over rows): the bags restricted to those rows, see :meth:`take_rows`."""
+        mask over rows): the bags restricted to those rows, see :meth:`take_rows`.
+        """
         if isinstance(item, (int, np.integer)):
             r = int(item)
             if not -self.n_rows <= r < self.n_rows:
@@ -531,7 +532,8 @@ class BagCandidates:
 
 def _rows_key(item):
     """A row key as scikit-learn's ``_safe_indexing`` passes it (``(key, Ellipsis)``) or as a
-    user writes it, reduced to what indexes the first axis."""
+    user writes it, reduced to what indexes the first axis.
+    """
     if isinstance(item, tuple):
         if len(item) == 2 and item[1] is Ellipsis:
             item = item[0]

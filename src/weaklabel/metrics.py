@@ -177,6 +177,7 @@ def progressive_validation(est, X, y, *, classes=None, print_every=None, out=pri
         Anything with ``partial_fit`` that records ``predictions_`` (the partial-label and
         bandit learners).  It learns: pass a fresh one (or ``clone`` it) to start from 0.
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The training rows.
     y : CandidateSets, bool mask, list of label lists, 1-D labels, or BanditFeedback
     classes : array-like, default=None
         Every class, for the first ``partial_fit``; ``None`` takes them from ``y``.

@@ -41,7 +41,8 @@ class Preset:
 
     def make(self, *, paper=False, **params):
         """A new estimator with the preset's parameters and ``params``; ``paper=True`` puts the
-        papers' settings (:data:`PAPER_SETTINGS`) under ``params`` for the online kinds."""
+        papers' settings (:data:`PAPER_SETTINGS`) under ``params`` for the online kinds.
+        """
         valid = sorted(set(self.cls().get_params(deep=False)) - set(self.params))
         if paper and self.kind in PAPER_SETTINGS:
             paper_params = {k: v for k, v in PAPER_SETTINGS[self.kind].items() if k in valid}
@@ -130,7 +131,8 @@ NEEDS_CONFUSION = ("uma", "corrected-logistic")
 
 def names(kind=None):
     """Preset names (of one ``kind``: ``"partial"``, ``"bandit"``, ``"noisy"``, ``"bags"`` or
-    ``"structured"``), in registry order."""
+    ``"structured"``), in registry order.
+    """
     return [n for n, p in PRESETS.items() if kind is None or p.kind == kind]
 
 
@@ -144,5 +146,6 @@ def get(name):
 def make(name, *, paper=False, **params):
     """A new estimator of preset ``name`` with ``params`` on top of the preset's own;
     ``paper=True`` starts from the papers' protocol (:data:`PAPER_SETTINGS`) instead of the
-    estimator's defaults."""
+    estimator's defaults.
+    """
     return get(name).make(paper=paper, **params)

@@ -113,6 +113,7 @@ class FeatureScaled(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, Base
         Returns
         -------
         self
+            The fitted estimator.
         """
         self._validate_params()
         X = self._check(X, reset=True)

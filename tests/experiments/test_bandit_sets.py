@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from weaklabel.experiments import bandit_sets, cspa
-from weaklabel.experiments.peers import have_vw, vw_cb_explore_pass, vw_features
+from weaklabel.experiments._peers import have_vw, vw_cb_explore_pass, vw_features
 from weaklabel.simulate import acceptable_labels
 
 

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 from weaklabel.experiments import cspa
-from weaklabel.experiments.peers import have_vw, vw_cbify_pass, vw_features
+from weaklabel.experiments._peers import have_vw, vw_cbify_pass, vw_features
 from weaklabel.cli import main
 
 

@@ -277,7 +277,7 @@ def test_sparse_columns_no_row_uses_get_zero_weight_and_change_nothing(digits):
 
 def test_speed_benchmark_rows_on_digits():
     """benchmarks/noisy_speed.py's code path on the bundled digits (no timing asserted)."""
-    from weaklabel.experiments import speed
+    from weaklabel.experiments import _speed as speed
 
     lines = []
     rows = speed.run_noisy(["digits"], alpha=1e-3, repeats=1, tol=1e-4, out=lines.append)

@@ -226,7 +226,7 @@ def test_choose_alpha_from_candidate_sets_alone(digits):
 
 
 def test_batch_speed_benchmark_rows_on_digits():
-    from weaklabel.experiments import speed
+    from weaklabel.experiments import _speed as speed
 
     lines = []
     rows = speed.run_partial_batch(["digits"], repeats=1, out=lines.append)

@@ -94,7 +94,8 @@ class VoteSet:
 class CrowdSet:
     """Crowd answers: ``L`` a sparse (n_items, n_workers) matrix storing ``class + 1`` (zero =
     no answer, the layout :func:`weaklabel.sources.check_votes` reads), ``y`` the true
-    class of each item (-1 where unknown), and the ids of the items and workers."""
+    class of each item (-1 where unknown), and the ids of the items and workers.
+    """
 
     name: str
     L: object

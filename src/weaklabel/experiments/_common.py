@@ -7,14 +7,15 @@ import itertools
 import numpy as np
 
 from .. import presets
-from .engine import Figure, MeanStd, Series, Table
+from .results import Figure, MeanStd, Series, Table
 
 EXACT_LABEL = ("perceptron", "pegasos")
 
 
 def make_learner(method, params, **extra):
     """The estimator of learner preset ``method`` (:mod:`weaklabel.presets`) with ``params``,
-    on the papers' protocol (one pass in order) unless ``params``/``extra`` say otherwise."""
+    on the papers' protocol (one pass in order) unless ``params``/``extra`` say otherwise.
+    """
     return presets.make(method, paper=True, **params, **extra)
 
 

@@ -111,7 +111,8 @@ def pll_split(name, seed):
 @functools.lru_cache(maxsize=4)
 def art_pooled(name, subsample=None):
     """Train + test of ``name`` pooled, and the original test size; ``subsample`` (quick
-    runs) keeps that many random instances, same code path on less data."""
+    runs) keeps that many random instances, same code path on less data.
+    """
     d = datasets.load(name)
     X, y = d.X_train, d.y_train
     n_test = d.y_test.size

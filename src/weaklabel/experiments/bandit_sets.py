@@ -19,8 +19,9 @@ import numpy as np
 from ..simulate import acceptable_labels
 from ._common import grid_points, mean_std
 from .cspa import HALF_BAND, LINEAR_DATA, _learner, _vw_strings, stream
-from .engine import Experiment, MeanStd, Summary, Table
-from .peers import have_vw, vw_cb_explore_pass
+from .engine import Experiment
+from .results import MeanStd, Summary, Table
+from ._peers import have_vw, vw_cb_explore_pass
 
 EXPERIMENT = "bandit-sets"
 DATASETS = ("vehicle", "usps", "pendigits")
@@ -116,6 +117,10 @@ def summarize(ctx, rows):
              f"probability p, its class's partner." + (" QUICK run." if p["quick"] else ""))
     return Summary("Bandit feedback with several acceptable labels", intro, tables, [])
 
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [Experiment(EXPERIMENT, "Bandit feedback with several acceptable labels", plan, execute, summarize,
                           datasets=DATASETS, repeats_help="runs (default 5)")]

@@ -27,7 +27,8 @@ from ..noisy import CorrectedLogistic
 from ..sources import DawidSkene
 from ..simulate import annotators
 from ._common import mean_std
-from .engine import Experiment, MeanStd, Summary, Table
+from .engine import Experiment
+from .results import MeanStd, Summary, Table
 
 EXPERIMENT = "crowd"
 DATASETS = ("optdigits", "letter", "reuters")
@@ -161,6 +162,10 @@ def summarize(ctx, rows):
              + (f" QUICK run: {p['n_train']} training rows." if p["quick"] else ""))
     return Summary("Several annotators: majority vote, Dawid & Skene, posteriors (issue 19)", intro, tables, [], "")
 
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [Experiment(EXPERIMENT, "Several simulated annotators: majority vote vs Dawid & Skene vs posteriors",
                           plan, execute, summarize, datasets=DATASETS, repeats_help="runs (default 5)")]

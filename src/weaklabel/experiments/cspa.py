@@ -30,8 +30,9 @@ from .. import presets
 from ..bandit import BPA, CSPA, Banditron, GaussianSupport
 from ._common import fmt_params, grid_points, mean_std
 from ._data import stream_data, unit_norm
-from .peers import VW_MISSING, have_vw, vw_cbify_pass, vw_features
-from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
+from ._peers import VW_MISSING, have_vw, vw_cbify_pass, vw_features
+from .engine import Experiment
+from .results import Figure, MeanStd, Series, Summary, Table
 
 LINEAR = "cspa-linear"
 KERNEL = "cspa-kernel"
@@ -147,7 +148,8 @@ def _vw_strings(*key):
 
 def _learner(method, params, n_classes, seed):
     """The learner preset ``method`` (``cspa-centred`` is CSPA on centred features);
-    the exploring learners draw from ``seed``."""
+    the exploring learners draw from ``seed``.
+    """
     p = dict(params)
     if p.get("beta") == HALF_BAND:
         p["beta"] = 1.0 / (2 * (n_classes - 1)) if n_classes > 2 else 0.5
@@ -180,7 +182,8 @@ def online_cell(config):
 
 def _noisy(X, sigma, rng):
     """Gaussian noise of std ``sigma`` on every feature (on the stored entries of a sparse
-    matrix), then unit norm again."""
+    matrix), then unit norm again.
+    """
     if sp.issparse(X):
         X = X.tocsr(copy=True)
         X.data = X.data + sigma * rng.standard_normal(X.data.size)
@@ -489,8 +492,9 @@ def _beta_curves(rows, noise_key, dataset, K):
     return {"K": K, "series": series}
 
 
-__all__ = ["run_linear", "run_kernel", "run_beta", "online_cell", "stream_data", "unit_norm", "artificial",
-           "PAPER", "METHODS", "EXPERIMENTS"]
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [
     Experiment(LINEAR, "CSPA and bandit baselines, linear (Kaneko, Sato & Sugiyama, Table 1)", linear_plan,

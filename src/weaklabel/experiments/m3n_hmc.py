@@ -29,7 +29,8 @@ import numpy as np
 from ..simulate import hidden_markov_chain, hmc_bayes_predict, missing_labels
 from ..structured import MILM3N, RampCCCPM3N
 from ._common import mean_std
-from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
+from .engine import Experiment
+from .results import Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "m3n-hmc"
 METHODS = ("milm3n", "cccp")
@@ -101,14 +102,16 @@ def cell(config):
 
 def wide_cell(config):
     """MIL-M3N at one (m, missing rate, repeat) on the values of ``lambda`` beyond the grid's
-    top (``config["lambdas"]``); merged with the ``fit`` cell's by :func:`_merge_wide`."""
+    top (``config["lambdas"]``); merged with the ``fit`` cell's by :func:`_merge_wide`.
+    """
     return {"milm3n": _fit_method("milm3n", config, config["lambdas"])}
 
 
 def _merge_wide(fits, wide):
     """Each fit cell with its wider-grid cell: the validation errors of both grids, and the
     result of whichever ``lambda`` has the lowest validation error (the first on ties, so the
-    smaller grid's choice stands unless a wider value is strictly better)."""
+    smaller grid's choice stands unless a wider value is strictly better).
+    """
     extra = {(c["m"], c["rate"], c["repeat"]): r["milm3n"] for c, r in wide}
     out = []
     for cfg, res in fits:
@@ -157,7 +160,8 @@ def plan(quick=False, repeats=None, datasets=None):
 def _setup(p):
     """What a cell depends on besides its (m, rate, repeat): not the list of m or of rates,
     so a larger grid reuses the cells already stored.  Training sets are the first m of a
-    pool of ``max(m)`` sequences, so the curves over m are nested."""
+    pool of ``max(m)`` sequences, so the curves over m are nested.
+    """
     keys = ("lambdas", "n_val", "n_test", "max_iter", "cccp_rounds", "quick")
     out = {**{k: p[k] for k in keys}, "pool": max(p["m"])}
     if _chain_name(p) != "chain-0.5":     # keeps the keys of cells stored before the chain became a choice
@@ -274,6 +278,10 @@ def _chain_text(p):
     return (f"The literal reading of the paper's text: {stay:g} to stay and {match:g} to emit the state, the rest "
             f"spread evenly ({(1 - stay) / 29:.4f} each; the printed 1/10 does not normalise).")
 
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [Experiment(EXPERIMENT, "MIL-M3N on a hidden Markov chain (Franc & Yermakov, Figure 1)", plan, execute,
                           summarize, datasets=tuple(CHAINS), repeats_help="repeats (default 5)")]

@@ -33,7 +33,8 @@ from ..simulate import bags as make_bags
 from ..metrics import accuracy, ambiguous_zero_one_loss
 from ._common import accuracy_by_split, grid_points, mean_std
 from ._data import art_split, pll_split
-from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
+from .engine import Experiment
+from .results import Figure, MeanStd, Series, Summary, Table
 from .pll_realworld import GRID as PLL_GRID
 from .pll_realworld import describe as pll_describe
 from .pll_realworld import split_cell as pll_split_cell
@@ -120,7 +121,8 @@ def artificial_cell(config):
 
 def _cl_svm(Xtr, Xte, yte, B, seed, grid):
     """CL-SVM with its cost chosen from ``grid`` on held-out bags, refitted on every training
-    bag: its test accuracy, the cost and the validation errors."""
+    bag: its test accuracy, the cost and the validation errors.
+    """
     w = _quiet()
     try:
         C, errs = _choose_cl_svm(Xtr, B, grid, seed)
@@ -133,14 +135,16 @@ def _cl_svm(Xtr, Xte, yte, B, seed, grid):
 def cl_wide_cell(config):
     """CL-SVM on one ``bags`` cell's setting at the costs beyond the edge of the grid that
     cell chose (``config["costs"]``): validation errors, and the test accuracy of the best
-    of these costs refitted on every training bag.  Merged by :func:`_merge_cl_wide`."""
+    of these costs refitted on every training bag.  Merged by :func:`_merge_cl_wide`.
+    """
     Xtr, Xte, yte, B, seed = _art_bags(config)
     return _cl_svm(Xtr, Xte, yte, B, seed, config["costs"])
 
 
 def _wide_costs(res, cfg, wide, edges=None):
     """The costs to add for a ``bags`` cell whose CL-SVM chose an edge of its grid (or of
-    ``edges``, the (lowest, highest) cost tried so far), else None."""
+    ``edges``, the (lowest, highest) cost tried so far), else None.
+    """
     grid = cfg["grid"]
     if len(grid) < 2:
         return None
@@ -154,7 +158,8 @@ def _wide_costs(res, cfg, wide, edges=None):
 
 def _merge_cl_wide(rows, wide_rows):
     """Each ``bags`` row with its wider-cost cell, if any: the validation errors of both, and
-    CL-SVM's result at the wider cost only when its validation error is strictly lower."""
+    CL-SVM's result at the wider cost only when its validation error is strictly lower.
+    """
     key = lambda c: tuple(c[k] for k in ("dataset", "split", "pc", "pa", "L"))  # noqa: E731
     extra = {key(c): r for c, r in wide_rows}
     out = []
@@ -485,6 +490,10 @@ def run_realworld(out, **kwargs):
 
 
 #: registered in weaklabel.experiments.registry
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
+
 EXPERIMENTS = [
     Experiment(ART, "MMS on artificial bags (Luo & Orabona)", art_plan, art_execute, art_summarize,
                datasets=ART_DATASETS, repeats_help="splits (default 3)"),

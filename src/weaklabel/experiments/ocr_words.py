@@ -31,7 +31,8 @@ import warnings
 import numpy as np
 
 from ._common import fmt_params, grid_points, mean_std
-from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
+from .engine import Experiment
+from .results import Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "ocr-words"
 SETTINGS = ("uniform", "look-alike")
@@ -57,7 +58,8 @@ N_DISTRACTORS, MISSING_RATE, N_FEATURES, GAMMA = 3, 0.2, 300, 0.5
 @functools.lru_cache(maxsize=1)
 def _look_alike_confusion():
     """How often a logistic regression on letter's raw features (3-fold, training images)
-    confuses each letter with each other: the weights of the look-alike distractors."""
+    confuses each letter with each other: the weights of the look-alike distractors.
+    """
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import confusion_matrix
     from sklearn.model_selection import cross_val_predict
@@ -132,7 +134,8 @@ def _predict(method, est, X):
 
 def cell(config):
     """One learner on one repeat: choose the hyper-parameter on held-out training words'
-    candidate sets, refit on all training words, score the test words' true letters."""
+    candidate sets, refit on all training words, score the test words' true letters.
+    """
     start = time.perf_counter()
     X, Y, S, Xt, Yt = problem(config["setting"], config["repeat"], config["n_train"], config["n_test"])
     method = config["method"]
@@ -234,6 +237,10 @@ def summarize(ctx, rows):
     return Summary("Words with candidate sets per letter: structure against per-letter learners", intro, tables,
                    [figure])
 
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [Experiment(EXPERIMENT, "Words with candidate sets per letter (sequence task)", plan, execute, summarize,
                           datasets=SETTINGS, repeats_help="repeats (default 3)")]

@@ -24,7 +24,8 @@ from ..metrics import ambiguous_zero_one_loss, progressive_error_curve
 from ..simulate import make_candidate_sets
 from ._common import fmt_params, grid_points, make_learner, mean_std
 from ._data import prepared
-from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
+from .engine import Experiment
+from .results import Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "partial-labels"
 
@@ -214,9 +215,12 @@ EXPERIMENTS = [Experiment(EXPERIMENT, "Online learning from candidate label sets
 
 def run(out, *, quick=False, repeats=None, jobs=1, scheduler=None, progress=True, datasets=None, execute=True):
     """Run (or resume) the reproduction, write its tables and plots into ``out`` and return
-    the :class:`~weaklabel.experiments.engine.Summary`."""
+    the :class:`~weaklabel.experiments.engine.Summary`.
+    """
     return EXPERIMENTS[0].run(out, quick=quick, repeats=repeats, jobs=jobs, scheduler=scheduler,
                               progress=progress, datasets=datasets, execute=execute)
 
 
-__all__ = ["run", "online_cell", "plan", "DATASETS", "LEARNERS", "GRID", "EXPERIMENTS"]
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]

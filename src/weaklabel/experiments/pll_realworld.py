@@ -18,7 +18,8 @@ import numpy as np
 from ..metrics import accuracy, ambiguous_zero_one_loss, candidate_log_loss
 from ._data import pll_arrays, pll_split
 from ._common import EXACT_LABEL, accuracy_by_split, fmt_params, grid_points, make_learner
-from .engine import Experiment, MeanStd, Summary, Table
+from .engine import Experiment
+from .results import MeanStd, Summary, Table
 
 EXPERIMENT = "pll-realworld"
 DATASETS = ("lost", "birdsong", "italian")
@@ -117,7 +118,8 @@ CEILINGS = {"lr": "LR (C = 1), true labels", "svc-rbf": "RBF SVC (C = 10), true 
 
 def ceiling_cell(config):
     """Accuracy on the test part of scikit-learn learners fitted on the TRUE training labels
-    of one split (the whole training part, no selection: each at a usual setting)."""
+    of one split (the whole training part, no selection: each at a usual setting).
+    """
     import time
     import warnings
 
@@ -161,7 +163,8 @@ def _fit_expanded(X, S, rows, params, passes, seed):
 
 def _fit_expanded_lr(X, S, rows, params):
     """scikit-learn's LogisticRegression (lbfgs) on one copy of each sample per candidate
-    label, each copy weighted 1/|S|."""
+    label, each copy weighted 1/|S|.
+    """
     import warnings
 
     from sklearn.exceptions import ConvergenceWarning
@@ -260,6 +263,10 @@ def summarize(ctx, result):
              "ambiguous (candidate-set) validation error." + (" QUICK run." if p["quick"] else ""))
     return Summary("Candidate-label learners on real partial-label data", intro, tables, [figure])
 
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [Experiment(EXPERIMENT, "Candidate-label learners on real partial-label data", plan, execute,
                           summarize, datasets=DATASETS, repeats_help="splits (default 10)")]

@@ -17,7 +17,7 @@ _EXPERIMENTS = {}
 _discovered = False
 
 # the engine's own modules, which hold no experiment
-_INFRASTRUCTURE = {"engine", "registry", "runner", "store", "html", "peers", "speed"}
+_INFRASTRUCTURE = {"engine", "registry", "runner", "store", "html", "results", "render", "snapshot"}
 
 
 def _discover():

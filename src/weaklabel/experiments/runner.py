@@ -28,7 +28,8 @@ class Cell:
 
 def _timed(fn, config):
     """Run one cell with BLAS pinned to one thread: a cell's numbers must not depend on how
-    many cores the machine (or a Dask worker) has, and uma-real's kernel-PCA features do."""
+    many cores the machine (or a Dask worker) has, and uma-real's kernel-PCA features do.
+    """
     from threadpoolctl import threadpool_limits
 
     t0 = time.perf_counter()
@@ -39,7 +40,8 @@ def _timed(fn, config):
 
 def probe_cell(config):
     """A cell for testing the runners: sleeps ``config["seconds"]`` and returns a number
-    derived from ``config["seed"]`` alone (so any run of it gives the same row)."""
+    derived from ``config["seed"]`` alone (so any run of it gives the same row).
+    """
     time.sleep(float(config.get("seconds", 0.0)))
     rng = np.random.RandomState(int(config["seed"]))
     return {"value": float(rng.standard_normal())}
@@ -100,7 +102,8 @@ def run_cells(cells, store, *, jobs=1, scheduler=None, progress=True, desc="cell
 class Progress:
     """A tqdm bar whose rate (and so its ETA) starts after the first finished cell: the first
     cell pays for compiling the numba kernels (seconds to a minute), which would otherwise
-    make the bar promise hours."""
+    make the bar promise hours.
+    """
 
     def __init__(self, bar):
         self.bar = bar
@@ -129,7 +132,8 @@ WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THRE
 def local_cluster_options(jobs):
     """The ``LocalCluster`` of ``--jobs N``: N single-threaded worker processes, no dashboard
     (a second cluster on the host would fight for port 8787), worker logs at ERROR only (a
-    worker's death is reported by the runner, which reruns its cell), one BLAS thread."""
+    worker's death is reported by the runner, which reruns its cell), one BLAS thread.
+    """
     import logging
 
     # dashboard_address=None turns the dashboard off, but the scheduler still serves its

@@ -107,7 +107,8 @@ class ResultStore:
 
     def _query(self, sql, args=()):
         """All rows of one query; any SQLite error (a damaged page, a locked file) is one
-        :class:`StoreError` naming the store."""
+        :class:`StoreError` naming the store.
+        """
         try:
             return self._conn.execute(sql, args).fetchall()
         except sqlite3.Error as exc:
@@ -148,7 +149,8 @@ class ResultStore:
 
     def put(self, key, experiment, stage, config, result, seconds):
         """Store one finished cell (the runner only runs cells not stored readably, so this
-        adds a row or replaces an unreadable one; never a duplicate)."""
+        adds a row or replaces an unreadable one; never a duplicate).
+        """
         try:
             with self._conn:
                 self._conn.execute(
@@ -215,5 +217,6 @@ class ResultStore:
 
 def _text(value):
     """A TEXT column read as bytes (see ``text_factory``), as str; undecodable bytes are
-    replaced (a damaged key or name then matches nothing, and its row is rerun)."""
+    replaced (a damaged key or name then matches nothing, and its row is rerun).
+    """
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value

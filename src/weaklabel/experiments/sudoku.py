@@ -26,7 +26,8 @@ from ..simulate import missing_labels, sudoku_puzzles
 from ..structured import LPMILM3N, sudoku_graph, sudoku_label_prob
 from ..structured.inference import exact_map, milp_map
 from ._common import mean_std
-from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
+from .engine import Experiment
+from .results import Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "sudoku"
 PAPER = {0.0: 100.0, 0.1: 100.0, 0.2: 100.0, 0.5: 100.0}   # Table 1, symbolic, solved %
@@ -47,7 +48,8 @@ def _decode(est, X, budget):
 
 def exact_cell(config):
     """Second-source puzzles decoded exactly: branch and bound, then the integer program
-    (HiGHS) for the puzzles whose search hit its budget.  The model is the fit cell's."""
+    (HiGHS) for the puzzles whose search hit its budget.  The model is the fit cell's.
+    """
     unary, pairwise = np.asarray(config["unary"]), np.asarray(config["pairwise"])
     Xo, Yo = sudoku_puzzles(config["n"], givens=(25, 77), random_state=12345)
     g = sudoku_graph()
@@ -212,6 +214,10 @@ def summarize(ctx, result):
     return Summary("Symbolic Sudoku from partial solutions (Franc & Yermakov 2022, Section 4.2, Table 1)", intro,
                    tables, figures)
 
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [Experiment(EXPERIMENT, "LP-MIL-M3N learns the rules of Sudoku (Franc & Yermakov)", plan, execute,
                           summarize, repeats_help="repeats (default 5)")]

@@ -30,7 +30,8 @@ from ..noisy import UMA, CorrectedLogistic, estimate_confusion, estimate_confusi
 from ..partial import Perceptron
 from ..simulate import confusion_family, noisy_labels, random_stochastic_matrix
 from ._common import mean_std
-from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
+from .engine import Experiment
+from .results import Figure, MeanStd, Series, Summary, Table
 
 TOY = "uma-toy"
 REAL = "uma-real"
@@ -39,7 +40,8 @@ Q_TOY = 10
 
 def confusion_rate(y_true, y_pred, classes):
     """``(1/sqrt(Q)) ||C_hat||_F`` with ``C_hat[p, q] = P(pred = p | true = q)`` off the diagonal
-    (a recall-style confusion on a test set; classes absent from ``y_true`` are skipped)."""
+    (a recall-style confusion on a test set; classes absent from ``y_true`` are skipped).
+    """
     Q = len(classes)
     t = np.searchsorted(classes, y_true)
     p = np.searchsorted(classes, y_pred)
@@ -226,7 +228,8 @@ def real_features(name, kernel=True):
     ``kernel="full"``: every dimension of the kernel map, not projected onto its leading
     components (the paper's last column of Table 1 trains f_S3VM so): exact kernel-PCA with
     all its components on optdigits, the 2,000 Nystroem dimensions without the PCA on letter.
-    ``kernel=False``: the raw features, no kernel at all."""
+    ``kernel=False``: the raw features, no kernel at all.
+    """
     from sklearn.decomposition import PCA, KernelPCA
     from sklearn.kernel_approximation import Nystroem
     from sklearn.preprocessing import normalize
@@ -275,7 +278,8 @@ def _perceptron(X, y, classes, seed):
 def _seed_counts(y, classes, m, default_m):
     """Seed rows per class: the dataset's m; or, with Fig. 3's own ``m`` (70 on reuters), at
     most half of each class's training rows, so that S_conf can still hold some (R8's grain
-    has 41)."""
+    has 41).
+    """
     if not m:
         return {c: default_m for c in classes}
     return {c: min(m, int(np.sum(y == c)) // 2) for c in classes}
@@ -310,7 +314,8 @@ def _prepare_run(cfg):
 
 def _prepare_or_failure(cfg):
     """(``_prepare_run(cfg)``, None), or (None, {"failed": why}) when g's confusion estimate
-    is singular for this run."""
+    is singular for this run.
+    """
     try:
         return _prepare_run(cfg), None
     except ValueError as exc:
@@ -383,7 +388,8 @@ TRUSTED_WEIGHTS = (1.0, "balanced", 10.0, 100.0, 1000.0)
 
 def _select_alpha(Xtr, yn, ytr, fit_rows, conf, classes, lbfgs_iter):
     """alpha from ``ALPHAS`` by the accuracy on S_conf (true labels) of LR trained on the
-    other rows' noisy labels, along a warm-started path."""
+    other rows' noisy labels, along a warm-started path.
+    """
     path = CorrectedLogistic(classes=classes, warm_start=True, max_iter=lbfgs_iter)
     scores = []
     for a in ALPHAS:
@@ -399,7 +405,8 @@ def alpha_wide_cell(cfg):
     """S_conf accuracy along ``_select_alpha``'s path (the same warm-started fits, so the
     grid's scores are the corrected stage's) and along ``cfg["beyond"]``, the decades past the
     end that run chose (a path of its own, from the end outwards).  Returns the scores and the
-    alpha the wider grid would choose."""
+    alpha the wider grid would choose.
+    """
     r, failed = _prepare_or_failure(cfg)
     if failed:
         return failed
@@ -424,7 +431,8 @@ def alpha_wide_cell(cfg):
 
 def _validated(make, fits, X_val, y_val):
     """The first of ``fits`` (a list of (label, kwargs) trained by ``make``) with the best
-    accuracy on the clean validation rows; returns (label, estimator)."""
+    accuracy on the clean validation rows; returns (label, estimator).
+    """
     best = None
     for label, kw in fits:
         est = make(**kw)
@@ -514,7 +522,8 @@ def corrected_cell(cfg):
 
 def _trusted_rows(r):
     """(rows, the labelled rows as a mask, the weight that makes them weigh as much as the
-    others) of a prepared run."""
+    others) of a prepared run.
+    """
     n = r["ytr"].size
     mask = np.zeros(n, dtype=bool)
     mask[r["labelled"]] = True
@@ -527,7 +536,8 @@ def trusted_cv_cell(cfg):
     training) from ``cfg["weights"]``: 1, "balanced" (the trusted rows weigh as much as the
     noisy ones), and multiples of "balanced".  alpha as in ``corrected_cell``.  Each fit
     starts from the plain LR's weights (the problem is convex; the start only saves
-    iterations)."""
+    iterations).
+    """
     import copy
 
     from ..noisy import TrustedKFold
@@ -571,7 +581,8 @@ def _trusted_sample_weight(trusted_rows, spec, balanced):
     """Sample weights for rows whose trusted ones are ``trusted_rows`` (a bool mask):
     ``spec`` as in ``TRUSTED_WEIGHTS`` ("balanced": the trusted rows weigh as much as the
     others, computed on these rows, as ``CorrectedLogistic(trusted_weight="balanced")`` does;
-    a number > 1: that many times the full training set's balanced weight)."""
+    a number > 1: that many times the full training set's balanced weight).
+    """
     sw = np.ones(trusted_rows.size)
     if spec == "balanced":
         t, o = trusted_rows.sum(), (~trusted_rows).sum()
@@ -659,7 +670,8 @@ def raw_s3vm_cell(cfg):
     kernel-PCA projection, with the same labelled rows as the eval stage's run
     (self-training never sees the noisy labels): ``cfg["features"] == "full-kernel"`` is the
     paper's last column of Table 1, every dimension of the kernel map; without the key, the
-    raw features (no kernel), an extra reference."""
+    raw features (no kernel), an extra reference.
+    """
     from sklearn.linear_model import SGDClassifier
     from sklearn.semi_supervised import SelfTrainingClassifier
 
@@ -781,7 +793,8 @@ def real_execute(ctx):
 
 def _alpha_wide_table(p, rows_c, rows_w):
     """How often each (dataset, noise)'s alpha sat at an end of ``ALPHAS``, and what the
-    decades beyond it chose on the same S_conf criterion."""
+    decades beyond it chose on the same S_conf criterion.
+    """
     out = []
     for name in p["datasets"]:
         for nz, _ in _NOISES:
@@ -955,7 +968,8 @@ def _corrected_tables(p, rows, rows_c, rows_t=()):
 
 def _fair_tables(p, rows_c, rows_t, rows_f):
     """Per noise process: what each ingredient contributes, every column given the same
-    alpha, trusted rows, weight grid and selection rule."""
+    alpha, trusted rows, weight grid and selection rule.
+    """
     tables = []
     for nz, title in _NOISES:
         table_rows = []
@@ -1023,7 +1037,8 @@ def _raw_s3vm_table(p, rows, rows_raw):
 
 def _sconf_summary(p, rows_s):
     """Fig. 3 (reuters, m = 70: UMA and f_conf against |S_conf|) and Fig. 4 (UMA and S3VM
-    against |S_conf| on each set), as one table and one figure."""
+    against |S_conf| on each set), as one table and one figure.
+    """
     sc = p["sconf"]
     agg = {}
     for c, r in rows_s:
@@ -1070,6 +1085,10 @@ def run_real(out, **kwargs):
     """Run (or resume) uma-real into ``out``; returns its Summary."""
     return EXPERIMENTS[1].run(out, **kwargs)
 
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [
     Experiment(TOY, "UMA on the toy problem (Louche & Ralaivola, Section 4.1)", toy_plan, toy_execute,

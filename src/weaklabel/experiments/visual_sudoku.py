@@ -45,7 +45,8 @@ from .. import datasets as _datasets
 from ..simulate import missing_labels, visual_sudoku
 from ..structured import LPMILM3N, rbf_node_features, sudoku_graph, sudoku_label_prob
 from ._common import mean_std
-from .engine import Experiment, Figure, MeanStd, Series, Summary, Table
+from .engine import Experiment
+from .results import Figure, MeanStd, Series, Summary, Table
 
 EXPERIMENT = "visual-sudoku"
 PAPER = {0.0: (90.0, 2.9), 0.1: (80.4, 3.8), 0.2: (89.8, 3.0), 0.5: (76.4, 3.3)}   # Table 1, visual, solved %
@@ -75,7 +76,8 @@ def _puzzles():
 def _split(n_centres, n_train=53000, n_val=5000):
     """Of the 60k training images: centres from the first 2,000 of the permutation, then
     ``n_val`` validation digits and ``n_train`` training digits; the test digits are the 10k
-    test images.  No image is in two parts."""
+    test images.  No image is in two parts.
+    """
     images, digits, perm, test = _mnist()
     if n_train + n_val > 58000:
         raise ValueError(f"n_train_digits + n_val_digits must be at most 58000; got {n_train} + {n_val}.")
@@ -151,7 +153,8 @@ def _read_givens_by_learned_rules(X, A, solutions, config):
     of the full puzzle under the stage-1 model with every labelled cell held to its label
     (``decode(allowed=...)``): the digits the learned rules leave for the givens.
     Returns the annotations with the givens so labelled, and how right they are (the true
-    digits are used for this report only)."""
+    digits are used for this report only).
+    """
     given = X > 0
     A = A.copy()
     A[given] = -1
@@ -332,6 +335,10 @@ def summarize(ctx, result):
     return Summary("Visual Sudoku from partial solutions (Franc & Yermakov 2022, Section 4.3, Table 1)", intro,
                    tables, figures)
 
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [Experiment(EXPERIMENT, "Visual Sudoku with missing labels (Franc & Yermakov)", plan, execute, summarize,
                           datasets=("labelled-givens", "unlabelled-givens"), repeats_help="repeats (default 5)")]

@@ -33,7 +33,8 @@ from ..metrics import candidate_log_loss_score
 from ..noisy import CorrectedLogistic
 from ..partial import PRODEN
 from ..sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote, held_out_vote_score
-from .engine import Experiment, Summary, Table
+from .engine import Experiment
+from .results import Summary, Table
 
 VOTE_SETS = ("youtube", "sms", "trec")
 CROWD_SETS = ("product", "duck", "dog")
@@ -77,7 +78,8 @@ def _scores(pred, y, binary):
 
 def _end_model(X, target, K, X_sel, sel_target, quick):
     """LR on ``target`` (hard labels or posteriors) with the alpha whose predictions agree
-    most with ``sel_target`` on ``X_sel``; returns the model, the alpha and the seconds."""
+    most with ``sel_target`` on ``X_sel``; returns the model, the alpha and the seconds.
+    """
     best = None
     start = time.perf_counter()
     for alpha in ALPHAS[1:2] if quick else ALPHAS:
@@ -299,6 +301,10 @@ def crowds_summarize(ctx, rows):
              "the same run." + (" QUICK run: duck." if p["quick"] else ""))
     return Summary("Crowds: label models against crowd-kit's aggregators (issue 34)", intro, tables, [], "")
 
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
 
 EXPERIMENTS = [
     Experiment("wrench", "Labeling functions (WRENCH youtube, sms, trec): label models and end models",

@@ -58,6 +58,7 @@ def bags(y, bag_size, n_labelings, p_correlated=0.0, p_ambiguous=0.0, *, classes
     classes : array-like, default=None
         All labels; ``None`` takes the labels in ``y``.
     random_state : int, RandomState instance or None, default=None
+        Seed of the random draws; a fixed seed reproduces a run exactly.
 
     Returns
     -------

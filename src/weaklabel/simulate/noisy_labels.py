@@ -119,6 +119,7 @@ def annotators(y, confusions, *, p_missing=0.0, classes=None, random_state=None)
     classes : array-like of shape (n_classes,), default=None
         Labels of the matrices' rows/columns; ``None`` means ``0 .. n_classes-1``.
     random_state : int, RandomState instance or None, default=None
+        Seed of the random draws; a fixed seed reproduces a run exactly.
 
     Returns
     -------

@@ -43,7 +43,8 @@ def hmc_model(n_states=30, stay=0.7, match=0.7):
 def hidden_markov_chain(n_sequences, length=100, n_states=30, random_state=None, *, stay=0.7, match=0.7):
     """Sequences ``(X, Y)`` of the Section 4.1 chain, both int arrays (n_sequences, length)
     with symbols and states 0 to ``n_states - 1``; ``stay`` and ``match`` as in
-    :func:`hmc_model` (the authors' generator's 0.7 and 0.7 by default)."""
+    :func:`hmc_model` (the authors' generator's 0.7 and 0.7 by default).
+    """
     check_int_at_least(n_sequences, "n_sequences", 1)
     check_int_at_least(length, "length", 1)
     for name, v in (("stay", stay), ("match", match)):
@@ -110,7 +111,8 @@ def hmc_bayes_predict(X, rule="marginal", n_states=30, *, stay=0.7, match=0.7):
 def markov_chains_of_lengths(lengths, n_states=30, random_state=None, *, stay=0.7, match=0.7):
     """Sequences of the Section 4.1 chain with their own lengths: lists ``(X, Y)`` of int
     arrays, ``X[i]`` and ``Y[i]`` of ``lengths[i]`` symbols and states (each the prefix of a
-    :func:`hidden_markov_chain` sequence, so itself a sample of the chain)."""
+    :func:`hidden_markov_chain` sequence, so itself a sample of the chain).
+    """
     lengths = np.asarray(lengths)
     if lengths.ndim != 1 or lengths.size == 0 or lengths.dtype.kind not in "iu" or lengths.min() < 1:
         raise ValueError(f"lengths must be a non-empty 1-D array of ints >= 1; got {lengths!r}.")
@@ -136,6 +138,7 @@ def node_candidate_sets(Y, n_states, *, n_distractors=1, missing_rate=0.0, confu
     missing_rate : float in [0, 1], default=0.0
     confusion : array (n_states, n_states) of non-negative weights, or None
     random_state : int, RandomState or None
+        Seed of the random draws; a fixed seed reproduces a run exactly.
 
     Returns
     -------
@@ -184,7 +187,8 @@ def node_candidate_sets(Y, n_states, *, n_distractors=1, missing_rate=0.0, confu
 def missing_labels(Y, rate, *, always=None, random_state=None):
     """Hide labels at random (MAR, (9)): each label is dropped (set to -1) with probability
     ``rate``, independently; labels where ``always`` is True are always kept (Sudoku's
-    given cells).  Returns a new int array."""
+    given cells).  Returns a new int array.
+    """
     Y = np.asarray(Y)
     if not 0 <= rate <= 1:
         raise ValueError(f"rate must be a probability in [0, 1]; got {rate!r}.")
@@ -205,7 +209,8 @@ _BASE = np.array([[(3 * (r % 3) + r // 3 + c) % 9 for c in range(9)] for r in ra
 
 def _random_grid(rng):
     """A random valid solution: the base pattern under random digit, band, row-in-band,
-    stack, column-in-stack permutations and an optional transpose."""
+    stack, column-in-stack permutations and an optional transpose.
+    """
     rows = np.concatenate([3 * b + rng.permutation(3) for b in rng.permutation(3)])
     cols = np.concatenate([3 * s + rng.permutation(3) for s in rng.permutation(3)])
     g = _BASE[rows][:, cols]

@@ -94,6 +94,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
         y : array-like of int of shape (n_samples, n_sources), or sparse matrix
             The votes (named ``y`` so that scikit-learn's model selection splits them with
             ``X``): class indices and -1 for an abstain, or a sparse matrix of ``class + 1``.
@@ -103,6 +104,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self
+            The fitted estimator.
         """
         self._validate_params()
         votes, K = check_votes(y, n_classes=n_classes, name="y (the votes)")
@@ -153,6 +155,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -167,6 +170,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -193,12 +197,14 @@ class EndModel(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
         y : array-like of int of shape (n_samples, n_sources), or sparse matrix
             Held-out votes of the same sources.
 
         Returns
         -------
         score : float
+            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
         """
         check_is_fitted(self, "estimator_")
         votes, _ = check_votes(y, n_classes=self.classes_.size, n_sources=self.label_model_.n_sources_,

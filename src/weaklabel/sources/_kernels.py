@@ -65,7 +65,8 @@ def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
 @njit(cache=True)
 def weighted_votes(indptr, src, cls, weights, members, P):
     """``P[i, c] = sum of the weights of the sources that voted c on row i``; a set vote
-    ``p >= K`` spreads its weight by ``members[p]`` (equal shares of the set's classes)."""
+    ``p >= K`` spreads its weight by ``members[p]`` (equal shares of the set's classes).
+    """
     n = indptr.size - 1
     K = P.shape[1]
     for i in range(n):
@@ -84,7 +85,8 @@ def lift_pass(indptr, src, cls, W, log_prior, T):
     """Posteriors of a weighted vote: ``T[i] = softmax(log_prior + sum of W[j, p] e_p over
     row i's votes (j, p))``; a row without a vote gets the prior. Returns the sum over the
     covered rows of the log of the softmax's normaliser (a convergence trace, not a
-    likelihood)."""
+    likelihood).
+    """
     n = indptr.size - 1
     K = log_prior.size
     prior = np.exp(log_prior - np.max(log_prior))
@@ -109,7 +111,8 @@ def _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, members, t):
     """The posterior of one covered row into ``t``: majority vote's shares (mode 0), Dawid-
     Skene's with abstains (mode 1, ``params = log_theta`` with the abstain-adjusted base in
     ``log_prior``) or PrecisionVote's (mode 2, ``params[:, :, 0] = W``); a known class ``g``
-    gives a one-hot row. Returns the log normaliser (0 for modes 0 and a known class)."""
+    gives a one-hot row. Returns the log normaliser (0 for modes 0 and a known class).
+    """
     K = t.size
     if g >= 0:
         for q in range(K):
@@ -187,7 +190,8 @@ def em_step(indptr, src, cls, gold, mode, params, log_prior, members, counts, cl
 @njit(cache=True)
 def vote_winners(indptr, src, cls, weights, members, winners):
     """``winners[c] += 1`` for every covered row whose (weighted) vote is won by ``c`` (ties
-    to the lower class, as ``np.argmax``), without a (rows x classes) array."""
+    to the lower class, as ``np.argmax``), without a (rows x classes) array.
+    """
     n = indptr.size - 1
     K = winners.size
     t = np.zeros(K)

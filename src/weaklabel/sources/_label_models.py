@@ -28,7 +28,8 @@ _NO_PARAMS = np.zeros((1, 1, 1))      # em_step's parameters when it starts from
 
 class _LabelModel(BaseEstimator):
     """What the label models share: the fitted shape of the votes, prediction, scoring,
-    saving."""
+    saving.
+    """
 
     def _sets(self, n_classes):
         """The set votes' table (None for models without set votes, or none given)."""
@@ -49,7 +50,8 @@ class _LabelModel(BaseEstimator):
 
     def _chunk(self, L, n_classes):
         """A ``partial_fit`` chunk's votes: ``(votes, n_classes, first call?)``; the first
-        call fixes the numbers of sources and classes, later ones must agree."""
+        call fixes the numbers of sources and classes, later ones must agree.
+        """
         if not hasattr(self, "n_classes_"):
             votes, K = self._check(L, reset=True, n_classes=n_classes)
             return votes, K, True
@@ -75,6 +77,7 @@ class _LabelModel(BaseEstimator):
         Returns
         -------
         self
+            The estimator, updated by this batch.
         """
         self._validate_params()
         votes, K, first = self._chunk(L, n_classes)
@@ -92,7 +95,8 @@ class _LabelModel(BaseEstimator):
 
     def _stepwise(self, running, chunk, n_rows):
         """Stepwise EM (Cappe & Moulines 2009): blend a chunk's statistics, per row of its
-        ``n_rows``, into the running ones with the step ``(t + 2) ** -decay`` (1 at first)."""
+        ``n_rows``, into the running ones with the step ``(t + 2) ** -decay`` (1 at first).
+        """
         step = 1.0 if self._t == 0 else (self._t + 2.0) ** -float(self.decay)
         self._n_seen += n_rows
         self._t += 1
@@ -129,6 +133,7 @@ class _LabelModel(BaseEstimator):
         Returns
         -------
         score : float
+            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
         """
         if y is None:
             return held_out_vote_score(self, L)
@@ -145,10 +150,12 @@ class _LabelModel(BaseEstimator):
         Parameters
         ----------
         path : str or path-like
+            File to write.
 
         Returns
         -------
         path : str
+            The path written.
         """
         check_is_fitted(self, "n_classes_")
         return save_model(self, path)
@@ -218,6 +225,7 @@ class MajorityVote(_LabelModel):
         Returns
         -------
         self
+            The fitted estimator.
         """
         self._validate_params()
         votes, K = self._check(L, reset=True, n_classes=n_classes)
@@ -243,6 +251,7 @@ class MajorityVote(_LabelModel):
         Returns
         -------
         self
+            The estimator, updated by this batch.
         """
         self._validate_params()
         votes, K, first = self._chunk(L, n_classes)
@@ -410,7 +419,8 @@ class DawidSkene(_LabelModel):
 
     def _log_params(self, theta):
         """``log theta``; with ``abstain="ignore"``, of the confusion given a vote, and 0 for
-        the abstain (it says nothing)."""
+        the abstain (it says nothing).
+        """
         log_theta = np.log(theta)
         if self.abstain == "ignore":
             A = theta.shape[1] - 1
@@ -421,7 +431,8 @@ class DawidSkene(_LabelModel):
     def _step(self, votes, gold, K, theta=None, pi=None):
         """The E-step (majority vote's shares when ``theta`` is None) fused with the
         statistics: expected counts ``(n_sources, outputs + 1, K)``, class totals and the
-        log-likelihood, without storing a posterior per row."""
+        log-likelihood, without storing a posterior per row.
+        """
         members = self._members(K)
         A = members.shape[0]                        # outputs: the classes, then the set votes; A = abstain
         counts, class_total = np.zeros((votes.n_sources, A + 1, K)), np.zeros(K)
@@ -466,6 +477,7 @@ class DawidSkene(_LabelModel):
         Returns
         -------
         self
+            The fitted estimator.
         """
         self._validate_params()
         votes, K = self._check(L, reset=True, n_classes=n_classes)
@@ -663,7 +675,8 @@ class PrecisionVote(_LabelModel):
     def _step(votes, gold, K, W=None, pi=None, total=None):
         """The E-step (majority vote's shares when ``W`` is None) fused with the statistics:
         expected right votes and numbers of votes ``(n_sources, K)`` (``total``, counted once
-        by the caller), class totals."""
+        by the caller), class totals.
+        """
         right, class_total = np.zeros((votes.n_sources, K, 1)), np.zeros(K)
         if W is None:
             em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), np.eye(K), right, class_total)
@@ -705,6 +718,7 @@ class PrecisionVote(_LabelModel):
         Returns
         -------
         self
+            The fitted estimator.
         """
         self._validate_params()
         votes, K = self._check(L, reset=True, n_classes=n_classes)

@@ -199,6 +199,7 @@ class MatrixCompletion(_LabelModel):
         Returns
         -------
         self
+            The fitted estimator.
         """
         self._validate_params()
         votes, K = self._check(L, reset=True, n_classes=n_classes)
@@ -230,6 +231,7 @@ class MatrixCompletion(_LabelModel):
         Returns
         -------
         self
+            The estimator, updated by this batch.
         """
         self._validate_params()
         votes, K, first = self._chunk(L, n_classes)

@@ -110,7 +110,8 @@ def check_sets(sets, n_classes=None, name="sets"):
 
 def outputs_table(n_classes, sets):
     """What each output a source may give stands for: ``(n_classes + n_sets, n_classes)``,
-    the identity for the classes, then each set's members shared equally (a vote's mass)."""
+    the identity for the classes, then each set's members shared equally (a vote's mass).
+    """
     table = np.eye(n_classes)
     if sets is None or len(sets) == 0:
         return table

@@ -123,7 +123,7 @@ def run_bandit(names=("usps", "sector"), repeats=3, out=print):
     from ..bandit import BPA, CSPA, SPA, Banditron, Confidit, SketchedConfidit
     from ._data import stream_data
     from .cspa import LINEAR_DATA
-    from .peers import have_vw, vw_cbify_pass, vw_features
+    from ._peers import have_vw, vw_cbify_pass, vw_features
 
     learners = {"CSPA": lambda: CSPA(beta=0.3), "SPA": lambda: SPA(), "Banditron": lambda: Banditron(gamma=0.05, average=False),
                 "BPA": lambda: BPA(gamma=0.05), "Confidit (diag)": lambda: Confidit(eta=1.0, diagonal=True),
@@ -165,7 +165,8 @@ def run_bandit(names=("usps", "sector"), repeats=3, out=print):
 
 def _bag_search_problem(rng, M, C, L, scale):
     """Scores and L candidate vectors of one bag: a random 'true' vector and L-1 copies with
-    1..M elements changed, as the paper's generator makes them."""
+    1..M elements changed, as the paper's generator makes them.
+    """
     scores = rng.normal(scale=scale, size=(M, C)) if scale > 0 else np.zeros((M, C))
     true = rng.integers(0, C, size=M)
     pool = rng.choice(C, size=min(C, M + 3), replace=False)
@@ -182,7 +183,8 @@ def _bag_search_problem(rng, M, C, L, scale):
 
 def run_bag_search(M=10, C=200, Ls=(10, 50), scales=(0.0, 0.1, 1.0, 10.0), n_bags=2000, out=print, seed=0):
     """Time of MMS's exact most-violating-labeling search on bags of ``M`` instances over
-    ``C`` classes (microseconds per bag), beside the size of the space it searches exactly."""
+    ``C`` classes (microseconds per bag), beside the size of the space it searches exactly.
+    """
     from ..bags import most_violating_labeling
 
     rng = np.random.default_rng(seed)
@@ -207,7 +209,8 @@ def run_bag_search(M=10, C=200, Ls=(10, 50), scales=(0.0, 0.1, 1.0, 10.0), n_bag
 def mms_speed_data(n=100_000, n_features=20, n_classes=10, bag_size=5, n_labelings=10, seed=0):
     """The speed set: ``n`` synthetic instances (scikit-learn's make_classification, features
     standardised and divided by sqrt(n_features), as LIBSVM's scaled sets), bagged by the
-    paper's generator with P_c = P_a = 0.25."""
+    paper's generator with P_c = P_a = 0.25.
+    """
     from sklearn.datasets import make_classification
 
     from ..simulate import bags
@@ -221,7 +224,8 @@ def mms_speed_data(n=100_000, n_features=20, n_classes=10, bag_size=5, n_labelin
 
 def run_mms(n=100_000, out=print, seed=0):
     """MMS training time on ``n`` instances (bags of 5, L = 10) beside scikit-learn's
-    ``LinearSVC(multi_class="crammer_singer")`` on the same instances with their true labels."""
+    ``LinearSVC(multi_class="crammer_singer")`` on the same instances with their true labels.
+    """
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.svm import LinearSVC
 
@@ -266,7 +270,8 @@ def run_structured(out=print, repeats=200, n_train=500, tau=0.5, n_test=100, n_o
     """Viterbi on a 100-long, 30-state chain beside a plain-numpy Viterbi; lp_map and the
     exact decoder on Sudoku instances; LPMILM3N training time on ``n_train`` partially
     annotated Sudokus (``tau`` of the empty cells unlabelled) and its solved share (%) on
-    ``n_test`` unseen puzzles of the same source and ``n_other`` of another."""
+    ``n_test`` unseen puzzles of the same source and ``n_other`` of another.
+    """
     from ..simulate import missing_labels, sudoku_puzzles
     from ..structured import LPMILM3N, sudoku_graph, sudoku_label_prob
     from ..structured.inference import exact_map, lp_map, viterbi
@@ -322,7 +327,8 @@ def run_variable_length(out=print, n_chains=10_000, lengths=(5, 100), n_states=3
     """MILM3N (BCFW, Viterbi) on ``n_chains`` chains of lengths drawn uniformly from
     ``lengths`` against the same nodes cut into chains of one length, ``passes`` BCFW passes
     each (the same work per node), and the time of decoding both.  Returns the ratios
-    (target: training on chains of their own lengths at most 1.5x the fixed-length time)."""
+    (target: training on chains of their own lengths at most 1.5x the fixed-length time).
+    """
     import warnings
 
     from ..simulate import markov_chains_of_lengths, missing_labels
@@ -361,7 +367,8 @@ def run_variable_length(out=print, n_chains=10_000, lengths=(5, 100), n_states=3
 
 def _noisy_problem(name):
     """(X_train, noisy y_train, X_test, y_test, C) of uma-real's run 0 under class-conditional
-    noise (b), or of scikit-learn's digits with 35 % noise for ``"digits"``."""
+    noise (b), or of scikit-learn's digits with 35 % noise for ``"digits"``.
+    """
     if name == "digits":
         from sklearn.datasets import load_digits
 
@@ -381,7 +388,8 @@ def run_noisy(names=("optdigits", "reuters", "sector9"), alpha=1e-4, repeats=3, 
     LogisticRegression on the same noisy labels (the same objective: ``C = 1 / (alpha n)``,
     the same L-BFGS tolerance), one pass of ``partial_fit`` over 10 chunks, and cleanlab's
     CleanLearning around that LogisticRegression when cleanlab is installed.  Best of
-    ``repeats`` timings; returns one dict per (dataset, method)."""
+    ``repeats`` timings; returns one dict per (dataset, method).
+    """
     from sklearn.linear_model import LogisticRegression
 
     from ..noisy import CorrectedLogistic
@@ -440,7 +448,8 @@ def run_noisy(names=("optdigits", "reuters", "sector9"), alpha=1e-4, repeats=3, 
 
 def _partial_problem(name):
     """(X_train, S_train, X_test, y_test) for the batch partial-label benchmark: split 0 of
-    pll-realworld's protocol, or scikit-learn's digits with 3-label candidate sets."""
+    pll-realworld's protocol, or scikit-learn's digits with 3-label candidate sets.
+    """
     if name == "digits":
         from sklearn.datasets import load_digits
 
@@ -457,7 +466,8 @@ def run_partial_batch(names=("lost", "birdsong", "italian"), repeats=3, out=prin
     """Fit time and test accuracy of the batch partial-label learners (PRODEN, CLPL, PL-KNN)
     beside scikit-learn's LogisticRegression (lbfgs) on the expanded data (one copy of each
     row per candidate label, weighted 1/|S|), each at one setting (alpha=1e-3, C=1, k=10).
-    Best of ``repeats``; returns one dict per (dataset, method)."""
+    Best of ``repeats``; returns one dict per (dataset, method).
+    """
     from sklearn.linear_model import LogisticRegression
 
     from ..partial import CLPL, PLKNN, PRODEN
