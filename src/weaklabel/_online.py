@@ -201,7 +201,13 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         raise ValueError(f"{type(self).__name__} does not take class_weight.")
 
     def verbose_on(self):
-        """Whether to print a line per pass (``verbose``, where the learner has it)."""
+        """Tell whether to print a line per pass.
+
+        Returns
+        -------
+        bool
+            True when ``verbose`` is set.
+        """
         return bool(self.verbose)
 
     def _held_out_split(self, n):

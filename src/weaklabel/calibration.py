@@ -143,8 +143,8 @@ class SoftmaxCalibrated(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, 
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             The training rows.
-        y : CandidateSets, bool mask, list of label lists or 1-D labels (noisy labels with
-            ``confusion``)
+        y : CandidateSets, bool mask, list of label lists or 1-D labels
+            The weak labels (noisy labels with ``confusion``).
 
         Returns
         -------
@@ -183,28 +183,87 @@ class SoftmaxCalibrated(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, 
         return self
 
     def decision_function(self, X):
-        """The learner's class scores (unchanged by calibration)."""
+        """Return the learner's class scores (unchanged by calibration).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The scores.
+        """
         check_is_fitted(self, "temperature_")
         return self.estimator_.decision_function(X)
 
     def predict_proba(self, X):
-        """``softmax(scores / temperature_)``, shape (n_samples, n_classes)."""
+        """Return ``softmax(scores / temperature_)``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Class probabilities, columns in the order of ``classes_``.
+        """
         check_is_fitted(self, "temperature_")
         return softmax(_class_scores(self.estimator_, X) / self.temperature_, axis=1)
 
     def predict_log_proba(self, X):
-        """Log of :meth:`predict_proba`."""
+        """Return the log of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Log-probabilities.
+        """
         check_is_fitted(self, "temperature_")
         z = _class_scores(self.estimator_, X) / self.temperature_
         return z - logsumexp(z, axis=1, keepdims=True)
 
     def predict(self, X):
-        """The learner's predictions (calibration does not change the argmax)."""
+        """Return the learner's predictions (calibration does not change the argmax).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels.
+        """
         check_is_fitted(self, "temperature_")
         return self.estimator_.predict(X)
 
     def score(self, X, y, sample_weight=None):
-        """The learner's own score (on weak labels where it takes them)."""
+        """Return the learner's own score (on weak labels where it takes them).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+        y : weak labels or labels
+            In any form the learner's ``score`` takes.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row.
+
+        Returns
+        -------
+        float
+            The learner's score.
+        """
         check_is_fitted(self, "temperature_")
         return self.estimator_.score(X, y, sample_weight=sample_weight)
 

@@ -58,12 +58,38 @@ class CandidateSets:
     # ---- constructors -------------------------------------------------------
     @classmethod
     def from_mask(cls, mask, classes=None):
-        """From a bool (or 0/1) mask of shape (n_samples, n_classes)."""
+        """Build candidate sets from a bool (or 0/1) mask of shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        mask : array-like of shape (n_samples, n_classes)
+            ``mask[i, k]`` is true when class ``k`` is a candidate of row ``i``.
+        classes : array-like of shape (n_classes,) or None, default=None
+            The label of each column (default ``0 .. n_classes-1``).
+
+        Returns
+        -------
+        CandidateSets
+            The sets.
+        """
         return cls(mask, classes)
 
     @classmethod
     def from_lists(cls, lists, classes=None):
-        """From a list of label lists, e.g. ``[[1, 3], [2]]``."""
+        """Build candidate sets from a list of label lists, e.g. ``[[1, 3], [2]]``.
+
+        Parameters
+        ----------
+        lists : list of list
+            One list of candidate labels per row.
+        classes : array-like or None, default=None
+            The label set (sorted); ``None`` takes the labels found.
+
+        Returns
+        -------
+        CandidateSets
+            The sets.
+        """
         if not isinstance(lists, (list, tuple)) or not all(
             isinstance(r, (list, tuple, set, frozenset, np.ndarray)) for r in lists
         ):
@@ -73,7 +99,20 @@ class CandidateSets:
 
     @classmethod
     def from_labels(cls, y, classes=None):
-        """Singleton sets from exact labels ``y`` of shape (n_samples,)."""
+        """Build singleton sets from exact labels.
+
+        Parameters
+        ----------
+        y : array-like of shape (n_samples,)
+            One label per row.
+        classes : array-like or None, default=None
+            The label set (sorted); ``None`` takes the labels found.
+
+        Returns
+        -------
+        CandidateSets
+            One single-label set per row.
+        """
         y = np.asarray(y)
         if y.ndim != 1:
             raise ValueError(f"y must be 1-D labels; got shape {y.shape}.")
@@ -82,7 +121,20 @@ class CandidateSets:
 
     @classmethod
     def from_complementary(cls, y_bar, classes):
-        """Complementary labels: each set is every class but ``y_bar[i]``."""
+        """Build candidate sets from complementary labels: each set is every class but ``y_bar[i]``.
+
+        Parameters
+        ----------
+        y_bar : array-like of shape (n_samples,)
+            One label per row that the row is known not to have.
+        classes : array-like
+            The label set.
+
+        Returns
+        -------
+        CandidateSets
+            The sets.
+        """
         classes = _classes_array(classes)
         if classes.size < 2:
             raise ValueError("classes must hold at least 2 labels for complementary labels.")
@@ -96,7 +148,22 @@ class CandidateSets:
 
     @classmethod
     def from_bandit(cls, proposed, correct, classes):
-        """From bandit feedback: correct -> {proposed}; wrong -> every class but proposed."""
+        """Build candidate sets from bandit feedback: correct -> {proposed}; wrong -> every class but proposed.
+
+        Parameters
+        ----------
+        proposed : array-like of shape (n_samples,)
+            The label proposed for each row.
+        correct : array-like of bool of shape (n_samples,)
+            Whether it was right.
+        classes : array-like
+            The label set.
+
+        Returns
+        -------
+        CandidateSets
+            The sets.
+        """
         fb = BanditFeedback(proposed, correct)
         classes = _classes_array(classes)
         if classes.size < 2:
@@ -118,6 +185,7 @@ class CandidateSets:
 
     @property
     def n_classes(self):
+        """Number of classes (columns of the mask), an int."""
         return self.classes_.size
 
     def __len__(self):
@@ -168,11 +236,28 @@ class CandidateSets:
         return f"CandidateSets(n_samples={len(self)}, n_classes={self.n_classes}, mean_size={mean:.2f})"
 
     def to_lists(self):
-        """The sets as a list of label lists (labels as Python scalars)."""
+        """Return the sets as a list of label lists.
+
+        Returns
+        -------
+        list of list
+            One list per row, labels as Python scalars.
+        """
         return [self.classes_[row].tolist() for row in self.mask]
 
     def contains(self, y):
-        """Bool per sample: is label ``y[i]`` in set ``i``?"""
+        """Tell, per row, whether label ``y[i]`` is in set ``i``.
+
+        Parameters
+        ----------
+        y : array-like of shape (n_samples,)
+            One label per row.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            True where the label is a candidate (a label outside ``classes_`` is not).
+        """
         y = np.asarray(y)
         if y.shape != (len(self),):
             raise ValueError(f"y must have shape ({len(self)},); got {y.shape}.")
@@ -190,7 +275,9 @@ class BanditFeedback:
     Parameters
     ----------
     proposed : array-like, shape (n_samples,)
+        The label proposed for each sample.
     correct : array-like of bool, shape (n_samples,)
+        Whether the proposal was right.
     """
 
     __slots__ = ("proposed", "correct")
@@ -360,7 +447,22 @@ class BagCandidates:
     # ---- constructors -------------------------------------------------------
     @classmethod
     def from_labels(cls, y, bag_of, classes=None):
-        """One labeling vector per bag: the true labels ``y`` (fully supervised bags)."""
+        """Build one labeling vector per bag: the true labels (fully supervised bags).
+
+        Parameters
+        ----------
+        y : array-like of shape (n_rows,)
+            The label of each row.
+        bag_of : array-like of int of shape (n_rows,)
+            The bag of each row.
+        classes : array-like or None, default=None
+            The label set (sorted); ``None`` takes the labels found.
+
+        Returns
+        -------
+        BagCandidates
+            Bags with one candidate labeling each.
+        """
         y = np.asarray(y)
         bag_of = np.asarray(bag_of)
         if y.ndim != 1 or y.shape != bag_of.shape:
@@ -372,7 +474,20 @@ class BagCandidates:
 
     @classmethod
     def from_candidate_sets(cls, S, classes=None):
-        """Bags of one instance: each candidate label of row ``r`` is a length-1 labeling."""
+        """Build bags of one instance: each candidate label of row ``r`` is a length-1 labeling.
+
+        Parameters
+        ----------
+        S : CandidateSets or any form :func:`check_candidates` accepts
+            The candidate sets.
+        classes : array-like or None, default=None
+            The label set (sorted); ``None`` takes the labels found.
+
+        Returns
+        -------
+        BagCandidates
+            One bag per row.
+        """
         if not isinstance(S, CandidateSets):
             mask, classes = check_candidates(S, classes=classes, name="S")
             S = CandidateSets(mask, classes)
@@ -382,14 +497,17 @@ class BagCandidates:
     # ---- views --------------------------------------------------------------
     @property
     def n_bags(self):
+        """Number of bags, an int."""
         return self.bag_ptr.size - 1
 
     @property
     def n_rows(self):
+        """Number of rows of ``X`` the bags cover, an int."""
         return self.bag_of.size
 
     @property
     def n_classes(self):
+        """Number of classes, an int."""
         return self.classes_.size
 
     @property
@@ -476,16 +594,45 @@ class BagCandidates:
         return BagCandidates(new_of, labelings, classes=self.classes_)
 
     def labelings(self, i):
-        """Bag ``i``'s candidate labeling vectors, as labels, shape (n_labelings_i, bag_size_i)."""
+        """Return bag ``i``'s candidate labeling vectors, as labels.
+
+        Parameters
+        ----------
+        i : int
+            The bag.
+
+        Returns
+        -------
+        ndarray of shape (n_labelings_i, bag_size_i)
+            One labeling per row of the array, one label per instance (in the order of
+            :meth:`bag_rows`).
+        """
         m = int(self.bag_sizes[i])
         return self.classes_[self.Z[self.z_ptr[i]:self.z_ptr[i + 1]].reshape(-1, m)]
 
     def bag_rows(self, i):
-        """Rows of ``X`` in bag ``i``, increasing."""
+        """Return the rows of ``X`` in bag ``i``, increasing.
+
+        Parameters
+        ----------
+        i : int
+            The bag.
+
+        Returns
+        -------
+        ndarray of int
+            Row indices.
+        """
         return self.rows[self.bag_ptr[i]:self.bag_ptr[i + 1]]
 
     def instance_candidates(self):
-        """Per row, every label any candidate vector gives it (a :class:`CandidateSets`)."""
+        """Return, per row, every label any candidate vector gives it.
+
+        Returns
+        -------
+        CandidateSets
+            One set per row of ``X``.
+        """
         mask = np.zeros((self.n_rows, self.n_classes), dtype=bool)
         sizes = self.bag_sizes
         for i in range(self.n_bags):
@@ -495,7 +642,18 @@ class BagCandidates:
         return CandidateSets(mask, self.classes_)
 
     def contains(self, y):
-        """Bool per bag: is the labeling ``y`` (labels per row of ``X``) one of the bag's candidates?"""
+        """Tell, per bag, whether the labeling ``y`` is one of the bag's candidates.
+
+        Parameters
+        ----------
+        y : array-like of shape (n_rows,)
+            A label per row of ``X``.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_bags,)
+            True where the bag's rows carry one of its candidate labelings.
+        """
         y = np.asarray(y)
         if y.shape != (self.n_rows,):
             raise ValueError(f"y must have shape ({self.n_rows},); got {y.shape}.")
@@ -506,7 +664,12 @@ class BagCandidates:
         return out
 
     def subset(self, bags):
-        """The bags ``bags`` (indices) as a new :class:`BagCandidates` over their own rows.
+        """Return the bags ``bags`` (indices) as a new :class:`BagCandidates` over their own rows.
+
+        Parameters
+        ----------
+        bags : array-like of int
+            The bags to keep, in the order wanted.
 
         Returns
         -------
@@ -559,11 +722,13 @@ def load_candidate_svmlight(f, n_features=None, classes=None, dtype=np.float64, 
     Parameters
     ----------
     f : str, path-like or file object
+        The file to read.
     n_features : int, default=None
         The number of features (the file's largest index when ``None``).
     classes : array-like, default=None
         The classes of the candidate sets (those found when ``None``).
     dtype : numpy dtype, default=np.float64
+        The dtype of ``X``.
     zero_based : bool or "auto", default="auto"
         Whether the feature indices start at 0 (scikit-learn's ``dump_svmlight_file``)
         or 1 (LIBSVM). ``"auto"``, as scikit-learn: 0-based if the file uses index 0,
@@ -573,7 +738,9 @@ def load_candidate_svmlight(f, n_features=None, classes=None, dtype=np.float64, 
     Returns
     -------
     X : scipy.sparse.csr_matrix, shape (n_samples, n_features)
+        The rows.
     S : CandidateSets
+        Their candidate sets.
     """
     from sklearn.datasets import load_svmlight_file
 
@@ -615,7 +782,20 @@ def _as_label(v):
 
 
 def dump_candidate_svmlight(X, S, f):
-    """Write ``X`` and candidate sets ``S`` in the multilabel svmlight format."""
+    """Write ``X`` and candidate sets ``S`` in the multilabel svmlight format.
+
+    Each line is the row's candidate labels, comma-separated, then its ``index:value``
+    pairs (0-based indices); :func:`load_candidate_svmlight` reads it back.
+
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The rows.
+    S : CandidateSets or any form :func:`check_candidates` accepts
+        The candidate sets.
+    f : str, path-like or binary file object
+        Where to write.
+    """
     if not isinstance(S, CandidateSets):
         S = CandidateSets.from_mask(*check_candidates(S, name="S"))
     X = sp.csr_matrix(X)
@@ -660,6 +840,7 @@ def check_candidates(y, n_samples=None, classes=None, name="y"):
     Parameters
     ----------
     y : CandidateSets, array-like or list of lists
+        The weak labels, in any of the forms above.
     n_samples : int or None
         Expected number of rows; a mismatch raises ``ValueError``.
     classes : array-like or None
@@ -671,7 +852,9 @@ def check_candidates(y, n_samples=None, classes=None, name="y"):
     Returns
     -------
     S : ndarray of bool, shape (n_samples, n_classes)
+        The candidate mask.
     classes : ndarray, shape (n_classes,)
+        The label of each column, sorted.
     """
     if y is None:
         raise ValueError(f"requires {name} to be passed, but the target {name} is None; pass labels or candidate sets.")

@@ -24,7 +24,7 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
     # ---- weights ------------------------------------------------------------
     @property
     def coef_(self):
-        """ndarray of shape (n_classes, n_features): the weights (a view)."""
+        """Weights of shape (n_classes, n_features), a view."""
         W = self.__dict__.get("_W")
         if W is None:
             raise AttributeError("coef_ is set by fit or partial_fit.")
@@ -43,7 +43,7 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
 
     @property
     def intercept_(self):
-        """ndarray of shape (n_classes,): zeros unless ``fit_intercept=True``."""
+        """Intercepts of shape (n_classes,): zeros unless ``fit_intercept=True``."""
         W = self.__dict__.get("_W")
         if W is None:
             raise AttributeError("intercept_ is set by fit or partial_fit.")
@@ -181,11 +181,21 @@ def doc_with_common(common):
 
 
 def with_intercept(X):
-    """``X`` with a constant column of ones appended (dense or CSR).
+    """Append a constant column of ones to ``X`` (dense or CSR).
 
     For CSR the new matrix is built directly (each row's entries, then the constant), in
     about the memory of the result: scipy's ``hstack`` goes through COO and peaks at
     several times the input.  Sorted indices stay sorted (the constant is the last column).
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        The rows.
+
+    Returns
+    -------
+    {ndarray, csr_matrix} of shape (n_samples, n_features + 1)
+        ``X`` with the constant last.
     """
     n, d = X.shape
     if not sp.issparse(X):
@@ -210,8 +220,19 @@ def with_intercept(X):
 
 
 def kernel_ready(X, fit_intercept):
-    """``X`` as the kernels read it: with the intercept column when ``fit_intercept``, and
-    C-contiguous dense rows or CSR with sorted indices.
+    """Return ``X`` as the kernels read it.
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        The validated rows.
+    fit_intercept : bool
+        Append the intercept column.
+
+    Returns
+    -------
+    {ndarray, csr_matrix}
+        C-contiguous dense rows, or CSR with sorted indices.
     """
     if fit_intercept:
         X = with_intercept(X)
@@ -224,8 +245,18 @@ def kernel_ready(X, fit_intercept):
 
 
 def kernel_rows(X):
-    """The rows as a kernel takes them, one value: a :class:`~weaklabel._row_kernels.Rows`
-    ``(dense, is_dense, data, indices, indptr)``, with empty dummies for the form ``X`` is not in.
+    """Return the rows as a kernel takes them, one value.
+
+    Parameters
+    ----------
+    X : {ndarray, csr_matrix}
+        Rows as :func:`kernel_ready` returns them.
+
+    Returns
+    -------
+    Rows
+        ``(dense, is_dense, data, indices, indptr)``, with empty dummies for the form ``X``
+        is not in.
     """
     if sp.issparse(X):
         return Rows(np.empty((0, 0), X.dtype), False, X.data, X.indices, X.indptr)

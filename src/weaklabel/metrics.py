@@ -18,11 +18,18 @@ def ambiguous_zero_one_loss(S, y_pred, *, classes=None, normalize=True):
     Parameters
     ----------
     S : CandidateSets, bool mask, list of label lists or 1-D labels
+        The candidate sets.
     y_pred : array-like of shape (n_samples,)
+        The predicted labels.
     classes : array-like, default=None
         Needed when ``S`` is a bare mask whose columns are not ``0 .. n_classes-1``.
     normalize : bool, default=True
         Mean (True) or count (False) of the mistakes.
+
+    Returns
+    -------
+    float
+        The share (or count) of predictions outside their candidate set.
 
     Examples
     --------
@@ -59,6 +66,11 @@ def candidate_log_loss(S, proba, *, eps=1e-15):
     eps : float, default=1e-15
         Probabilities are clipped below at ``eps``.
 
+    Returns
+    -------
+    float
+        The mean negative log-probability of the sets.
+
     Examples
     --------
     >>> import numpy as np
@@ -78,9 +90,25 @@ def candidate_log_loss(S, proba, *, eps=1e-15):
 
 
 def candidate_log_loss_score(estimator, X, S):
-    """A scorer for ``GridSearchCV(scoring=...)``: minus :func:`candidate_log_loss` of
+    """Score an estimator by the likelihood of held-out candidate sets.
+
+    A scorer for ``GridSearchCV(scoring=...)``: minus :func:`candidate_log_loss` of
     ``estimator.predict_proba(X)`` on the candidate sets ``S`` (greater is better), so that
     hyper-parameters are chosen by the likelihood of held-out candidate sets.
+
+    Parameters
+    ----------
+    estimator : fitted classifier with ``predict_proba`` and ``classes_``
+        The model to score.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The held-out rows.
+    S : CandidateSets or any form :func:`~weaklabel.labels.check_candidates` accepts
+        Their candidate sets, over the estimator's classes.
+
+    Returns
+    -------
+    float
+        Minus the mean candidate log loss.
 
     Examples
     --------
@@ -100,7 +128,20 @@ def candidate_log_loss_score(estimator, X, S):
 
 
 def progressive_error(y_true, predictions):
-    """Per-round 0-1 errors of a predict-then-learn run, shape (n_rounds,)."""
+    """Return the per-round 0-1 errors of a predict-then-learn run.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_rounds,)
+        True label of the sample seen at each round.
+    predictions : array-like of shape (n_rounds,)
+        Label predicted at each round before the update (``est.predictions_``).
+
+    Returns
+    -------
+    ndarray of shape (n_rounds,)
+        1.0 where the prediction was wrong, else 0.0.
+    """
     y_true = np.asarray(y_true)
     predictions = np.asarray(predictions)
     if y_true.shape != predictions.shape:
@@ -126,6 +167,7 @@ def progressive_error_curve(y_true, predictions, *, checkpoints=None):
     Returns
     -------
     curve : ndarray of shape (n_rounds,) or (len(checkpoints),)
+        The running mean error.
     """
     err = progressive_error(y_true, predictions)
     curve = np.cumsum(err) / np.arange(1, err.size + 1)
@@ -138,7 +180,20 @@ def progressive_error_curve(y_true, predictions, *, checkpoints=None):
 
 
 def accuracy(y_true, y_pred):
-    """Fraction of exact matches."""
+    """Return the fraction of exact matches.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+
+    Returns
+    -------
+    float
+        The share of rows where they agree.
+    """
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.shape != y_pred.shape:
         raise ValueError(f"y_true has shape {y_true.shape} but y_pred {y_pred.shape}; they must match.")
@@ -146,7 +201,17 @@ def accuracy(y_true, y_pred):
 
 
 class ProgressiveScore(NamedTuple):
-    """What :func:`progressive_validation` measured."""
+    """What :func:`progressive_validation` measured.
+
+    Parameters
+    ----------
+    loss : float
+        The mean loss over every round.
+    losses : ndarray of shape (n_rounds,)
+        The loss of each round.
+    lines : list of str
+        The progress lines printed.
+    """
 
     #: mean loss over every round
     loss: float
@@ -179,6 +244,7 @@ def progressive_validation(est, X, y, *, classes=None, print_every=None, out=pri
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
         The training rows.
     y : CandidateSets, bool mask, list of label lists, 1-D labels, or BanditFeedback
+        The weak labels of the rows.
     classes : array-like, default=None
         Every class, for the first ``partial_fit``; ``None`` takes them from ``y``.
     print_every : int, default=None

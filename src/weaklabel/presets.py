@@ -30,7 +30,23 @@ __all__ = ["Preset", "PRESETS", "PAPER_SETTINGS", "INPUTS", "make", "names", "ge
 
 @dataclass(frozen=True)
 class Preset:
-    """An estimator class with fixed parameters, under a name."""
+    """An estimator class with fixed parameters, under a name.
+
+    Parameters
+    ----------
+    name : str
+        The preset's name (``weaklabel fit --learner NAME``).
+    cls : type
+        The estimator class.
+    params : dict, default={}
+        Its parameters.
+    kind : str, default=""
+        ``"partial"``, ``"bandit"``, ``"noisy"``, ``"bags"`` or ``"structured"``.
+    exact_labels : bool, default=False
+        The learner takes exact labels only.
+    description : str, default=""
+        One line for ``--help``.
+    """
 
     name: str
     cls: type
@@ -40,8 +56,20 @@ class Preset:
     description: str = ""
 
     def make(self, *, paper=False, **params):
-        """A new estimator with the preset's parameters and ``params``; ``paper=True`` puts the
-        papers' settings (:data:`PAPER_SETTINGS`) under ``params`` for the online kinds.
+        """Make a new estimator with the preset's parameters and ``params``.
+
+        Parameters
+        ----------
+        paper : bool, default=False
+            Put the papers' settings (:data:`PAPER_SETTINGS`) under ``params`` for the online
+            kinds.
+        **params : dict
+            Parameters on top of the preset's.
+
+        Returns
+        -------
+        estimator
+            An unfitted estimator.
         """
         valid = sorted(set(self.cls().get_params(deep=False)) - set(self.params))
         if paper and self.kind in PAPER_SETTINGS:
@@ -130,22 +158,60 @@ NEEDS_CONFUSION = ("uma", "corrected-logistic")
 
 
 def names(kind=None):
-    """Preset names (of one ``kind``: ``"partial"``, ``"bandit"``, ``"noisy"``, ``"bags"`` or
-    ``"structured"``), in registry order.
+    """Return the preset names, in registry order.
+
+    Parameters
+    ----------
+    kind : str or None, default=None
+        Only one kind: ``"partial"``, ``"bandit"``, ``"noisy"``, ``"bags"`` or ``"structured"``.
+
+    Returns
+    -------
+    list of str
+        The names.
     """
     return [n for n, p in PRESETS.items() if kind is None or p.kind == kind]
 
 
 def get(name):
-    """The :class:`Preset` called ``name``; a clear error lists the known names."""
+    """Return the :class:`Preset` called ``name``.
+
+    Parameters
+    ----------
+    name : str
+        Its name.
+
+    Returns
+    -------
+    Preset
+        The preset.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the known ones).
+    """
     if name not in PRESETS:
         raise ValueError(f"unknown learner {name!r}; choose from {', '.join(PRESETS)}.")
     return PRESETS[name]
 
 
 def make(name, *, paper=False, **params):
-    """A new estimator of preset ``name`` with ``params`` on top of the preset's own;
-    ``paper=True`` starts from the papers' protocol (:data:`PAPER_SETTINGS`) instead of the
-    estimator's defaults.
+    """Make a new estimator of preset ``name`` with ``params`` on top of the preset's own.
+
+    Parameters
+    ----------
+    name : str
+        The preset.
+    paper : bool, default=False
+        Start from the papers' protocol (:data:`PAPER_SETTINGS`) instead of the estimator's
+        defaults.
+    **params : dict
+        Parameters on top.
+
+    Returns
+    -------
+    estimator
+        An unfitted estimator.
     """
     return get(name).make(paper=paper, **params)

@@ -63,7 +63,7 @@ class FeatureScaled(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, Base
 
     See Also
     --------
-    weaklabel.calibration.SoftmaxCalibrated : the other meta-estimator with a model file.
+    weaklabel.calibration.SoftmaxCalibrated : The other meta-estimator with a model file.
 
     Examples
     --------

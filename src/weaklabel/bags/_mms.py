@@ -99,6 +99,7 @@ class BagScoring:
         X : {array-like, sparse matrix} of shape (n_rows, n_features)
             The rows to score.
         y : BagCandidates, or any form ``fit`` accepts
+            The bags and their candidate labelings.
         sample_weight : array-like of shape (n_bags,), default=None
             Weight of each bag.
 
@@ -372,7 +373,20 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
         return self
 
     def objective(self, X, bags):
-        """Objective (5) of the fitted weights on ``(X, bags)``, with the fitted ``alpha_``."""
+        """Return objective (5) of the fitted weights on ``(X, bags)``, with the fitted ``alpha_``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_rows, n_features)
+            The rows.
+        bags : BagCandidates, or any form :meth:`fit` accepts
+            Their bags and candidate labelings (over the fitted classes).
+
+        Returns
+        -------
+        float
+            ``alpha_ / 2 ||W||^2`` plus the mean ambiguous hinge loss of the bags.
+        """
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self, "classes_")

@@ -47,14 +47,14 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
     center : bool, default=False
         Subtract the mean feature vector of the support set, ``mean_{b' in B} k(b', b_j)``,
         from every output (known before the stream starts, so still online).  Not in the
-        paper; on unit-norm rows it does not help (2.6-4.6 points below plain CSPA in the
-        ``cspa-kernel`` table).
+        paper; on unit-norm rows it does not help (the ``cspa-kernel`` reproduction
+        measures it).
     normalize : bool, default=True
         Scale every output row to unit Euclidean norm (after centring), as the paper
         normalises every feature vector it feeds the learners; CSPA's analysis assumes
         ``||x_t|| = R``.  Without it, rows far from the support set have tiny norms and
-        the passive-aggressive steps are badly scaled (CSPA on 10k MNIST: 64.8 % without,
-        90.6 % with).  A row whose features are all zero stays zero.
+        the passive-aggressive steps are badly scaled (the bandit reproduction page shows
+        the cost).  A row whose features are all zero stays zero.
 
     Attributes
     ----------
@@ -127,6 +127,7 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         Returns
         -------
         K : ndarray of shape (n_samples, n_support)
+            The features.
         """
         check_is_fitted(self, "support_")
         X = check_X(self, X, reset=False)
@@ -160,7 +161,20 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         return d2
 
     def save(self, path):
-        """Write the fitted support set to ``path``; read it back with :func:`weaklabel.load`."""
+        """Write the fitted support set to ``path``.
+
+        Read it back with :func:`weaklabel.load`.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File to write.
+
+        Returns
+        -------
+        str
+            The path written.
+        """
         check_is_fitted(self, "support_")
         return save_model(self, path)
 

@@ -104,6 +104,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             The rows to score.
         y : array-like of shape (n_samples,), or BanditFeedback
+            Labels, candidate sets of acceptable labels, or a log.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each row; None gives every row weight 1.
 
@@ -209,6 +210,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         Returns
         -------
         proposed : ndarray of shape (n_samples,)
+            One proposed label per row.
         """
         scores = self._scores_now(X)
         return self.classes_[self._propose_index(scores, X)]
@@ -617,9 +619,8 @@ class _Exploring(_BanditLearner):
     Parameters
     ----------
     gamma : float, default=0.1
-        Exploration rate, in (0, 1).  The papers tune it per dataset (0.001-0.6 in the
-        reproductions); 0.1 with ``average=True`` is within 5 points of
-        ``SGDClassifier()`` on digits from right/wrong feedback alone.
+        Exploration rate, in (0, 1).  The papers tune it per dataset; the default, with
+        ``average=True``, is measured against ``SGDClassifier()`` in the bandit user guide.
     average : bool, default=True
         Predict with the mean of the weights over the rounds (see above).
     propensity_clip : float, default=0.01
@@ -865,7 +866,7 @@ class Confidit(_BanditLearner):
 
     @property
     def A_diag_(self):
-        """ndarray of shape (n_features, n_classes): diagonals of ``A_k`` (diagonal form)."""
+        """Diagonals of ``A_k``, shape (n_features, n_classes) (diagonal form only)."""
         check_is_fitted(self, "classes_")
         if self._A_diag.size == 0:
             raise AttributeError("A_diag_ exists only for diagonal=True.")

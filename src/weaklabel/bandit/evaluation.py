@@ -32,14 +32,35 @@ __all__ = ["Estimate", "ips", "snips", "doubly_robust"]
 
 @dataclass(frozen=True)
 class Estimate:
-    """An off-policy estimate: ``value``, its standard error ``stderr`` and the rounds ``n``."""
+    """An off-policy estimate of a policy's mean reward.
+
+    Parameters
+    ----------
+    value : float
+        The estimate.
+    stderr : float
+        Its standard error.
+    n : int
+        The rounds it was computed from.
+    """
 
     value: float
     stderr: float
     n: int
 
     def interval(self, level=0.95):
-        """The normal ``level`` confidence interval ``value -+ z stderr``, as (low, high)."""
+        """Return the normal confidence interval ``value -+ z stderr``.
+
+        Parameters
+        ----------
+        level : float, default=0.95
+            The coverage aimed at.
+
+        Returns
+        -------
+        tuple of float
+            ``(low, high)``.
+        """
         if not 0 < level < 1:
             raise ValueError(f"level must be in (0, 1); got {level!r}.")
         z = float(norm.ppf(0.5 + level / 2))
@@ -118,6 +139,7 @@ def ips(actions, propensities, rewards, policy, *, n_actions=None):
     propensities : array-like of shape (n,)
         The logging policy's probability of that action, in (0, 1].
     rewards : array-like of shape (n,)
+        The reward observed on each round.
     policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
         The target policy on each round's context.
     n_actions : int, default=None
@@ -126,6 +148,7 @@ def ips(actions, propensities, rewards, policy, *, n_actions=None):
     Returns
     -------
     Estimate
+        The estimate and its standard error.
 
     Examples
     --------
@@ -140,8 +163,27 @@ def ips(actions, propensities, rewards, policy, *, n_actions=None):
 
 
 def snips(actions, propensities, rewards, policy, *, n_actions=None):
-    """Self-normalised IPS estimate (same arguments as :func:`ips`); the standard error is the
-    delta method's ``sqrt(sum_i w_i^2 (r_i - value)^2) / sum_i w_i``.
+    """Estimate ``policy``'s mean reward by self-normalised IPS.
+
+    The standard error is the delta method's ``sqrt(sum_i w_i^2 (r_i - value)^2) / sum_i w_i``.
+
+    Parameters
+    ----------
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
+
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
     """
     a, p, r, P = _check_log(actions, propensities, rewards, policy, n_actions)
     w = P[np.arange(a.size), a] / p
@@ -154,13 +196,28 @@ def snips(actions, propensities, rewards, policy, *, n_actions=None):
 
 
 def doubly_robust(actions, propensities, rewards, policy, reward_model, *, n_actions=None):
-    """Doubly robust estimate (same arguments as :func:`ips`, plus ``reward_model``).
+    """Estimate ``policy``'s mean reward by the doubly robust estimator.
 
     Parameters
     ----------
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
     reward_model : array-like of shape (n, n_actions)
         ``rhat(x_i, a)``, a model's estimate of each action's reward on each round
         (fitted on other data than the log rounds it scores, or cross-fitted).
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
+
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
     """
     a, p, r, P = _check_log(actions, propensities, rewards, policy, n_actions)
     R = np.asarray(reward_model, dtype=np.float64)

@@ -20,8 +20,20 @@ __all__ = ["BanditLog", "read_vw_cb", "write_vw_cb"]
 
 @dataclass
 class BanditLog:
-    """A logged bandit dataset: contexts ``X`` (CSR), 0-based ``actions``, ``rewards``,
-    ``propensities`` and the ``feature_names`` of ``X``'s columns.
+    """A logged bandit dataset.
+
+    Parameters
+    ----------
+    X : scipy.sparse.csr_matrix of shape (n, n_features)
+        The contexts.
+    actions : ndarray of int of shape (n,)
+        The 0-based logged actions.
+    rewards : ndarray of shape (n,)
+        The observed rewards.
+    propensities : ndarray of shape (n,)
+        The logging policy's probability of each logged action, in (0, 1].
+    feature_names : list of str, default=[]
+        A name per column of ``X``.
     """
 
     X: sp.csr_matrix
@@ -59,9 +71,15 @@ class BanditLog:
         return BanditFeedback(np.asarray(self.actions), right)
 
     def to_frame(self):
-        """The log as a pandas DataFrame: columns ``action``, ``reward``, ``propensity``,
-        then one column per feature (named by ``feature_names``; sparse columns when ``X``
-        is sparse).  Needs pandas (``pip install "weaklabel[pandas]"``).
+        """Return the log as a pandas DataFrame.
+
+        Needs pandas (``pip install "weaklabel[pandas]"``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``action``, ``reward``, ``propensity``, then one column per feature (named by
+            ``feature_names``; sparse columns when ``X`` is sparse).
         """
         from .._extras import require
 
@@ -78,6 +96,7 @@ class BanditLog:
         Parameters
         ----------
         df : pandas.DataFrame
+            One row per logged round.
         action, reward, propensity : str
             Columns of the 0-based logged action, the reward and the logging policy's
             probability of that action, in (0, 1].
@@ -87,6 +106,7 @@ class BanditLog:
         Returns
         -------
         BanditLog
+            The log.
         """
         missing = [c for c in (action, reward, propensity) if c not in df.columns]
         if missing:
@@ -120,6 +140,7 @@ def write_vw_cb(target, X, actions, rewards, propensities, feature_names=None):
     Parameters
     ----------
     target : str, path-like or text file object
+        Where to write.
     X : {array-like, sparse matrix} of shape (n, n_features)
         Contexts; column ``j`` is written as the feature named ``j`` (zeros are left out).
     actions : array-like of int, shape (n,)
@@ -222,6 +243,7 @@ def read_vw_cb(source, feature_names=None):
     Parameters
     ----------
     source : str, path-like or text file object
+        The file to read.
     feature_names : list of str, default=None
         Column order of ``X``; ``None`` numbers the names in order of first appearance (a
         file written by :func:`write_vw_cb` names columns by their index, which is kept).
@@ -230,6 +252,7 @@ def read_vw_cb(source, feature_names=None):
     Returns
     -------
     BanditLog
+        The log.
     """
     fh, own = _open(source, "r")
     try:

@@ -37,10 +37,24 @@ class DataNotFoundError(FileNotFoundError):
 class Dataset:
     """A loaded dataset.
 
-    ``X_test``/``y_test`` are ``None`` for sets that ship as one file; ``S_train`` is
-    the real candidate sets (a :class:`weaklabel.CandidateSets`) for partial-label sets.
-    For ``sudoku``, ``X_train`` holds puzzles (0 = blank) and ``y_train`` solutions,
-    both int arrays of shape (n, 81).
+    Parameters
+    ----------
+    name : str
+        The registry's name.
+    X_train : ndarray or sparse matrix
+        Training rows (for ``sudoku``: puzzles, 0 = blank, an int array (n, 81)).
+    y_train : ndarray
+        Their labels (for ``sudoku``: the solutions).
+    X_test, y_test : ndarray, sparse matrix or None, default=None
+        The test part; ``None`` for sets that ship as one file.
+    S_train : CandidateSets or None, default=None
+        The real candidate sets of a partial-label set.
+    classes : ndarray or None, default=None
+        The label set.
+    description : str, default=""
+        Where the set comes from.
+    files : tuple of str, default=()
+        The files it was read from.
     """
 
     name: str
@@ -55,6 +69,7 @@ class Dataset:
 
     @property
     def n_features(self):
+        """Number of features of ``X_train``, an int."""
         return self.X_train.shape[1]
 
     def __repr__(self):
@@ -134,7 +149,13 @@ _register("sudoku", ("sudoku/sudoku10000.csv.xz",), "sudoku", "9x9 Sudoku puzzle
 # ---- locations ------------------------------------------------------------------------
 
 def data_dir():
-    """The data folder: $WEAKLABEL_DATA, else ../shared/data beside the repository."""
+    """Return the data folder: $WEAKLABEL_DATA, else ../shared/data beside the repository.
+
+    Returns
+    -------
+    Path
+        The folder (it may not exist).
+    """
     env = os.environ.get("WEAKLABEL_DATA")
     if env:
         return Path(env)
@@ -203,13 +224,31 @@ def _resolve(rel, name):
 
 
 def available(name):
-    """True if every file of dataset ``name`` is present (checksums are not read)."""
+    """Tell whether every file of dataset ``name`` is present (checksums are not read).
+
+    Parameters
+    ----------
+    name : str
+        A registry name.
+
+    Returns
+    -------
+    bool
+        True when the files are all there.
+    """
     spec = _spec(name)
     root = data_dir()
     return all((root / f).exists() for f in spec.files)
 
 
 def list_datasets():
+    """Return the names of the registered datasets, sorted.
+
+    Returns
+    -------
+    list of str
+        The names :func:`load` accepts.
+    """
     return sorted(REGISTRY)
 
 
@@ -227,12 +266,14 @@ def load(name, *, cache=True):
     Parameters
     ----------
     name : str
+        A name of :func:`list_datasets`.
     cache : bool, default=True
         Keep parsed arrays in the user cache folder (never in the data folder).
 
     Returns
     -------
     Dataset
+        The arrays and their description.
 
     Raises
     ------

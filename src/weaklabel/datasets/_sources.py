@@ -48,9 +48,20 @@ _TREC_NAMES = {"ABBREVIATION": "ABBR", "DESCRIPTION": "DESC", "ENTITY": "ENTY", 
 class VoteSet:
     """A labeling-function benchmark: votes, true labels and texts of three splits.
 
-    ``L[split]`` is an int array (n_rows, n_sources), -1 for an abstain; ``y[split]`` the
-    true classes; ``texts[split]`` the documents; ``classes`` the class names;
-    ``repairs`` what :func:`load_votes` changed from the staged files.
+    Parameters
+    ----------
+    name : str
+        The benchmark.
+    L : dict of str to ndarray
+        ``L[split]``: an int array (n_rows, n_sources), -1 for an abstain.
+    y : dict of str to ndarray
+        ``y[split]``: the true classes.
+    texts : dict of str to list of str
+        ``texts[split]``: the documents.
+    classes : tuple of str
+        The class names.
+    repairs : tuple of str, default=()
+        What :func:`load_votes` changed from the staged files.
     """
 
     name: str
@@ -62,6 +73,7 @@ class VoteSet:
 
     @property
     def n_sources(self):
+        """Number of labeling functions, an int."""
         return self.L["train"].shape[1]
 
     def features(self, *, min_df=2):
@@ -71,6 +83,7 @@ class VoteSet:
         Parameters
         ----------
         min_df : int, default=2
+            The fewest training texts a word must occur in.
 
         Returns
         -------
@@ -92,9 +105,23 @@ class VoteSet:
 
 @dataclass
 class CrowdSet:
-    """Crowd answers: ``L`` a sparse (n_items, n_workers) matrix storing ``class + 1`` (zero =
-    no answer, the layout :func:`weaklabel.sources.check_votes` reads), ``y`` the true
-    class of each item (-1 where unknown), and the ids of the items and workers.
+    """Crowd answers with the items' true classes.
+
+    Parameters
+    ----------
+    name : str
+        The set.
+    L : scipy.sparse.csr_matrix of shape (n_items, n_workers)
+        Storing ``class + 1`` (zero = no answer, the layout
+        :func:`weaklabel.sources.check_votes` reads).
+    y : ndarray of int of shape (n_items,)
+        The true class of each item, -1 where unknown.
+    items : ndarray of shape (n_items,)
+        The item ids.
+    workers : ndarray of shape (n_workers,)
+        The worker ids.
+    n_classes : int
+        The number of classes.
     """
 
     name: str
@@ -151,6 +178,7 @@ def load_votes(name, *, repair=True):
     Returns
     -------
     VoteSet
+        The votes, labels and texts.
 
     Raises
     ------

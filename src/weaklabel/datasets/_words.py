@@ -28,13 +28,24 @@ def _tokens(split):
 
 
 def ocr_words(split="train", n_words=1000, *, min_length=3, max_length=14, random_state=0):
-    """Words of R8's ``split`` part, written with UCI letter's images of ``split``.
+    """Write words of R8's ``split`` part with UCI letter's images of the same part.
 
     Word occurrences are drawn uniformly from the part's running text (so frequent words
     recur, as in real text), keeping words of ``min_length`` to ``max_length`` letters
     a-z; each letter becomes the 16 features of an image of that letter drawn from UCI
     letter's part of the same name (training words from training images, test words from
     test images), so no image is shared between the parts.
+
+    Parameters
+    ----------
+    split : {"train", "test"}, default="train"
+        The part.
+    n_words : int, default=1000
+        How many words.
+    min_length, max_length : int, default=3, 14
+        The word lengths kept.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the draws.
 
     Returns
     -------
@@ -43,6 +54,7 @@ def ocr_words(split="train", n_words=1000, *, min_length=3, max_length=14, rando
     Y : list of int arrays (n_i,)
         The letters, 0 = 'a' .. 25 = 'z'.
     words : list of str
+        The words.
 
     Raises
     ------

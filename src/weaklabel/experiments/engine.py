@@ -81,6 +81,22 @@ class Experiment:
     repeats_help: str = "repeats"
 
     def make_plan(self, quick=False, repeats=None, datasets=None):
+        """Return the plan of a run, checking ``datasets`` against those the experiment offers.
+
+        Parameters
+        ----------
+        quick : bool, default=False
+            The small plan (a minute or two) instead of the full one.
+        repeats : int or None, default=None
+            Repeats, where the experiment counts them (None: its default).
+        datasets : list of str or None, default=None
+            A subset of ``self.datasets``.
+
+        Returns
+        -------
+        dict
+            The JSON-able plan.
+        """
         if datasets and not self.datasets:
             raise ValueError(f"--dataset does not apply to {self.name}: it has no choice of datasets.")
         if datasets:
@@ -92,15 +108,45 @@ class Experiment:
 
     def run(self, out, *, quick=False, repeats=None, datasets=None, jobs=1, scheduler=None, progress=True,
             execute=True, write=True, snapshot=None, seed=None):
-        """Run (or resume) the cells not yet stored in ``OUT/results.sqlite`` and return the
-        :class:`Summary`; with ``write``, also write report.md, the CSVs and the PNGs.
+        """Run (or resume) the cells not yet stored and return the summary.
 
-        With ``execute=False`` nothing runs: the summary is made from the stored rows and
-        the saved plan (``weaklabel report``).  With ``snapshot`` (a file written by
-        :meth:`write_snapshot`), nothing runs either: the plan and the rows come from that
-        file, and ``out`` only receives the report.  With ``seed`` (a snapshot file) and
-        ``execute``, the snapshot's rows are first copied into the store, so that only the
-        cells it lacks are computed.
+        The results go to ``OUT/results.sqlite``; with ``write``, report.md, the CSVs and the
+        PNGs too.  With ``execute=False`` nothing runs: the summary is made from the stored
+        rows and the saved plan (``weaklabel report``).  With ``snapshot`` (a file written by
+        :meth:`write_snapshot`), nothing runs either: the plan and the rows come from that file,
+        and ``out`` only receives the report.  With ``seed`` (a snapshot file) and ``execute``,
+        the snapshot's rows are first copied into the store, so that only the cells it lacks
+        are computed.
+
+        Parameters
+        ----------
+        out : str or Path
+            The run's folder.
+        quick : bool, default=False
+            The small plan instead of the full one (see :meth:`make_plan`).
+        repeats : int or None, default=None
+            Repeats, where the experiment counts them.
+        datasets : list of str or None, default=None
+            A subset of the experiment's datasets.
+        jobs : int, default=1
+            Worker processes (see :func:`~weaklabel.experiments.runner.run_cells`).
+        scheduler : str or None, default=None
+            A Dask scheduler's address, instead of ``jobs``.
+        progress : bool, default=True
+            Show progress on stderr.
+        execute : bool, default=True
+            Run the missing cells (False: render from the store only).
+        write : bool, default=True
+            Write the report files into ``out``.
+        snapshot : str or Path or None, default=None
+            Render from this snapshot file instead of a store.
+        seed : str or Path or None, default=None
+            Copy this snapshot's rows into the store before running.
+
+        Returns
+        -------
+        Summary
+            The tables and figures.
         """
         if snapshot is not None:
             snap = Snapshot.read(snapshot)
@@ -147,8 +193,17 @@ class Experiment:
         return summary
 
     def saved_plan(self, out):
-        """The plan ``weaklabel reproduce`` saved in ``OUT/plan.json`` (checked to be this
-        experiment's).
+        """Return the plan ``weaklabel reproduce`` saved in ``OUT/plan.json``.
+
+        Parameters
+        ----------
+        out : str or Path
+            The run's folder.
+
+        Returns
+        -------
+        dict
+            The plan (checked to be this experiment's).
         """
         plan_file = Path(out) / "plan.json"
         if not plan_file.exists():
@@ -162,13 +217,24 @@ class Experiment:
         return saved                                           # written before plan.json named its experiment
 
     def write_snapshot(self, out, path):
-        """Write the plan of ``OUT/plan.json`` and exactly the stored rows its report reads
-        (not every cell the store ever held) to ``path``, gzip-compressed JSON.
+        """Write the saved plan and exactly the stored rows its report reads to ``path``.
 
-        A snapshot is what the documentation renders its reproduction pages from: it is
-        small enough to keep under version control, and :meth:`run` with ``snapshot=path``
-        makes the same tables and figures as ``weaklabel report`` on the full store.
-        Returns the :class:`Snapshot`.
+        A snapshot (gzip-compressed JSON) is what the documentation renders its reproduction
+        pages from: it is small enough to keep under version control, and :meth:`run` with
+        ``snapshot=path`` makes the same tables and figures as ``weaklabel report`` on the full
+        store.  Rows the store holds but the report does not read are left out.
+
+        Parameters
+        ----------
+        out : str or Path
+            The run's folder (its plan.json and results.sqlite).
+        path : str or Path
+            The snapshot file to write.
+
+        Returns
+        -------
+        Snapshot
+            What was written.
         """
         plan = self.saved_plan(out)
         with ResultStore(Path(out) / "results.sqlite", read_only=True) as store:
@@ -182,7 +248,27 @@ class Experiment:
 
 
 class Context:
-    """What an experiment's functions get: the plan, the store and the way to run cells."""
+    """What an experiment's functions get: the plan, the store and the way to run cells.
+
+    Parameters
+    ----------
+    experiment : Experiment
+        The experiment being run.
+    plan : dict
+        Its plan.
+    store : ResultStore or Snapshot
+        Where the rows are read (and, when executing, written).
+    out : str or Path
+        The run's folder.
+    execute : bool, default=True
+        Run the cells that are not stored (False: read only).
+    jobs : int, default=1
+        Worker processes.
+    scheduler : str or None, default=None
+        A Dask scheduler's address.
+    progress : bool, default=True
+        Show progress on stderr.
+    """
 
     def __init__(self, experiment, plan, store, out, *, execute=True, jobs=1, scheduler=None, progress=True):
         self.experiment = experiment
@@ -197,9 +283,23 @@ class Context:
         self.progress = progress
 
     def memo(self, key, fn):
-        """``fn()``, remembered under ``key`` (a string): for the few facts an experiment
-        reads from its data outside its cells (a dataset's size, a noise scale).  A
-        snapshot keeps them, so that a report renders from it without the data.
+        """Return ``fn()``, remembered under ``key``.
+
+        For the few facts an experiment reads from its data outside its cells (a dataset's
+        size, a noise scale).  A snapshot keeps them, so that a report renders from it without
+        the data.
+
+        Parameters
+        ----------
+        key : str
+            The fact's name.
+        fn : callable
+            Computes it (not called when the snapshot holds it).
+
+        Returns
+        -------
+        object
+            The JSON-able value.
         """
         stored = getattr(self.store, "memos", None)
         if stored is not None and key in stored:
@@ -210,12 +310,39 @@ class Context:
         return value
 
     def cell(self, fn, stage="main", **config):
-        """A cell of this experiment: ``fn(config)`` at module level, ``config`` JSON-able."""
+        """Make a cell of this experiment.
+
+        Parameters
+        ----------
+        fn : callable
+            ``fn(config) -> dict``, defined at module level (it runs on Dask workers too).
+        stage : str, default="main"
+            The stage the cell belongs to.
+        **config : dict
+            The cell's JSON-able settings.
+
+        Returns
+        -------
+        Cell
+            The cell, keyed by its config.
+        """
         return Cell(self.experiment.name, stage, config, fn)
 
     def run(self, cells, desc="cells"):
-        """Run the cells that are not stored yet (when executing) and return the stored
-        ``(config, result)`` rows of exactly these cells, in the cells' order.
+        """Run the cells that are not stored yet (when executing) and return their rows.
+
+        Parameters
+        ----------
+        cells : list of Cell
+            The cells, from :meth:`cell`.
+        desc : str, default="cells"
+            The progress bar's label.
+
+        Returns
+        -------
+        list of tuple
+            The stored ``(config, result)`` rows of exactly these cells, in the cells' order
+            (a cell without a row is left out).
         """
         if self.execute:
             before = len(self.store.unreadable)
@@ -236,15 +363,35 @@ class Context:
         return out
 
     def rows_lacking(self, field):
-        """Keys of the rows handed out so far that lack ``field`` while other rows of their
-        stage have it: a damaged or outdated stored result.
+        """Return the keys of rows handed out so far that lack a field other rows of their stage have.
+
+        Such a row is a damaged or outdated stored result.
+
+        Parameters
+        ----------
+        field : str
+            The field a summary read.
+
+        Returns
+        -------
+        list of str
+            The rows' config keys.
         """
         return [k for rows in self._seen.values() if any(field in r for _, r in rows)
                 for k, r in rows if field not in r]
 
     def drop_rows_lacking(self, field):
-        """Delete :meth:`rows_lacking` from the store, so that the next run computes them
-        again.  Returns how many were dropped (and says so).
+        """Delete :meth:`rows_lacking` from the store, so that the next run computes them again.
+
+        Parameters
+        ----------
+        field : str
+            The field a summary read.
+
+        Returns
+        -------
+        int
+            How many rows were dropped (a line on stderr says so).
         """
         bad = self.rows_lacking(field)
         if bad:

@@ -25,7 +25,13 @@ _PACKAGES = ("weaklabel", "numpy", "scipy", "scikit-learn", "numba", "dask", "di
 
 
 def versions():
-    """{package: version} of Python and the packages that shape the results (installed ones)."""
+    """Return the versions of Python and of the packages that shape the results.
+
+    Returns
+    -------
+    dict
+        Package -> version, for the installed ones.
+    """
     out = {"python": platform.python_version()}
     for name in _PACKAGES:
         try:
@@ -137,15 +143,23 @@ window.addEventListener("load", function () {
 
 
 def write_html(store, out_html):
-    """Write one self-contained page for ``store`` (a results.sqlite or its folder).
+    """Write one self-contained page for a results store.
 
     The page holds the folder's report.md (tables and embedded PNGs), the cells per
     experiment and stage, and every command (with package versions) recorded by
     ``weaklabel reproduce`` runs that wrote to the store.
 
+    Parameters
+    ----------
+    store : str or Path
+        A results.sqlite, or the folder holding one.
+    out_html : str or Path
+        The page to write.
+
     Returns
     -------
-    path : Path of the page.
+    Path
+        The page written.
     """
     store = Path(store)
     if store.is_dir():

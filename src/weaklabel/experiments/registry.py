@@ -36,26 +36,65 @@ def _discover():
 
 
 def register(experiment):
-    """Add an experiment (replacing one of the same name); returns it."""
+    """Add an experiment to the registry, replacing one of the same name.
+
+    Parameters
+    ----------
+    experiment : Experiment
+        The experiment.
+
+    Returns
+    -------
+    Experiment
+        The same experiment.
+    """
     _discover()
     _EXPERIMENTS[experiment.name] = experiment
     return experiment
 
 
 def unregister(name):
-    """Remove an experiment from the registry (for tests that add a temporary one)."""
+    """Remove an experiment from the registry (for tests that add a temporary one).
+
+    Parameters
+    ----------
+    name : str
+        Its name; an unknown name is ignored.
+    """
     _discover()
     _EXPERIMENTS.pop(name, None)
 
 
 def names():
-    """The registered experiment names, in registration order."""
+    """Return the registered experiment names, in registration order.
+
+    Returns
+    -------
+    list of str
+        The names ``weaklabel reproduce`` accepts.
+    """
     _discover()
     return list(_EXPERIMENTS)
 
 
 def get(name):
-    """The experiment called ``name``; a clear error lists the known names."""
+    """Return the experiment called ``name``.
+
+    Parameters
+    ----------
+    name : str
+        Its name.
+
+    Returns
+    -------
+    Experiment
+        The experiment.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the known ones).
+    """
     _discover()
     if name not in _EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {', '.join(_EXPERIMENTS)}.")

@@ -40,7 +40,18 @@ def _cell(text):
 
 
 def table_markdown(table):
-    """One table as Markdown (title, header, rows, note)."""
+    """Render one table as Markdown (title, header, rows, note).
+
+    Parameters
+    ----------
+    table : Table
+        The table; its ``formats`` apply to their columns, ``bold`` cells are bold.
+
+    Returns
+    -------
+    str
+        The Markdown text.
+    """
     lines = [f"## {table.title}", ""] if table.title else []
     lines += ["| " + " | ".join(_cell(c) for c in table.columns) + " |", "|" + "---|" * len(table.columns)]
     for i, row in enumerate(table.rows):
@@ -55,7 +66,20 @@ def table_markdown(table):
 
 
 def to_markdown(summary, image_names=None):
-    """The whole report as Markdown: title, introduction, tables, figures, notes."""
+    """Render the whole report as Markdown: title, introduction, tables, figures, notes.
+
+    Parameters
+    ----------
+    summary : Summary
+        What the experiment reports.
+    image_names : dict or None, default=None
+        Figure name -> image file name to link (default ``NAME.png``).
+
+    Returns
+    -------
+    str
+        The Markdown text, ending with a newline.
+    """
     parts = [f"# {summary.title}"]
     if summary.intro:
         parts.append(summary.intro)
@@ -83,7 +107,20 @@ def _csv_value(v):
 
 
 def write_table_csv(table, path):
-    """The table as CSV at full precision; a :class:`MeanStd` column becomes two."""
+    """Write the table as CSV at full precision; a :class:`MeanStd` column becomes two.
+
+    Parameters
+    ----------
+    table : Table
+        The table.
+    path : str or Path
+        The CSV file to write.
+
+    Returns
+    -------
+    Path
+        The file written.
+    """
     split = [any(isinstance(r[j], MeanStd) for r in table.rows) for j in range(len(table.columns))]
     header = []
     for col, sp_ in zip(table.columns, split):
@@ -107,6 +144,18 @@ def write_figure_png(fig, path):
 
     With ``WEAKLABEL_STRICT_FIGURES=1`` in the environment (the test suite sets it), a
     figure with a problem :func:`figure_problems` finds is an error instead of a file.
+
+    Parameters
+    ----------
+    fig : Figure
+        The figure.
+    path : str or Path
+        The PNG file to write.
+
+    Returns
+    -------
+    Path
+        The file written.
     """
     plt = require("matplotlib.pyplot", "plotting a reproduction")
     f = draw_figure(fig)
@@ -122,10 +171,23 @@ def write_figure_png(fig, path):
 
 
 def figure_problems(f, fig):
-    """What a reader would trip over in the drawn figure ``f`` of ``fig``: a series missing
-    from the legend, a panel without a title or an x label, a panel without a y label
-    (the first column's carry it when panels share y), a legend covering a panel, or a
-    title cut off by the figure's edge.
+    """List what a reader would trip over in a drawn figure.
+
+    A series missing from the legend, a panel without a title or an x label, a panel
+    without a y label (the first column's carry it when panels share y), a legend covering
+    a panel, or a title cut off by the figure's edge.
+
+    Parameters
+    ----------
+    f : matplotlib.figure.Figure
+        The drawn figure (:func:`draw_figure`).
+    fig : Figure
+        What it was drawn from.
+
+    Returns
+    -------
+    list of str
+        One sentence per problem; empty when there is none.
     """
     problems = []
     f.canvas.draw()
@@ -158,10 +220,21 @@ def figure_problems(f, fig):
 
 
 def draw_figure(fig):
-    """Draw a :class:`Figure` with matplotlib (Agg; the ``cli`` extra) and return it: one
-    panel per panel name, at most ``fig.ncols`` to a row; lines (with a band for ``err``),
-    grouped bars, or heatmaps (``kind="heatmap"``: each series' ``y`` is a matrix); one
-    legend below the panels holding every series of every panel.
+    """Draw a :class:`Figure` with matplotlib (Agg; the ``cli`` extra).
+
+    One panel per panel name, at most ``fig.ncols`` to a row; lines (with a band for
+    ``err``), grouped bars, or heatmaps (``kind="heatmap"``: each series' ``y`` is a
+    matrix); one legend below the panels holding every series of every panel.
+
+    Parameters
+    ----------
+    fig : Figure
+        The figure to draw.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The drawn figure (the caller closes it).
     """
     matplotlib = require("matplotlib", "plotting a reproduction")
     matplotlib.use("Agg", force=False)
@@ -242,7 +315,21 @@ def draw_figure(fig):
 
 
 def write_summary(summary, out):
-    """Write ``report.md``, one CSV per table and one PNG per figure into ``out``."""
+    """Write ``report.md``, one CSV per table and one PNG per figure into ``out``.
+
+    Parameters
+    ----------
+    summary : Summary
+        What the experiment reports; figures without series are dropped, and its
+        ``report`` is set to the Markdown file.
+    out : str or Path
+        The folder (created if needed).
+
+    Returns
+    -------
+    Path
+        The report.md written.
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     summary.figures = [f for f in summary.figures if f.series]      # a figure of no rows is not drawn

@@ -19,6 +19,13 @@ class MeanStd:
 
     Markdown shows ``mean +- std`` in the column's format; CSV writes two columns,
     ``NAME`` and ``NAME std``.
+
+    Parameters
+    ----------
+    mean : float
+        The mean over the repeats.
+    std : float
+        Their standard deviation.
     """
 
     mean: float
@@ -56,12 +63,34 @@ class Table:
     bold: set = field(default_factory=set)
 
     def column(self, name):
-        """The values of one column, in row order."""
+        """Return the values of one column, in row order.
+
+        Parameters
+        ----------
+        name : str
+            The column's heading.
+
+        Returns
+        -------
+        list
+            One value per row.
+        """
         j = self.columns.index(name)
         return [r[j] for r in self.rows]
 
     def where(self, **match):
-        """Rows (as dicts) whose named columns equal the given values."""
+        """Return the rows (as dicts) whose named columns equal the given values.
+
+        Parameters
+        ----------
+        **match : dict
+            Column heading -> the value the row must hold there.
+
+        Returns
+        -------
+        list of dict
+            The matching rows, heading -> value, in row order.
+        """
         out = []
         for r in self.rows:
             d = dict(zip(self.columns, r))
@@ -70,7 +99,25 @@ class Table:
         return out
 
     def value(self, column, **match):
-        """The one value of ``column`` in the row that ``match`` selects."""
+        """Return the one value of ``column`` in the row that ``match`` selects.
+
+        Parameters
+        ----------
+        column : str
+            The column to read.
+        **match : dict
+            Column heading -> value; exactly one row must match.
+
+        Returns
+        -------
+        object
+            The cell's value.
+
+        Raises
+        ------
+        KeyError
+            When no row or more than one row matches.
+        """
         rows = self.where(**match)
         if len(rows) != 1:
             raise KeyError(f"{len(rows)} rows of table {self.name!r} match {match}; expected exactly one.")
@@ -79,8 +126,20 @@ class Table:
 
 @dataclass
 class Series:
-    """One line (or group of bars) of a figure: ``y`` against ``x``, with an optional
-    spread ``err`` (drawn as a band for lines, error bars for bars).
+    """One line (or group of bars) of a figure: ``y`` against ``x``.
+
+    Parameters
+    ----------
+    label : str
+        Its legend entry.
+    x, y : list
+        The points (categories for bars); for a heatmap ``y`` is a matrix.
+    err : list or None, default=None
+        A spread per point, drawn as a band for lines and error bars for bars.
+    panel : str, default=""
+        The panel it is drawn in (panels appear in the order of their first series).
+    style : dict, default={}
+        Keyword arguments for matplotlib (``linestyle``, ``marker``, ``color``, ...).
     """
 
     label: str
@@ -93,10 +152,34 @@ class Series:
 
 @dataclass
 class Figure:
-    """A figure of numbers: series grouped into panels, drawn by :func:`write_summary`.
+    """A figure of numbers: series grouped into panels, drawn by :func:`~weaklabel.experiments.render.write_summary`.
 
-    ``kind`` is ``"line"``, ``"bar"`` or ``"heatmap"``; panels are laid out ``ncols`` to a
-    row, in the order their names first appear among the series.
+    Parameters
+    ----------
+    name : str
+        File stem of its PNG.
+    title : str
+        Its caption (and title above the panels).
+    series : list of Series
+        What it draws.
+    xlabel, ylabel : str, default=""
+        Axis labels of every panel.
+    kind : {"line", "bar", "heatmap"}, default="line"
+        How the series are drawn.
+    logx : bool, default=False
+        A logarithmic x axis.
+    note : str, default=""
+        Markdown shown under the figure.
+    ncols : int, default=3
+        Panels per row.
+    sharey : bool, default=False
+        One y axis for the panels of a row.
+    xlabels, ylabels : dict, default={}
+        Axis label per panel, where panels differ (else ``xlabel`` / ``ylabel``).
+    spans : dict, default={}
+        Shaded x ranges: panel -> (low, high), e.g. a theorem's range of a parameter.
+    ylim : tuple or None, default=None
+        The y-axis limits of every panel.
     """
 
     name: str
@@ -119,6 +202,13 @@ class Figure:
     ylim: tuple | None = None
 
     def panels(self):
+        """Return the panel names, in the order they first appear among the series.
+
+        Returns
+        -------
+        list of str
+            One name per panel.
+        """
         seen = []
         for s in self.series:
             if s.panel not in seen:
@@ -128,7 +218,23 @@ class Figure:
 
 @dataclass
 class Summary:
-    """What an experiment reports: a title, an introduction, tables, figures, notes."""
+    """What an experiment reports: a title, an introduction, tables, figures, notes.
+
+    Parameters
+    ----------
+    title : str
+        The report's heading.
+    intro : str, default=""
+        Markdown under the title.
+    tables : list of Table, default=[]
+        The tables, in order.
+    figures : list of Figure, default=[]
+        The figures, in order.
+    notes : str, default=""
+        Markdown at the end.
+    report : Path or None, default=None
+        The report.md written for it (set by :func:`~weaklabel.experiments.render.write_summary`).
+    """
 
     title: str
     intro: str = ""
@@ -139,6 +245,23 @@ class Summary:
     report: Path | None = None
 
     def table(self, name):
+        """Return the table called ``name``.
+
+        Parameters
+        ----------
+        name : str
+            The table's name.
+
+        Returns
+        -------
+        Table
+            The table.
+
+        Raises
+        ------
+        KeyError
+            When the summary has no such table (the message lists the names it has).
+        """
         for t in self.tables:
             if t.name == name:
                 return t

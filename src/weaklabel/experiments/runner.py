@@ -14,7 +14,19 @@ __all__ = ["Cell", "run_cells", "probe_cell"]
 
 
 class Cell:
-    """One run: a JSON-able config and the module-level function that runs it."""
+    """One run: a JSON-able config and the module-level function that runs it.
+
+    Parameters
+    ----------
+    experiment : str
+        The experiment's name (added to the config).
+    stage : str
+        The stage (added to the config).
+    config : dict
+        The JSON-able settings; the cell's key is the hash of the config.
+    fn : callable
+        ``fn(config) -> dict`` at module level.
+    """
 
     __slots__ = ("experiment", "stage", "config", "fn", "key")
 
@@ -39,8 +51,19 @@ def _timed(fn, config):
 
 
 def probe_cell(config):
-    """A cell for testing the runners: sleeps ``config["seconds"]`` and returns a number
-    derived from ``config["seed"]`` alone (so any run of it gives the same row).
+    """Sleep ``config["seconds"]`` and return a number derived from ``config["seed"]`` alone.
+
+    A cell for testing the runners: any run of it gives the same row.
+
+    Parameters
+    ----------
+    config : dict
+        ``seed`` (int) and optionally ``seconds`` (float).
+
+    Returns
+    -------
+    dict
+        ``{"value": float}``.
     """
     time.sleep(float(config.get("seconds", 0.0)))
     rng = np.random.RandomState(int(config["seed"]))
@@ -53,6 +76,7 @@ def run_cells(cells, store, *, jobs=1, scheduler=None, progress=True, desc="cell
     Parameters
     ----------
     cells : list of Cell
+        The cells; duplicates (same key) run once.
     store : ResultStore
         Written only by this (the client) process, one transaction per cell, so a killed
         run or a Ctrl-C never leaves half a row; a rerun runs only the missing cells.
@@ -65,6 +89,8 @@ def run_cells(cells, store, *, jobs=1, scheduler=None, progress=True, desc="cell
         raises is retried twice).
     progress : bool
         Show a progress bar (tqdm) on stderr.
+    desc : str, default="cells"
+        The progress bar's label.
 
     Returns
     -------

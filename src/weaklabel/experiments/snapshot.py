@@ -34,8 +34,20 @@ class Snapshot:
     """The plan and the stored rows of one experiment's report, as one file.
 
     Read with :meth:`read`; it answers ``rows(experiment, stage)`` as a results store does,
-    so a :class:`Context` can render from it.  Only the rows some cell of the plan reads
-    are kept (see :meth:`Experiment.write_snapshot`).
+    so a :class:`~weaklabel.experiments.engine.Context` can render from it.  Only the rows
+    some cell of the plan reads are kept (see
+    :meth:`~weaklabel.experiments.engine.Experiment.write_snapshot`).
+
+    Parameters
+    ----------
+    experiment : str
+        The experiment's name.
+    plan : dict
+        The plan its report was run with.
+    rows : dict
+        Stage -> {config key: (config, result)}.
+    memos : dict or None, default=None
+        What :meth:`~weaklabel.experiments.engine.Context.memo` computed (JSON-able).
     """
 
     def __init__(self, experiment, plan, rows, memos=None):
@@ -48,18 +60,41 @@ class Snapshot:
         return sum(len(rows) for rows in self._rows.values())
 
     def rows(self, experiment, stage=None):
+        """Return the stored ``(config, result)`` rows of an experiment, as a results store does.
+
+        Parameters
+        ----------
+        experiment : str
+            The experiment's name; another experiment's rows are empty.
+        stage : str or None, default=None
+            One stage, or every stage (sorted).
+
+        Returns
+        -------
+        list of tuple
+            ``(config, result)`` dict pairs.
+        """
         if experiment != self.experiment:
             return []
         stages = [stage] if stage is not None else sorted(self._rows)
         return [row for st in stages for row in self._rows.get(st, {}).values()]
 
     def seed(self, store):
-        """Copy every row of this snapshot into ``store`` (a writable :class:`ResultStore`)
-        that it does not already hold readably, and return how many were copied.
+        """Copy the rows a store lacks from this snapshot into the store.
 
         ``weaklabel reproduce NAME --from-snapshot FILE`` uses it: a fresh clone extends the
         documentation's runs (a new stage, a wider grid) without recomputing the cells the
         snapshot holds.  The copied rows keep their configs and results; their seconds are 0.
+
+        Parameters
+        ----------
+        store : ResultStore
+            A writable store; rows it holds readably are left alone.
+
+        Returns
+        -------
+        int
+            The rows copied.
         """
         have = store.done_keys(self.experiment)
         copied = 0
@@ -71,6 +106,13 @@ class Snapshot:
         return copied
 
     def write(self, path):
+        """Write the snapshot as gzip-compressed JSON (long curves rounded to 7 significant digits).
+
+        Parameters
+        ----------
+        path : str or Path
+            The file to write (its folder is created if needed).
+        """
         import gzip
 
         body = {"experiment": self.experiment, "plan": self.plan, "memos": self.memos,
@@ -82,6 +124,23 @@ class Snapshot:
 
     @classmethod
     def read(cls, path):
+        """Read a snapshot file.
+
+        Parameters
+        ----------
+        path : str or Path
+            A file :meth:`write` wrote.
+
+        Returns
+        -------
+        Snapshot
+            The snapshot, with ``path`` set.
+
+        Raises
+        ------
+        ValueError
+            When the file is not a weaklabel snapshot.
+        """
         import gzip
 
         try:

@@ -35,7 +35,18 @@ CREATE TABLE IF NOT EXISTS runs (
 
 
 def config_key(config):
-    """Stable hash of a JSON-able config (sorted keys)."""
+    """Return a stable hash of a JSON-able config (sorted keys).
+
+    Parameters
+    ----------
+    config : dict
+        The config; numpy scalars and arrays are accepted.
+
+    Returns
+    -------
+    str
+        The SHA-256 hex digest.
+    """
     blob = json.dumps(config, sort_keys=True, separators=(",", ":"), default=_default)
     return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -63,6 +74,11 @@ class StoreError(ValueError):
 class ResultStore:
     """An SQLite file of finished cells.
 
+    A file that is not a results store (truncated, garbage, another schema, a folder)
+    raises :class:`StoreError` naming it and what to do.  A stored row whose result cannot
+    be read is left out of :meth:`rows` and :meth:`done_keys`, so the runner computes that
+    cell again and replaces the row; ``unreadable`` counts them.
+
     Parameters
     ----------
     path : str or Path
@@ -70,11 +86,6 @@ class ResultStore:
     read_only : bool, default=False
         Open without ever writing (reports): the file must exist, and a store in a
         read-only place can be read.
-
-    A file that is not a results store (truncated, garbage, another schema, a folder)
-    raises :class:`StoreError` naming it and what to do.  A stored row whose result
-    cannot be read is left out of :meth:`rows` and :meth:`done_keys`, so the runner
-    computes that cell again and replaces the row; :attr:`unreadable` counts them.
     """
 
     def __init__(self, path, read_only=False):
@@ -123,6 +134,7 @@ class ResultStore:
                                  f"has columns {have}). Move it away to start afresh, or choose another --out.")
 
     def close(self):
+        """Close the database connection."""
         self._conn.close()
 
     def __enter__(self):
@@ -132,7 +144,18 @@ class ResultStore:
         self.close()
 
     def done_keys(self, experiment=None):
-        """Keys of the stored cells whose result can be read (the others are to be rerun)."""
+        """Return the keys of the stored cells whose result can be read (the others are to be rerun).
+
+        Parameters
+        ----------
+        experiment : str or None, default=None
+            One experiment's cells, or every cell.
+
+        Returns
+        -------
+        set of str
+            The config keys.
+        """
         q = "SELECT key, config, result FROM results" + (" WHERE experiment = ?" if experiment else "")
         return {_text(k) for k, c, r in self._query(q, (experiment,) if experiment else ())
                 if self._parse(k, c, r) is not None}
@@ -148,8 +171,21 @@ class ResultStore:
         return cfg, res
 
     def put(self, key, experiment, stage, config, result, seconds):
-        """Store one finished cell (the runner only runs cells not stored readably, so this
-        adds a row or replaces an unreadable one; never a duplicate).
+        """Store one finished cell.
+
+        The runner only runs cells not stored readably, so this adds a row or replaces an
+        unreadable one; never a duplicate.
+
+        Parameters
+        ----------
+        key : str
+            The cell's config key.
+        experiment, stage : str
+            Where the cell belongs.
+        config, result : dict
+            Its JSON-able settings and result.
+        seconds : float
+            How long it ran.
         """
         try:
             with self._conn:
@@ -167,7 +203,13 @@ class ResultStore:
                              "another --out.") from None
 
     def delete(self, keys):
-        """Remove these cells' rows (one transaction), so the next run computes them again."""
+        """Remove these cells' rows (one transaction), so the next run computes them again.
+
+        Parameters
+        ----------
+        keys : iterable of str
+            The config keys.
+        """
         try:
             with self._conn:
                 self._conn.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
@@ -175,7 +217,20 @@ class ResultStore:
             raise StoreError(f"{self.path} cannot be written ({exc}).") from None
 
     def rows(self, experiment, stage=None):
-        """List of (config, result) dicts for an experiment (and stage)."""
+        """Return the readable ``(config, result)`` rows of an experiment (and stage).
+
+        Parameters
+        ----------
+        experiment : str
+            The experiment's name.
+        stage : str or None, default=None
+            One stage, or every stage.
+
+        Returns
+        -------
+        list of tuple
+            ``(config, result)`` dict pairs, ordered by key.
+        """
         q = "SELECT config, result FROM results WHERE experiment = ?"
         args = [experiment]
         if stage is not None:
@@ -189,13 +244,27 @@ class ResultStore:
         return out
 
     def log_run(self, command, versions):
-        """Record the command line and package versions of a run that wrote to this store."""
+        """Record the command line and package versions of a run that wrote to this store.
+
+        Parameters
+        ----------
+        command : str
+            The command line.
+        versions : dict
+            Package -> version (:func:`~weaklabel.experiments.html.versions`).
+        """
         with self._conn:
             self._conn.execute("INSERT INTO runs VALUES (?, ?, ?)",
                                (time.time(), command, json.dumps(versions, sort_keys=True)))
 
     def runs(self):
-        """List of (unix time, command, versions dict), oldest first."""
+        """Return the runs logged by :meth:`log_run`, oldest first.
+
+        Returns
+        -------
+        list of tuple
+            ``(unix time, command, versions dict)``; a damaged line is skipped.
+        """
         out = []
         for t, c, v in self._query("SELECT created, command, versions FROM runs ORDER BY created"):
             try:
@@ -205,12 +274,30 @@ class ResultStore:
         return out
 
     def experiments(self):
-        """List of (experiment, stage, cells, total seconds)."""
+        """Return what the store holds, per experiment and stage.
+
+        Returns
+        -------
+        list of tuple
+            ``(experiment, stage, cells, total seconds)``.
+        """
         return [(_text(e), _text(s), n, t) for e, s, n, t in self._query(
             "SELECT experiment, stage, COUNT(*), SUM(seconds) FROM results GROUP BY experiment, stage "
             "ORDER BY experiment, stage")]
 
     def count(self, experiment=None):
+        """Return the number of stored rows.
+
+        Parameters
+        ----------
+        experiment : str or None, default=None
+            One experiment's rows, or every row.
+
+        Returns
+        -------
+        int
+            The count (unreadable rows included).
+        """
         q = "SELECT COUNT(*) FROM results" + (" WHERE experiment = ?" if experiment else "")
         return self._query(q, (experiment,) if experiment else ())[0][0]
 

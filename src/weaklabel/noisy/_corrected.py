@@ -48,8 +48,9 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, trusted=None, C_T
     Returns
     -------
     loss : float
+        The mean corrected loss.
     grad : ndarray of shape (n_samples, n_classes)
-        d loss / d Z.
+        The gradient, d loss / d Z.
     """
     n = Z.shape[0]
     w = np.ones(n) if sample_weight is None else sample_weight
@@ -102,9 +103,11 @@ class CorrectedLogistic(LinearMulticlass):
         (:func:`estimate_confusion_anchors`, Patrini et al.'s estimator), then the
         corrected fit on every row with that ``C`` (``confusion_``).  Hard labels only.
     correction : {"forward", "backward"}, default="forward"
+        The correction (see :func:`corrected_loss`).
     alpha : float, default=1e-4
         L2 penalty on the weights (``>= 0``; ``1 / (C n)`` in scikit-learn's terms).
     fit_intercept : bool, default=True
+        Fit an intercept per class (not penalised).
     max_iter : int, default=500
         L-BFGS iterations.
     tol : float, default=1e-6
@@ -286,6 +289,7 @@ class CorrectedLogistic(LinearMulticlass):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             The training rows.
         y : array-like of shape (n_samples,), or (n_samples, n_classes) soft labels
+            The noisy labels.
         classes : array-like, default=None
             Every class; needed on the first call (unless the ``classes`` parameter or
             soft labels give them), and if passed later, the same.
@@ -375,11 +379,33 @@ class CorrectedLogistic(LinearMulticlass):
         return np.eye(classes.size)[idx], classes
 
     def predict_proba(self, X):
-        """``P(clean label | x)``, shape (n_samples, n_classes): the softmax of the scores."""
+        """Return ``P(clean label | x)``: the softmax of the scores.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Class probabilities, columns in the order of ``classes_``.
+        """
         return softmax(self._scores(X), axis=1)
 
     def predict_log_proba(self, X):
-        """Log of :meth:`predict_proba`."""
+        """Return the log of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Log-probabilities.
+        """
         return log_softmax(self._scores(X), axis=1)
 
     @classmethod
@@ -481,12 +507,14 @@ def estimate_confusion_anchors(noisy_proba, *, quantile=0.97, noise_free=None):
         ``P(noisy label | x)`` of a probabilistic classifier trained on the noisy labels
         (e.g. ``CorrectedLogistic(confusion="identity").fit(X, y_noisy).predict_proba(X)``).
     quantile : float in (0, 1], default=0.97
+        The quantile of each column at which its anchor is taken.
     noise_free : array-like of int, default=None
         Class indices known to be noise-free: their columns are the unit vector.
 
     Returns
     -------
     C : ndarray of shape (n_classes, n_classes), column-stochastic
+        The estimated noise matrix.
 
     Examples
     --------

@@ -46,7 +46,9 @@ class DawidSkene(BaseEstimator):
     prior_diagonal : float, default=0.0
         Extra pseudo-count on the diagonal: the prior belief that annotators are right.
     max_iter : int, default=100
+        Most EM rounds.
     tol : float, default=1e-7
+        Stop when the log-likelihood gains less than ``tol`` (relative).
 
     Attributes
     ----------
@@ -146,8 +148,19 @@ class DawidSkene(BaseEstimator):
         return self
 
     def save(self, path):
-        """Write the fitted model (posteriors, confusion matrices, class prior) to ``path``;
-        read it back with :func:`weaklabel.load`.
+        """Write the fitted model (posteriors, confusion matrices, class prior) to ``path``.
+
+        Read it back with :func:`weaklabel.load`.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File to write.
+
+        Returns
+        -------
+        str
+            The path written.
         """
         from sklearn.utils.validation import check_is_fitted
 
@@ -183,7 +196,13 @@ class DawidSkene(BaseEstimator):
         self.n_iter_, self.converged_ = int(meta["n_iter"]), bool(meta["converged"])
 
     def predict(self):
-        """The most probable true label of each row fitted (ties to the lowest class)."""
+        """Return the most probable true label of each row fitted (ties to the lowest class).
+
+        Returns
+        -------
+        ndarray of shape (n_rows,)
+            One label per fitted row.
+        """
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self, "posterior_")

@@ -18,7 +18,7 @@ __all__ = ["LabelIssues", "label_issues"]
 class LabelIssues:
     """What :func:`label_issues` returns.
 
-    Attributes
+    Parameters
     ----------
     ranking : ndarray of int
         Row indices, the most likely mislabelled first.
@@ -29,6 +29,7 @@ class LabelIssues:
     confusion : ndarray of shape (n_classes, n_classes)
         The estimated ``C[p, q] = P(given p | true q)``.
     classes : ndarray of shape (n_classes,)
+        The label of each column.
     """
 
     ranking: np.ndarray
@@ -43,10 +44,12 @@ class LabelIssues:
         Parameters
         ----------
         k : int
+            How many rows.
 
         Returns
         -------
         rows : ndarray of int
+            Their indices, the most likely mislabelled first.
         """
         return self.ranking[:k]
 
@@ -82,6 +85,7 @@ def label_issues(X, y, *, estimator=None, confusion=None, cv=5, random_state=0):
     Returns
     -------
     LabelIssues
+        The ranking, the posteriors and the confusion used.
 
     Examples
     --------

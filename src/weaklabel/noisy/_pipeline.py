@@ -219,6 +219,7 @@ class LabelALittle(LinearMulticlass):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             The rows to score.
         y_partial : array-like of shape (n_samples,)
+            Labels, -1 for an unlabelled row.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each row; None gives every row weight 1.
 

@@ -29,6 +29,7 @@ class TrustedKFold:
     n_splits : int, default=5
         Folds (at least 2, at most the number of trusted rows).
     shuffle : bool, default=True
+        Shuffle the trusted rows before cutting the folds.
     random_state : int, RandomState instance or None, default=None
         Used when ``shuffle`` is True.
 
@@ -56,7 +57,18 @@ class TrustedKFold:
         self.random_state = random_state
 
     def get_n_splits(self, X=None, y=None, groups=None):
-        """The number of splits, ``n_splits``."""
+        """Return the number of splits, ``n_splits``.
+
+        Parameters
+        ----------
+        X, y, groups : ignored
+            Not used; present for the scikit-learn API.
+
+        Returns
+        -------
+        int
+            ``n_splits``.
+        """
         return self.n_splits
 
     def split(self, X, y=None, groups=None):
@@ -71,6 +83,13 @@ class TrustedKFold:
             Labels, to stratify the folds.
         groups : ignored
             Not used; present for the scikit-learn API.
+
+        Yields
+        ------
+        train : ndarray of int
+            Every row not in the test fold.
+        test : ndarray of int
+            One fold of the trusted rows.
         """
         n = X.shape[0] if hasattr(X, "shape") else len(X)
         t = np.asarray(self.trusted)

@@ -49,6 +49,7 @@ class BatchPartialLinear(LinearMulticlass):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             The rows to score.
         y : CandidateSets, bool mask, list of label lists, or 1-D labels
+            Their weak labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Weight of each row; None gives every row weight 1.
 

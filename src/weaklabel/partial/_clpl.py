@@ -78,6 +78,7 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     loss : {"squared_hinge", "logistic"}, default="squared_hinge"
         ``psi``: the paper's squared hinge, or the logistic loss.
     fit_intercept : bool, default=True
+        Fit an intercept per class (not penalised).
     max_iter : int, default=500
         L-BFGS iterations.
     tol : float, default=1e-6

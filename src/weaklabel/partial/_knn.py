@@ -21,7 +21,7 @@ __all__ = ["PLKNN"]
 
 @register
 class PLKNN(ClassifierMixin, BaseEstimator):
-    """k nearest neighbours from candidate label sets.
+    """The k nearest neighbours' vote, from candidate label sets.
 
     Hüllermeier & Beringer, "Learning from ambiguously labeled examples", Intelligent
     Data Analysis 10(5), 2006: a query takes the label named by most candidate sets of its
@@ -32,6 +32,7 @@ class PLKNN(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     n_neighbors : int, default=10
+        The neighbours that vote.
     weights : {"uniform", "distance"}, default="distance"
         A neighbour's vote: 1, or ``1 / distance`` (a training row at distance 0 out-votes
         the others).
@@ -77,6 +78,7 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             The training rows.
         y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+            Their candidate sets.
 
         Returns
         -------
@@ -159,22 +161,70 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         return votes + 1e-9 * self._S[idx[:, 0]]
 
     def predict_proba(self, X):
-        """Share of the (weighted) votes each class gets, shape (n_samples, n_classes)."""
+        """Return the share of the (weighted) votes each class gets.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Vote shares, columns in the order of ``classes_``.
+        """
         v = self._votes(X)
         return v / v.sum(axis=1, keepdims=True)
 
     def predict(self, X):
-        """The label with the most votes."""
+        """Return the label with the most votes.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels.
+        """
         check_is_fitted(self, "classes_")
         return self.classes_[np.argmax(self._votes(X), axis=1)]
 
     def score(self, X, y, sample_weight=None):
-        """Fraction of predictions inside the candidate sets (with 1-D labels: accuracy)."""
+        """Return the fraction of predictions inside the candidate sets (with 1-D labels: accuracy).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+        y : CandidateSets, bool mask, list of label lists, or 1-D labels
+            Their weak labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
+
+        Returns
+        -------
+        float
+            The (weighted) share of predictions in their set.
+        """
         return candidate_score(self, X, y, sample_weight)
 
     def save(self, path):
-        """Write the fitted model (its training rows and candidate sets) to ``path``; read
-        it back with :func:`weaklabel.load`.
+        """Write the fitted model (its training rows and candidate sets) to ``path``.
+
+        Read it back with :func:`weaklabel.load`.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File to write.
+
+        Returns
+        -------
+        str
+            The path written.
         """
         check_is_fitted(self, "classes_")
         return save_model(self, path)

@@ -37,7 +37,9 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
     Returns
     -------
     loss : float
+        The mean weighted cross-entropy.
     grad : ndarray of shape (n_samples, n_classes)
+        Its gradient in ``Z``.
     """
     from ._kernels import _shift_by_row_max, _weighted_cross_entropy
 
@@ -80,10 +82,8 @@ class PRODEN(BatchPartialLinear):
 
     ``init="clpl"`` starts the weights from the candidate-restricted softmax of the convex
     CLPL fit (Cour, Sapp & Taskar, JMLR 2011; :class:`CLPL`, same ``alpha``) instead of
-    uniform: the EM starts from a convex solution.  On pll-realworld (10 splits) it gains
-    about a point over the uniform start on lost (0.770 against 0.762) and italian (0.743
-    against 0.731), none on birdsong, and makes lost far less sensitive to ``alpha``, for
-    one CLPL fit more.
+    uniform: the EM starts from a convex solution, for one CLPL fit more (the partial-label
+    user guide reports what it gains on pll-realworld).
 
     For a non-linear model, put a feature map before it, e.g.
     ``make_pipeline(Nystroem(gamma, n_components=1000), PRODEN())``.
@@ -101,9 +101,10 @@ class PRODEN(BatchPartialLinear):
     max_iter : int, default=10
         L-BFGS iterations per round, each round starting from the last one's weights: a
         few iterations per round, as the paper's one epoch per re-estimation, reach the
-        accuracy of full minimisations in a fraction of the time (italian: 0.720 in 50
-        rounds of 10 against 0.717 in 30 rounds of 200, 8x faster).
+        accuracy of full minimisations in a fraction of the time (measured in the
+        partial-label user guide).
     fit_intercept : bool, default=True
+        Fit an intercept per class (not penalised).
     classes : array-like, default=None
         Every class; ``None``: the labels ``fit`` sees.
     init : {"uniform", "clpl"}, default="uniform"
@@ -207,11 +208,33 @@ class PRODEN(BatchPartialLinear):
         return self
 
     def predict_proba(self, X):
-        """Class probabilities, shape (n_samples, n_classes): the softmax of the scores."""
+        """Return the class probabilities: the softmax of the scores.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Class probabilities, columns in the order of ``classes_``.
+        """
         return softmax(self._scores(X), axis=1)
 
     def predict_log_proba(self, X):
-        """Log of :meth:`predict_proba`."""
+        """Return the log of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Log-probabilities.
+        """
         return log_softmax(self._scores(X), axis=1)
 
 

@@ -70,8 +70,7 @@ def bandit_feedback(y, proposed=None, *, classes=None, random_state=None):
 
 
 def acceptable_labels(y, p=0.5, *, classes=None, partner_seed=0, random_state=None):
-    """Sets of acceptable labels: each row's label, and with probability ``p`` its class's
-    partner too.
+    """Draw sets of acceptable labels: each row's label, and with probability ``p`` its class's partner too.
 
     Every class is paired with one other class, once for the data set (a random
     permutation without fixed points drawn from ``partner_seed``), as synonyms or a
@@ -95,6 +94,7 @@ def acceptable_labels(y, p=0.5, *, classes=None, partner_seed=0, random_state=No
     Returns
     -------
     S : CandidateSets
+        One set per row.
 
     Examples
     --------

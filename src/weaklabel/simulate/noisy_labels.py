@@ -18,10 +18,24 @@ def _column_normalize(A):
 
 
 def random_stochastic_matrix(n_classes, *, random_state=None, max_cond=1e8):
-    """A random invertible column-stochastic matrix (entries uniform, columns normalised).
+    """Draw a random invertible column-stochastic matrix (entries uniform, columns normalised).
 
     Draws again until the condition number is at most ``max_cond``, as Section 4.1 of
     Louche & Ralaivola rejects non-invertible draws.
+
+    Parameters
+    ----------
+    n_classes : int
+        Its size.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the draws.
+    max_cond : float, default=1e8
+        The largest condition number accepted.
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_classes)
+        Columns sum to 1.
     """
     n_classes = check_int_at_least(n_classes, "n_classes", 2)
     rng = check_random_state(random_state)
@@ -89,6 +103,7 @@ def noisy_labels(y, C, *, classes=None, random_state=None):
     Returns
     -------
     y_noisy : ndarray of shape (n_samples,)
+        The noisy labels.
     """
     y = np.asarray(y)
     if y.ndim != 1:
@@ -105,7 +120,7 @@ def noisy_labels(y, C, *, classes=None, random_state=None):
 
 
 def annotators(y, confusions, *, p_missing=0.0, classes=None, random_state=None):
-    """Labels from several annotators, each with its own confusion matrix.
+    """Draw labels from several annotators, each with its own confusion matrix.
 
     Parameters
     ----------

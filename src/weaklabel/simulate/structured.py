@@ -13,22 +13,35 @@ __all__ = ["hmc_model", "hidden_markov_chain", "markov_chains_of_lengths", "hmc_
 
 
 def hmc_model(n_states=30, stay=0.7, match=0.7):
-    """The HMC of Section 4.1: uniform start, transitions ``stay`` to stay and the rest
-    spread evenly over the other states, emissions ``match`` for x = y and the rest spread
-    evenly (0.3/29 each for 30 states).
+    """Return the HMC of Section 4.1 (Franc & Yermakov).
+
+    Uniform start, transitions ``stay`` to stay and the rest spread evenly over the other
+    states, emissions ``match`` for x = y and the rest spread evenly (0.3/29 each for 30
+    states).
 
     The defaults, 0.7 and 0.7, are the chain of the authors' released generator (their
     manet repository, ``create_hmc_dataset.py``), on which their reported errors were
-    measured: reading the symbol errs 29.8 %, the Bayes rule of the Hamming loss 20.2 %.
-    The paper's text reads as 1/2 to stay and 1/2 to emit the state (``stay=0.5,
-    match=0.5``), with 1/10 for a change of state, which does not normalise with 30 states
-    (0.5 + 29/10 > 1); that reading leaves a 3-point learnable range (reading the symbol
-    50 %, Bayes 46.9 %).
+    measured.  The paper's text reads as 1/2 to stay and 1/2 to emit the state
+    (``stay=0.5, match=0.5``), with 1/10 for a change of state, which does not normalise
+    with 30 states (0.5 + 29/10 > 1).
+
+    Parameters
+    ----------
+    n_states : int, default=30
+        States, and symbols.
+    stay : float, default=0.7
+        Probability of keeping the state.
+    match : float, default=0.7
+        Probability of emitting the state's own symbol.
 
     Returns
     -------
-    start (K,), trans (K, K) with ``trans[a, b] = p(y_t = b | y_{t-1} = a)``, emit (K, K)
-    with ``emit[y, x] = p(x | y)``.
+    start : ndarray of shape (n_states,)
+        The start distribution.
+    trans : ndarray of shape (n_states, n_states)
+        ``trans[a, b] = p(y_t = b | y_{t-1} = a)``.
+    emit : ndarray of shape (n_states, n_states)
+        ``emit[y, x] = p(x | y)``.
     """
     K = int(n_states)
     off = (1.0 - stay) / (K - 1)
@@ -41,9 +54,27 @@ def hmc_model(n_states=30, stay=0.7, match=0.7):
 
 
 def hidden_markov_chain(n_sequences, length=100, n_states=30, random_state=None, *, stay=0.7, match=0.7):
-    """Sequences ``(X, Y)`` of the Section 4.1 chain, both int arrays (n_sequences, length)
-    with symbols and states 0 to ``n_states - 1``; ``stay`` and ``match`` as in
-    :func:`hmc_model` (the authors' generator's 0.7 and 0.7 by default).
+    """Draw sequences of the Section 4.1 chain.
+
+    Parameters
+    ----------
+    n_sequences : int
+        How many.
+    length : int, default=100
+        Their length.
+    n_states : int, default=30
+        States, and symbols.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the draws.
+    stay, match : float, default=0.7
+        The chain (:func:`hmc_model`; the authors' generator's 0.7 and 0.7).
+
+    Returns
+    -------
+    X : ndarray of int of shape (n_sequences, length)
+        The symbols.
+    Y : ndarray of int of shape (n_sequences, length)
+        The states.
     """
     check_int_at_least(n_sequences, "n_sequences", 1)
     check_int_at_least(length, "length", 1)
@@ -66,13 +97,25 @@ def hidden_markov_chain(n_sequences, length=100, n_states=30, random_state=None,
 
 
 def hmc_bayes_predict(X, rule="marginal", n_states=30, *, stay=0.7, match=0.7):
-    """The Bayes rules of the Section 4.1 chain, derived from the generating model.
+    """Predict with the Bayes rules of the Section 4.1 chain, derived from the generating model.
 
-    ``rule="marginal"``: ``argmax_y p(y_v | x)`` at every node by forward-backward, the Bayes
-    rule of the Hamming loss.  ``rule="map"``: ``argmax_y p(y | x)`` by Viterbi, the Bayes rule
-    of the 0/1 loss.  ``X`` is an int array (n_sequences, length) of symbols; ``n_states``,
-    ``stay`` and ``match`` describe the chain (:func:`hmc_model`).  Returns the labels, an
-    int array of the same shape.
+    Parameters
+    ----------
+    X : ndarray of int of shape (n_sequences, length)
+        Symbols.
+    rule : {"marginal", "map"}, default="marginal"
+        ``"marginal"``: ``argmax_y p(y_v | x)`` at every node by forward-backward, the
+        Bayes rule of the Hamming loss.  ``"map"``: ``argmax_y p(y | x)`` by Viterbi, the
+        Bayes rule of the 0/1 loss.
+    n_states : int, default=30
+        States, and symbols.
+    stay, match : float, default=0.7
+        The chain (:func:`hmc_model`).
+
+    Returns
+    -------
+    ndarray of int of shape (n_sequences, length)
+        The labels.
     """
     X = np.asarray(X)
     if X.ndim != 2 or X.dtype.kind not in "iu":
@@ -109,9 +152,28 @@ def hmc_bayes_predict(X, rule="marginal", n_states=30, *, stay=0.7, match=0.7):
 
 
 def markov_chains_of_lengths(lengths, n_states=30, random_state=None, *, stay=0.7, match=0.7):
-    """Sequences of the Section 4.1 chain with their own lengths: lists ``(X, Y)`` of int
-    arrays, ``X[i]`` and ``Y[i]`` of ``lengths[i]`` symbols and states (each the prefix of a
-    :func:`hidden_markov_chain` sequence, so itself a sample of the chain).
+    """Draw sequences of the Section 4.1 chain, each with its own length.
+
+    Each is the prefix of a :func:`hidden_markov_chain` sequence, so itself a sample of the
+    chain.
+
+    Parameters
+    ----------
+    lengths : array-like of int
+        The length of each sequence.
+    n_states : int, default=30
+        States, and symbols.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the draws.
+    stay, match : float, default=0.7
+        The chain (:func:`hmc_model`).
+
+    Returns
+    -------
+    X : list of ndarray of int
+        ``X[i]`` holds ``lengths[i]`` symbols.
+    Y : list of ndarray of int
+        ``Y[i]`` holds their states.
     """
     lengths = np.asarray(lengths)
     if lengths.ndim != 1 or lengths.size == 0 or lengths.dtype.kind not in "iu" or lengths.min() < 1:
@@ -134,16 +196,20 @@ def node_candidate_sets(Y, n_states, *, n_distractors=1, missing_rate=0.0, confu
     Y : int array (n_examples, n_nodes) or a list of (n_i,) int arrays
         True labels ``0 .. n_states-1``.
     n_states : int
+        The number of labels.
     n_distractors : int, default=1
+        Wrong labels added to each annotated node's set.
     missing_rate : float in [0, 1], default=0.0
+        Probability that a node is left unannotated.
     confusion : array (n_states, n_states) of non-negative weights, or None
+        Distractors drawn in proportion to ``confusion[y]`` (None: uniformly).
     random_state : int, RandomState or None
         Seed of the random draws; a fixed seed reproduces a run exactly.
 
     Returns
     -------
-    Bool masks in Y's form: an array (n_examples, n_nodes, n_states) or a list of
-    (n_i, n_states) arrays, the ``Y`` of the structured learners.
+    ndarray of bool of shape (n_examples, n_nodes, n_states), or a list of (n_i, n_states) arrays
+        The masks in Y's form, the ``Y`` of the structured learners.
 
     Examples
     --------
@@ -185,9 +251,26 @@ def node_candidate_sets(Y, n_states, *, n_distractors=1, missing_rate=0.0, confu
 
 
 def missing_labels(Y, rate, *, always=None, random_state=None):
-    """Hide labels at random (MAR, (9)): each label is dropped (set to -1) with probability
-    ``rate``, independently; labels where ``always`` is True are always kept (Sudoku's
-    given cells).  Returns a new int array.
+    """Hide labels at random (MAR, (9) of Franc & Yermakov).
+
+    Each label is dropped (set to -1) with probability ``rate``, independently; labels
+    where ``always`` is True are always kept (Sudoku's given cells).
+
+    Parameters
+    ----------
+    Y : ndarray of int, or a list of int arrays
+        The labels.
+    rate : float in [0, 1]
+        Probability that a label is hidden.
+    always : bool array of Y's shape (or a list of them), or None, default=None
+        Labels never hidden.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the draws.
+
+    Returns
+    -------
+    ndarray of int, or a list of them
+        A new array in ``Y``'s form, -1 where a label is hidden.
     """
     Y = np.asarray(Y)
     if not 0 <= rate <= 1:
@@ -220,14 +303,27 @@ def _random_grid(rng):
 
 
 def sudoku_puzzles(n, givens=(25, 77), random_state=None):
-    """Sudoku puzzles with a unique solution, from a generator independent of the Kaggle set:
-    a random valid grid, then cells removed in random order while the solution stays unique,
-    down to a number of givens drawn uniformly from ``givens`` (inclusive; a puzzle stops
-    higher when no further cell can go).
+    """Generate Sudoku puzzles with a unique solution (independently of the Kaggle set).
+
+    A random valid grid, then cells removed in random order while the solution stays
+    unique, down to a number of givens drawn uniformly from ``givens`` (inclusive; a
+    puzzle stops higher when no further cell can go).
+
+    Parameters
+    ----------
+    n : int
+        How many puzzles.
+    givens : tuple of int, default=(25, 77)
+        The range of the number of given cells.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the draws.
 
     Returns
     -------
-    X : int array (n, 81), 0 = blank; Y : int array (n, 81), digits 1..9.
+    X : ndarray of int of shape (n, 81)
+        The puzzles, 0 for a blank.
+    Y : ndarray of int of shape (n, 81)
+        Their solutions, digits 1..9.
     """
     from ._sudoku import count_solutions
 

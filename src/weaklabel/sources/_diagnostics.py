@@ -20,7 +20,7 @@ __all__ = ["SourceSummary", "source_summary"]
 class SourceSummary:
     """What :func:`source_summary` returns: one entry per source in every array.
 
-    Attributes
+    Parameters
     ----------
     n_votes : ndarray of int
         How many rows the source voted on.
@@ -32,6 +32,8 @@ class SourceSummary:
         The share of its votes on rows where another source voted another class.
     polarity : list of tuple of int
         The classes it voted (one class: a one-sided source).
+    uncovered : float
+        The share of rows without any vote (they get the class balance).
     accuracy_model, accuracy_low, accuracy_high : ndarray of float or None
         With a fitted label model: the mean posterior of the class voted, over the source's
         votes (how often the model believes the source right), and a 95 % Beta interval for
@@ -40,8 +42,6 @@ class SourceSummary:
     accuracy_gold, n_gold : ndarray or None
         With known labels: the share of the source's votes on known rows that are right,
         and how many such votes there are (``nan`` where none).
-    uncovered : float
-        The share of rows without any vote (they get the class balance).
     """
 
     n_votes: np.ndarray
@@ -62,6 +62,7 @@ class SourceSummary:
         Returns
         -------
         columns : dict of str to list
+            One list per column, one entry per source.
         """
         cols = {"polarity": [" ".join(map(str, p)) for p in self.polarity], "n_votes": self.n_votes.tolist(),
                 "coverage": self.coverage.tolist(), "overlap": self.overlap.tolist(),
@@ -105,6 +106,7 @@ def source_summary(L, *, model=None, y=None, n_classes=None, warn=True):
     Returns
     -------
     SourceSummary
+        One entry per source in every array.
 
     Examples
     --------

@@ -160,6 +160,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         Returns
         -------
         y : ndarray of shape (n_samples,)
+            The predicted classes.
         """
         check_is_fitted(self, "estimator_")
         return self.estimator_.predict(X)
@@ -175,6 +176,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         Returns
         -------
         P : ndarray of shape (n_samples, n_classes)
+            Class probabilities.
         """
         check_is_fitted(self, "estimator_")
         P = self.estimator_.predict_proba(X)

@@ -114,6 +114,7 @@ class _LabelModel(BaseEstimator):
         Returns
         -------
         y : ndarray of int of shape (n_rows,)
+            The predicted classes.
         """
         P = self.predict_proba(L)
         return np.argmax(P + 1e-9 * self.class_balance_[None, :], axis=1)
@@ -279,6 +280,7 @@ class MajorityVote(_LabelModel):
         Returns
         -------
         P : ndarray of shape (n_rows, n_classes)
+            One row of class probabilities per row of votes.
         """
         votes, K = self._check(L, reset=False)
         P = self._counts(votes, K)
@@ -532,6 +534,7 @@ class DawidSkene(_LabelModel):
         Returns
         -------
         P : ndarray of shape (n_rows, n_classes)
+            One row of class probabilities per row of votes.
         """
         votes, _ = self._check(L, reset=False)
         return self._posteriors(votes, self.confusions_, self.class_balance_)[0]
@@ -631,8 +634,8 @@ class PrecisionVote(_LabelModel):
 
     See Also
     --------
-    DawidSkene : full confusion matrices; with ``abstain="ignore"`` the model for crowds.
-    MajorityVote : the baseline.
+    DawidSkene : Full confusion matrices; with ``abstain="ignore"`` the model for crowds.
+    MajorityVote : The baseline.
 
     Examples
     --------
@@ -777,6 +780,7 @@ class PrecisionVote(_LabelModel):
         Returns
         -------
         P : ndarray of shape (n_rows, n_classes)
+            One row of class probabilities per row of votes.
         """
         votes, _ = self._check(L, reset=False)
         return self._posteriors(votes, self.weights_, self.class_balance_)
@@ -834,6 +838,7 @@ def held_out_vote_score(model, L):
     Parameters
     ----------
     model : fitted label model
+        Any label model of :mod:`weaklabel.sources` with ``predict_proba``.
     L : array-like of int of shape (n_rows, n_sources), or sparse matrix
         Votes (held out from the fit, for model selection).
 

@@ -67,10 +67,12 @@ def labeling_function(func=None, *, name=None):
         ``func(record) -> int or None``; used bare (``@labeling_function``) or with a name
         (``@labeling_function(name="...")``).
     name : str, default=None
+        The function's name (default: ``func.__name__``).
 
     Returns
     -------
     LabelingFunction, or a decorator
+        The labeling function; with ``func`` None, a decorator that makes one.
 
     Examples
     --------
@@ -116,6 +118,7 @@ def keyword(words, label, *, field=None, case=False, name=None):
     Returns
     -------
     LabelingFunction
+        The labeling function.
 
     Examples
     --------
@@ -151,6 +154,7 @@ def regex(pattern, label, *, field=None, flags=0, name=None):
     Returns
     -------
     LabelingFunction
+        The labeling function.
 
     Examples
     --------
@@ -216,6 +220,7 @@ def apply_lfs(lfs, data, *, sparse=True, progress=False):
     Returns
     -------
     L : scipy.sparse.csr_matrix or ndarray of shape (n_records, n_lfs)
+        The votes, one column per labeling function.
 
     Examples
     --------

@@ -264,6 +264,7 @@ class MatrixCompletion(_LabelModel):
         Returns
         -------
         P : ndarray of shape (n_rows, n_classes)
+            One row of class probabilities per row of votes.
         """
         votes, K = self._check(L, reset=False)
         rows = np.repeat(np.arange(votes.n_rows), np.diff(votes.indptr))

@@ -29,8 +29,18 @@ _MAX_CLASSES = 1 << 20
 class Votes:
     """The votes of ``n_rows`` rows by ``n_sources`` sources, as CSR arrays.
 
-    ``src[indptr[i]:indptr[i + 1]]`` are the sources that voted on row ``i``, and ``cls``
-    the classes they voted for (0-based); abstains are not stored.
+    Parameters
+    ----------
+    n_rows : int
+        The rows.
+    n_sources : int
+        The sources.
+    indptr : ndarray of int of shape (n_rows + 1,)
+        Row ``i``'s votes are ``indptr[i]:indptr[i + 1]``.
+    src : ndarray of int
+        The source of each vote.
+    cls : ndarray of int
+        The class (or set, for set votes) of each vote.
     """
 
     n_rows: int
@@ -41,6 +51,7 @@ class Votes:
 
     @property
     def n_votes(self):
+        """Number of votes, an int."""
         return int(self.src.size)
 
     @property
@@ -49,7 +60,18 @@ class Votes:
         return np.diff(self.indptr) > 0
 
     def rows(self, idx):
-        """The votes of the rows ``idx`` (an index array), as a new :class:`Votes`."""
+        """Return the votes of some rows, as a new :class:`Votes`.
+
+        Parameters
+        ----------
+        idx : ndarray of int
+            The rows, in the order wanted.
+
+        Returns
+        -------
+        Votes
+            Their votes.
+        """
         idx = np.asarray(idx, dtype=np.int64)
         lengths = np.diff(self.indptr)[idx]
         indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
@@ -70,10 +92,12 @@ def check_sets(sets, n_classes=None, name="sets"):
     n_classes : int, default=None
         The number of classes (a mask's width when ``None``).
     name : str, default="sets"
+        The argument's name in error messages.
 
     Returns
     -------
     table : ndarray of bool of shape (n_sets, n_classes)
+        Row ``s``: the classes set ``s`` names.
 
     Raises
     ------
@@ -144,6 +168,7 @@ def check_votes(L, *, n_classes=None, n_sources=None, sets=None, name="L"):
     votes : Votes
         ``cls`` holds outputs: classes, then ``n_classes + s`` for set ``s``.
     n_classes : int
+        The number of classes.
 
     Raises
     ------

@@ -204,7 +204,13 @@ def check_decode_reports(est, X, Y):
 
 
 def yield_structured_checks():
-    """The checks, in the order to run them; each is ``check(estimator, X, Y)``."""
+    """Yield the checks, in the order to run them.
+
+    Yields
+    ------
+    callable
+        ``check(estimator, X, Y)``.
+    """
     yield check_keyword_only_init
     yield check_clone_and_params
     yield check_fit_returns_self_and_keeps_inputs

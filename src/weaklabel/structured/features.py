@@ -29,8 +29,8 @@ def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, whiten
     matrix ``K_ij = k(mu_i, mu_j)``: the Nystroem features, whose inner products
     approximate the kernel itself instead of ``sum_i k(x, mu_i) k(x', mu_i)``.  Directions
     whose eigenvalue is below ``rcond`` times the largest are dropped, so there may be
-    fewer features than centres.  The paper's classifier (no pairwise scale) solves 82-88 %
-    of the visual Sudoku test puzzles on whitened features, 37-50 % on the raw ones.
+    fewer features than centres.  The visual-sudoku reproduction page compares whitened
+    and raw features.
 
     Parameters
     ----------
@@ -51,9 +51,9 @@ def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, whiten
 
     Returns
     -------
-    ndarray (..., n_features) of float64, the ``X`` of
-    :class:`~weaklabel.structured.LPMILM3N` for real node features; ``n_features`` is
-    ``n_centres``, or the number of eigenvalues kept when whitening.
+    ndarray of float64 of shape (..., n_features)
+        The ``X`` of :class:`~weaklabel.structured.LPMILM3N` for real node features;
+        ``n_features`` is ``n_centres``, or the number of eigenvalues kept when whitening.
 
     Examples
     --------
@@ -96,10 +96,25 @@ def rbf_node_features(images, centres, gamma=2.0, relative_to_blank=True, whiten
 
 
 def nystroem_whitening(centres, gamma, rcond=1e-10):
-    """``A = S^{-1/2} U^T`` of the Gram matrix ``K = U S U^T`` of the RBF kernel
-    ``exp(-gamma ||a - b||^2)`` over the (already unit-norm, flattened) ``centres``:
-    ``A k(x, C)`` are the Nystroem features.  Eigenvalues below ``rcond`` times the
-    largest are dropped (their rows of ``A`` are left out).
+    """Return the Nystroem map ``A = S^{-1/2} U^T`` of the centres' RBF Gram matrix ``K = U S U^T``.
+
+    ``A k(x, C)`` are the Nystroem features of ``x``, for the kernel
+    ``exp(-gamma ||a - b||^2)``.
+
+    Parameters
+    ----------
+    centres : ndarray of shape (n_centres, n_pixels)
+        The centres, already unit-norm and flattened.
+    gamma : float
+        The kernel width.
+    rcond : float, default=1e-10
+        Eigenvalues below ``rcond`` times the largest are dropped (their rows of ``A`` are
+        left out).
+
+    Returns
+    -------
+    ndarray of shape (n_kept, n_centres)
+        The map ``A``.
     """
     C = np.asarray(centres, dtype=np.float64)
     cc = np.sum(C * C, axis=1)

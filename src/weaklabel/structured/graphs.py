@@ -14,7 +14,9 @@ class Graph:
     Parameters
     ----------
     n_nodes : int
+        The number of nodes.
     edges : array-like of int, shape (n_edges, 2)
+        Node pairs (node ids ``0 .. n_nodes-1``).
     kind : str, default="general"
         "chain" when ``edges`` is ``(0, 1), (1, 2), ...`` (exact inference by Viterbi).
 
@@ -40,6 +42,7 @@ class Graph:
 
     @property
     def n_edges(self):
+        """Number of edges, an int."""
         return self.edges.shape[0]
 
     def __repr__(self):
@@ -52,10 +55,27 @@ class Graph:
 
 
 def check_graph(n_nodes, edges):
-    """Validate a graph; returns ``(n_nodes, edges as int64 (n_edges, 2))``.
+    """Validate a graph.
 
-    Raises ValueError naming the first offending edge: a node id outside
-    ``0 .. n_nodes-1``, a self-loop, or a repeated (unordered) pair.
+    Parameters
+    ----------
+    n_nodes : int
+        The number of nodes.
+    edges : array-like of int of shape (n_edges, 2)
+        Node pairs.
+
+    Returns
+    -------
+    n_nodes : int
+        The number of nodes.
+    edges : ndarray of int64 of shape (n_edges, 2)
+        The edges.
+
+    Raises
+    ------
+    ValueError
+        Naming the first offending edge: a node id outside ``0 .. n_nodes-1``, a
+        self-loop, or a repeated (unordered) pair.
     """
     if isinstance(n_nodes, bool) or not isinstance(n_nodes, (int, np.integer)) or n_nodes < 1:
         raise ValueError(f"n_nodes must be an int >= 1; got {n_nodes!r}.")
@@ -84,21 +104,49 @@ def check_graph(n_nodes, edges):
 
 
 def chain_graph(n_nodes):
-    """The chain 0 - 1 - ... - (n_nodes - 1)."""
+    """Return the chain 0 - 1 - ... - (n_nodes - 1).
+
+    Parameters
+    ----------
+    n_nodes : int
+        The number of nodes.
+
+    Returns
+    -------
+    Graph
+        Of kind "chain".
+    """
     n = int(n_nodes)
     return Graph(n, np.c_[np.arange(n - 1), np.arange(1, n)].astype(np.int64), kind="chain")
 
 
 def grid_graph(height, width):
-    """4-connected ``height x width`` grid, node ``r * width + c``."""
+    """Return the 4-connected ``height x width`` grid, node ``r * width + c``.
+
+    Parameters
+    ----------
+    height, width : int
+        The grid's size.
+
+    Returns
+    -------
+    Graph
+        The grid.
+    """
     idx = np.arange(height * width).reshape(height, width)
     E = np.vstack([np.c_[idx[:, :-1].ravel(), idx[:, 1:].ravel()], np.c_[idx[:-1].ravel(), idx[1:].ravel()]])
     return Graph(height * width, E)
 
 
 def sudoku_graph():
-    """The 81 cells of a Sudoku (node ``9 * row + col``), an edge between every two cells of
-    one row, one column or one 3x3 box: 810 edges.
+    """Return the graph of the 81 cells of a Sudoku (node ``9 * row + col``).
+
+    An edge joins every two cells of one row, one column or one 3x3 box: 810 edges.
+
+    Returns
+    -------
+    Graph
+        The Sudoku graph.
     """
     E = []
     for a in range(81):

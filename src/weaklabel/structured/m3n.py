@@ -197,8 +197,17 @@ class _M3NBase(BaseEstimator):
         return out, info
 
     def predict(self, X):
-        """MAP labeling of each example: an int array (n_examples, n_nodes) of labels 0..K-1 for
-        examples of one size, else a list of (n_i,) arrays.
+        """Return the MAP labeling of each example.
+
+        Parameters
+        ----------
+        X : examples, in any form :meth:`fit` takes
+            Symbols, or node features; of one size, or a list.
+
+        Returns
+        -------
+        ndarray of int of shape (n_examples, n_nodes), or a list of (n_i,) arrays
+            Labels 0..K-1: an array for examples of one size, else a list.
         """
         return self.decode(X)[0]
 
@@ -232,6 +241,7 @@ class _M3NBase(BaseEstimator):
         Returns
         -------
         labels : ndarray of int (n_examples, n_nodes), or a list of (n_i,) arrays
+            The MAP labeling of each example.
         info : dict
             ``tight`` (examples whose LP was tight, or chains), ``branch_and_bound``
             (examples that needed the search), ``not_proved`` and ``not_proved_rows``
@@ -282,9 +292,22 @@ class _M3NBase(BaseEstimator):
         return per, F
 
     def score(self, X, Y):
-        """Share of the annotated nodes predicted right: a node with a label, or with a
-        candidate set, counts as right when the prediction lies in it (missing nodes are
-        left out).
+        """Return the share of the annotated nodes predicted right.
+
+        A node with a label, or with a candidate set, counts as right when the prediction lies
+        in it; missing nodes are left out.
+
+        Parameters
+        ----------
+        X : examples, in any form :meth:`fit` takes
+            The examples.
+        Y : labels or masks, in any form :meth:`fit` takes
+            Each node's annotation: a label, -1 (missing), or a candidate mask.
+
+        Returns
+        -------
+        float
+            The share (NaN when no node is annotated).
         """
         check_is_fitted(self, "pairwise_")
         ex = self._check_X(X, False)
@@ -311,8 +334,19 @@ class _M3NBase(BaseEstimator):
 
     # ---- persistence ----------------------------------------------------------------------
     def save(self, path):
-        """Write the fitted model to ``path`` (.npz arrays + JSON metadata, no pickle); read it
-        back with :func:`weaklabel.load`.
+        """Write the fitted model to ``path`` (.npz arrays + JSON metadata, no pickle).
+
+        Read it back with :func:`weaklabel.load`.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File to write.
+
+        Returns
+        -------
+        str
+            The path written.
         """
         check_is_fitted(self, "pairwise_")
         return save_model(self, path)
@@ -516,8 +550,22 @@ class MILM3N(_M3NBase):
         self.converged_ = bool(h[-1, 3] <= self.tol * max(abs(h[-1, 1]), 1e-12))
 
     def partial_error(self, X, Y):
-        """Mean partial loss l^p of the predictions: per example, the share of its nodes
-        predicted outside their candidate set (a wrong label; missing nodes never count).
+        """Return the mean partial loss l^p of the predictions.
+
+        Per example, the share of its nodes predicted outside their candidate set (a wrong
+        label; missing nodes never count), averaged over the examples.
+
+        Parameters
+        ----------
+        X : examples, in any form :meth:`fit` takes
+            The examples.
+        Y : labels or masks, in any form :meth:`fit` takes
+            Each node's annotation: a label, -1 (missing), or a candidate mask.
+
+        Returns
+        -------
+        float
+            The mean partial loss.
         """
         check_is_fitted(self, "pairwise_")
         ex = self._check_X(X, False)
@@ -548,8 +596,14 @@ class RampCCCPM3N(MILM3N):
 
     Parameters
     ----------
-    graph, inference, alpha, max_iter, tol, n_states, n_symbols
-        As :class:`MILM3N`; ``max_iter`` bounds each round's BMRM.
+    graph, inference, alpha : see MILM3N
+        As :class:`MILM3N`.
+    solver : {"bcfw", "bmrm"}, default="bcfw"
+        The convex solver of each round, as :class:`MILM3N`'s.
+    max_iter, tol, n_states, n_symbols : see MILM3N
+        As :class:`MILM3N`; ``max_iter`` bounds each round's solver.
+    random_state : int, RandomState or None, default=None
+        Order of the BCFW passes and the first imputation.
     n_rounds : int, default=10
         Most CCCP rounds.
     concave : {"all", "candidates"}, default="all"

@@ -28,8 +28,19 @@ __all__ = ["estimate_missingness", "sudoku_label_prob", "unary_scores", "loss_au
 
 
 def estimate_missingness(Y):
-    """ML estimate (20) of the homogeneous annotation rate ``theta``: the share of labelled
-    nodes.  Under (19) ``p(z_v = 1) = theta`` and ``p(z_v = 1, z_v' = 1) = theta^2``.
+    """Estimate the homogeneous annotation rate ``theta`` by ML (20): the share of labelled nodes.
+
+    Under (19) ``p(z_v = 1) = theta`` and ``p(z_v = 1, z_v' = 1) = theta^2``.
+
+    Parameters
+    ----------
+    Y : labels or masks, in any form the structured learners take
+        Each node's annotation: a label, -1 (missing), or a candidate mask.
+
+    Returns
+    -------
+    float
+        ``theta``.
     """
     Y = np.asarray(Y)
     if Y.size == 0:
@@ -38,8 +49,21 @@ def estimate_missingness(Y):
 
 
 def sudoku_label_prob(X, tau):
-    """The Sudoku annotation process of Section 4.2: ``p(z_v = 1 | x) = 1`` for a given cell
-    (``x_v > 0``) and ``1 - tau`` for an empty one.
+    """Return the Sudoku annotation process of Section 4.2.
+
+    ``p(z_v = 1 | x) = 1`` for a given cell (``x_v > 0``) and ``1 - tau`` for an empty one.
+
+    Parameters
+    ----------
+    X : ndarray of int of shape (n_puzzles, 81)
+        The puzzles, 0 for a blank.
+    tau : float
+        The share of empty cells left unlabelled.
+
+    Returns
+    -------
+    ndarray of shape (n_puzzles, 81)
+        ``p(z_v = 1 | x)`` per cell.
     """
     X = np.asarray(X)
     if not 0 <= tau < 1:
@@ -48,25 +72,54 @@ def sudoku_label_prob(X, tau):
 
 
 def unary_scores(Wu, ex, i, scores):
-    """Write example ``i``'s unary scores (n_i, K) into ``scores[:n_i]``: ``Wu[x_v]`` for
-    symbols, ``phi(x_v) @ Wu`` for node features (``ex``: the flat
-    :class:`~weaklabel.structured._examples.Examples`).
+    """Write example ``i``'s unary scores (n_i, K) into ``scores[:n_i]``.
+
+    ``Wu[x_v]`` for symbols, ``phi(x_v) @ Wu`` for node features.
+
+    Parameters
+    ----------
+    Wu : ndarray of shape (n_symbols or n_features, K)
+        The unary weights.
+    ex : Examples
+        The flat examples (:mod:`weaklabel.structured._examples`).
+    i : int
+        The example.
+    scores : ndarray of shape (at least n_i, K)
+        The buffer written.
     """
     a = ex.off[i]
     _unary(Wu, ex.sym, ex.Xs, ex.F, a, ex.off[i + 1] - a, scores)
 
 
 def loss_augmented_oracle(ex, A, C, pu, yref, chain):
-    """The loss-augmented inference of (14) for the solvers.
+    """Return the loss-augmented inference of (14) for the solvers.
 
-    ``ex`` holds the examples (flat, of any sizes and graphs), ``A`` / ``C`` the annotations
-    (per node a label, -1 missing or -2 a candidate set given by ``C``), ``pu`` the
-    annotation probabilities, all flat.  Returns ``(risk, oracle)``.
     ``oracle(i, Wu, Wp, Gu, Gp, c)`` adds ``c * (psi(x_i, yhat) - psi_ref_i)`` to
     ``(Gu, Gp)`` and returns ``(Delta_i, l^p(a_i, yhat))`` for the loss-augmented labeling
     ``yhat`` (Viterbi on chains, :func:`exact_map` elsewhere); ``psi_ref`` is ``psi^p``
-    (15), or ``psi(x_i, yref_i)`` for the CCCP-linearised ramp loss (``yref`` flat).
-    ``risk([Wu, Wp])`` is ``(mean Delta_i, [Gu, Gp])``, its subgradient.
+    (15), or ``psi(x_i, yref_i)`` for the CCCP-linearised ramp loss.
+
+    Parameters
+    ----------
+    ex : Examples
+        The flat examples, of any sizes and graphs.
+    A : ndarray of int
+        Flat annotations: per node a label, -1 missing or -2 a candidate set.
+    C : ndarray of bool of shape (n_nodes_total, K)
+        The candidate sets of the nodes whose ``A`` is -2.
+    pu : ndarray of float
+        Flat annotation probabilities.
+    yref : ndarray of int or None
+        Flat reference labeling of the ramp loss (None: the partial loss (14)).
+    chain : bool
+        The examples are chains (Viterbi kernels).
+
+    Returns
+    -------
+    risk : callable
+        ``risk([Wu, Wp]) -> (mean Delta_i, [Gu, Gp])``, the risk and its subgradient.
+    oracle : callable
+        The per-example oracle above.
     """
     from ._kernels import (_add_psi_p, _add_unary, _augment, _chain_buffers, _chain_oracle, _outside, _psi_p_score,
                            flat_layout)

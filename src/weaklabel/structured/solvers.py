@@ -20,8 +20,19 @@ __all__ = ["bcfw", "bmrm", "lp_adam", "flat_parts"]
 
 
 def flat_parts(shapes):
-    """``(dim, split)``: the length of the flat vector holding arrays of ``shapes``, and
-    ``split(v)``, the list of views of ``v`` in those shapes.
+    """Lay arrays of the given shapes out in one flat vector.
+
+    Parameters
+    ----------
+    shapes : list of tuple
+        The arrays' shapes.
+
+    Returns
+    -------
+    dim : int
+        The flat vector's length.
+    split : callable
+        ``split(v)``: the list of views of ``v`` in those shapes.
     """
     sizes = [int(np.prod(s)) for s in shapes]
 
@@ -36,19 +47,37 @@ def flat_parts(shapes):
 
 
 def bmrm(risk, shapes, lam, max_iter, tol, report):
-    """Bundle method for ``min J(w) = lam/2 ||w||^2 + R(w)`` (BMRM, Teo et al. 2010, with a
-    proximal stabiliser).
+    """Minimise ``J(w) = lam/2 ||w||^2 + R(w)`` by a bundle method (BMRM, Teo et al. 2010, proximal).
 
-    Each call of ``risk`` adds a cutting plane of the convex risk ``R``.  Plain BMRM
-    jumps to the minimiser of the cutting-plane model, which on M3N problems (large
-    subgradients, small ``lam``) overshoots for hundreds of iterations; here the next
-    point minimises the model plus ``mu/2 ||w - c||^2`` around the best point ``c`` so
-    far (proximal bundle), with ``mu`` halved after each step that decreases ``J`` and
-    doubled after a null step (which also adds its cutting plane).  The lower bound of the report is the minimum of
-    the unstabilised model (a valid lower bound on ``min J``); stops when the gap
-    ``best J - lower bound`` is below ``tol`` times ``|best J|``.
-    Returns the best iterate (as parts of ``shapes``) and the history
-    ``(J, best J, lower bound, gap)`` per iteration.
+    Each call of ``risk`` adds a cutting plane of the convex risk ``R``.  Plain BMRM jumps
+    to the minimiser of the cutting-plane model, which on M3N problems (large subgradients,
+    small ``lam``) overshoots for hundreds of iterations; here the next point minimises the
+    model plus ``mu/2 ||w - c||^2`` around the best point ``c`` so far (proximal bundle),
+    with ``mu`` halved after each step that decreases ``J`` and doubled after a null step
+    (which also adds its cutting plane).  The reported lower bound is the minimum of the
+    unstabilised model (a valid lower bound on ``min J``).
+
+    Parameters
+    ----------
+    risk : callable
+        ``risk(parts) -> (R, subgradient parts)``.
+    shapes : list of tuple
+        The shapes of ``w``'s parts.
+    lam : float
+        The regularisation.
+    max_iter : int
+        Most iterations.
+    tol : float
+        Stop when ``best J - lower bound`` is below ``tol`` times ``|best J|``.
+    report : callable or None
+        Called with each iteration's history row.
+
+    Returns
+    -------
+    parts : list of ndarray
+        The best iterate.
+    history : ndarray of shape (n_iter, 4)
+        ``(J, best J, lower bound, gap)`` per iteration.
     """
     dim, split = flat_parts(shapes)
     w = np.zeros(dim)
@@ -100,19 +129,41 @@ def bmrm(risk, shapes, lam, max_iter, tol, report):
 
 
 def bcfw(oracle, m, shapes, lam, max_iter, tol, random_state):
-    """Block-coordinate Frank-Wolfe (Lacoste-Julien et al. 2013) for
-    ``min J(w) = lam/2 ||w||^2 + 1/m sum_i Delta_i(w)``, the dual of (17) one example at a
-    time, with the exact line search.
+    """Minimise ``J(w) = lam/2 ||w||^2 + 1/m sum_i Delta_i(w)`` by block-coordinate Frank-Wolfe.
 
-    Each step calls ``oracle`` once (one loss-augmented inference), so a pass costs what one
-    BMRM iteration costs, but ``w`` moves after every example.  The dual value
-    ``D = -lam/2 ||w||^2 + l`` is a valid lower bound at every step; the sum of the block
-    gaps over a pass estimates ``J - D``.  When that estimate falls below
+    Lacoste-Julien et al. (2013): the dual of (17) one example at a time, with the exact
+    line search.  Each step calls ``oracle`` once (one loss-augmented inference), so a pass
+    costs what one BMRM iteration costs, but ``w`` moves after every example.  The dual
+    value ``D = -lam/2 ||w||^2 + l`` is a valid lower bound at every step; the sum of the
+    block gaps over a pass estimates ``J - D``.  When that estimate falls below
     ``tol * |J|`` (or after ``max_iter`` passes) an exact batch pass measures ``J`` and the
     gap.  Each block starts at the corner of its first oracle call (``psi^p`` is not the
-    feature vector of any labeling, so ``w_i = 0`` is not dual feasible).  Returns the parts
-    of ``w`` and the history ``(J, J, D, gap)`` per pass (``J`` is
-    the pass's running estimate, exact in the last row).
+    feature vector of any labeling, so ``w_i = 0`` is not dual feasible).
+
+    Parameters
+    ----------
+    oracle : callable
+        As :func:`~weaklabel.structured.model.loss_augmented_oracle` returns it.
+    m : int
+        The number of examples.
+    shapes : list of tuple
+        The shapes of ``w``'s parts.
+    lam : float
+        The regularisation.
+    max_iter : int
+        Most passes.
+    tol : float
+        The relative gap to stop at.
+    random_state : int, RandomState instance or None
+        Order of the passes.
+
+    Returns
+    -------
+    parts : list of ndarray
+        ``w``.
+    history : ndarray of shape (n_passes, 4)
+        ``(J, J, D, gap)`` per pass (``J`` is the pass's running estimate, exact in the
+        last row).
     """
     dim, split = flat_parts(shapes)
     rng = check_random_state(random_state)
@@ -201,11 +252,38 @@ def _simplex_qp(G, b, beta0, iters=500):
 
 
 def lp_adam(ex, A, C, pu, shapes, alpha, learning_rate, batch_size, max_iter, random_state):
-    """Adam on problem (24): ``alpha/2 ||w||^2 + 1/m sum_i (u(x_i, a_i, phi^i, w) -
-    <w, psi^p(x_i, a_i)>)`` over ``w`` and every example's messages ``phi^i`` (two of ``K``
-    values per edge), a pass over the examples in random order, ``w`` stepping once per
-    mini-batch of ``batch_size``.  ``ex`` holds the flat examples (any sizes and graphs),
-    ``A, C, pu`` the flat annotations.  Returns ``([Wu, Wp], objective per pass)``.
+    """Minimise problem (24) by Adam over ``w`` and every example's messages.
+
+    ``alpha/2 ||w||^2 + 1/m sum_i (u(x_i, a_i, phi^i, w) - <w, psi^p(x_i, a_i)>)`` over
+    ``w`` and the messages ``phi^i`` (two of ``K`` values per edge); a pass visits the
+    examples in random order, ``w`` stepping once per mini-batch.
+
+    Parameters
+    ----------
+    ex : Examples
+        The flat examples (any sizes and graphs).
+    A, C, pu : ndarray
+        The flat annotations and annotation probabilities (as in
+        :func:`~weaklabel.structured.model.loss_augmented_oracle`).
+    shapes : list of tuple
+        The shapes of ``(Wu, Wp)``.
+    alpha : float
+        The regularisation.
+    learning_rate : float
+        Adam's step.
+    batch_size : int
+        Examples per step of ``w``.
+    max_iter : int
+        Passes.
+    random_state : int, RandomState instance or None
+        Order of the passes.
+
+    Returns
+    -------
+    parts : list of ndarray
+        ``[Wu, Wp]``.
+    objectives : list of float
+        The objective after each pass.
     """
     rng = check_random_state(random_state)
     Wu, Wp = np.zeros(shapes[0]), np.zeros(shapes[1])

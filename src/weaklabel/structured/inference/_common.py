@@ -17,7 +17,7 @@ __all__ = ["MAPResult", "potentials", "energy"]
 class MAPResult:
     """The result of a MAP inference: every inference function returns one.
 
-    Attributes
+    Parameters
     ----------
     labels : ndarray of int (n_nodes,)
         The labeling found.
@@ -51,9 +51,25 @@ class MAPResult:
 
 
 def potentials(unary, pairwise, edges=None):
-    """Validated ``(U (n, K), P (n_edges, K, K), edges (n_edges, 2))``, float64 and contiguous.
+    """Validate potentials as float64 and contiguous.
 
-    ``edges=None`` means the chain 0-1-...-(n-1).
+    Parameters
+    ----------
+    unary : array-like of shape (n, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores, shared by every edge or one table per edge.
+    edges : array-like of int of shape (n_edges, 2) or None, default=None
+        ``None`` means the chain 0-1-...-(n-1).
+
+    Returns
+    -------
+    U : ndarray of shape (n, K)
+        The node scores.
+    P : ndarray of shape (n_edges, K, K)
+        One table per edge.
+    edges : ndarray of shape (n_edges, 2)
+        The edges.
     """
     U = np.asarray(unary, dtype=np.float64)
     if U.ndim != 2 or U.shape[0] == 0 or U.shape[1] == 0:
@@ -77,7 +93,24 @@ def potentials(unary, pairwise, edges=None):
 
 
 def energy(unary, pairwise, edges, labels):
-    """Score of ``labels`` (n_nodes,)."""
+    """Return the score of a labeling.
+
+    Parameters
+    ----------
+    unary : array-like of shape (n, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores.
+    edges : array-like of int of shape (n_edges, 2) or None
+        The edges (None: the chain).
+    labels : array-like of int of shape (n,)
+        The labeling.
+
+    Returns
+    -------
+    float
+        ``sum_v unary[v, y_v] + sum_e pairwise[e][y_u, y_v]``.
+    """
     U, P, E = potentials(unary, pairwise, edges)
     y = np.asarray(labels, dtype=np.int64)
     if y.shape != (U.shape[0],) or y.min() < 0 or y.max() >= U.shape[1]:

@@ -12,8 +12,23 @@ __all__ = ["brute_force"]
 
 
 def brute_force(unary, pairwise, edges=None):
-    """Exact MAP by enumerating all K^n labelings (first maximiser in lexicographic order).
-    For tests: refuses more than 2 million labelings.
+    """Find the exact MAP labeling by enumerating all K^n labelings (for tests).
+
+    Refuses more than 2 million labelings; the first maximiser in lexicographic order wins.
+
+    Parameters
+    ----------
+    unary : array-like of shape (n, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores.
+    edges : array-like of int of shape (n_edges, 2) or None, default=None
+        The edges (None: the chain).
+
+    Returns
+    -------
+    MAPResult
+        Certified.
     """
     U, P, E = potentials(unary, pairwise, edges)
     n, K = U.shape

@@ -17,11 +17,29 @@ __all__ = ["check_constraints", "constrain", "satisfies"]
 
 
 def check_constraints(allowed, forbidden, n_nodes, n_edges, K):
-    """``(allowed (n_nodes, K) bool or None, forbidden (n_edges, K, K) bool or None)``.
+    """Validate hard constraints.
 
-    ``allowed`` may be (n_nodes, K) or (K,) (every node); ``forbidden`` (K, K) (every
-    edge; ``forbidden[a, b]``: the edge's first node labelled a and its second b) or
-    (n_edges, K, K).  A node that allows no label is an error.
+    Parameters
+    ----------
+    allowed : bool array of shape (n_nodes, K) or (K,), or None
+        The labels each node (or every node) may take.
+    forbidden : bool array of shape (K, K) or (n_edges, K, K), or None
+        Label pairs an edge (or every edge) may not take: ``forbidden[a, b]`` for the
+        edge's first node labelled ``a`` and its second ``b``.
+    n_nodes, n_edges, K : int
+        The graph's size and the number of labels.
+
+    Returns
+    -------
+    allowed : ndarray of bool of shape (n_nodes, K) or None
+        Per node.
+    forbidden : ndarray of bool of shape (n_edges, K, K) or None
+        Per edge.
+
+    Raises
+    ------
+    ValueError
+        When a node allows no label, or a shape does not fit.
     """
     A = None
     if allowed is not None:
@@ -49,12 +67,28 @@ def check_constraints(allowed, forbidden, n_nodes, n_edges, K):
 
 
 def constrain(U, P, n_edges, allowed=None, forbidden=None):
-    """``(U', P')``: the potentials with the constraints imposed.
+    """Impose constraints on potentials.
 
-    ``U`` (n, K); ``P`` (K, K), shared by the ``n_edges`` edges, or (n_edges, K, K);
-    ``allowed`` (n, K) bool and ``forbidden`` (n_edges, K, K) bool from
-    :func:`check_constraints`, either None.  ``P'`` is (n_edges, K, K) when a pair is
-    forbidden, ``P`` otherwise.
+    Parameters
+    ----------
+    U : ndarray of shape (n, K)
+        Node scores.
+    P : ndarray of shape (K, K) or (n_edges, K, K)
+        Edge scores, shared by the ``n_edges`` edges or per edge.
+    n_edges : int
+        The number of edges.
+    allowed : ndarray of bool of shape (n, K) or None, default=None
+        From :func:`check_constraints`.
+    forbidden : ndarray of bool of shape (n_edges, K, K) or None, default=None
+        From :func:`check_constraints`.
+
+    Returns
+    -------
+    U : ndarray of shape (n, K)
+        Node scores, -inf where a label is not allowed.
+    P : ndarray
+        Edge scores, (n_edges, K, K) with -inf at forbidden pairs when a pair is
+        forbidden, else ``P`` as given.
     """
     if allowed is None and forbidden is None:
         return U, P
@@ -73,7 +107,24 @@ def constrain(U, P, n_edges, allowed=None, forbidden=None):
 
 
 def satisfies(labels, edges, allowed=None, forbidden=None):
-    """Whether ``labels`` (n_nodes,) keeps every constraint."""
+    """Tell whether a labeling keeps every constraint.
+
+    Parameters
+    ----------
+    labels : array-like of int of shape (n_nodes,)
+        The labeling.
+    edges : ndarray of int of shape (n_edges, 2)
+        The edges.
+    allowed : ndarray of bool of shape (n_nodes, K) or None, default=None
+        The labels each node may take.
+    forbidden : ndarray of bool of shape (n_edges, K, K) or None, default=None
+        The pairs each edge may not take.
+
+    Returns
+    -------
+    bool
+        True when no constraint is broken.
+    """
     y = np.asarray(labels)
     if allowed is not None and not allowed[np.arange(y.size), y].all():
         return False
