@@ -43,10 +43,11 @@ from sklearn.utils import check_random_state
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_X, class_weighted, row_scale_of, saved_row_scale, saved_temperature, transactional
+from ._validation import (check_sample_weight, check_X, class_weighted, row_scale_of, saved_row_scale,
+                          saved_temperature, transactional)
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
-__all__ = ["OnlineLinear"]
+__all__ = ["OnlineEngine", "OnlineLinear"]
 
 # history buffers: name -> (attribute, dtype); "predictions" is mapped to labels
 _HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool, "propensities": np.float64}
@@ -88,8 +89,14 @@ EARLY_STOPPING_ATTR_DOC = """
         The held-out score after each pass of the last ``fit`` with ``early_stopping``."""
 
 
-class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
-    """Base of the online learners: one template ``partial_fit`` (see the module doc)."""
+class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
+    """The one online engine: the template of every ``partial_fit`` (see the module doc).
+
+    :class:`OnlineLinear` adds the round counters, parameter mixing and the saved state of
+    the learners that are online from the start; a batch learner with a ``partial_fit``
+    (``CorrectedLogistic``) uses the engine directly, with its own :meth:`_start` and
+    :meth:`_commit`.
+    """
 
     #: fitted attributes cleared by a fresh start (n_features_in_ is reset by validate_data)
     _fitted_attrs = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "predictions_", "prediction_rows_", "_rng",
@@ -121,6 +128,25 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
     def _shuffles(self, encoded):
         return bool(self.shuffle)
 
+    def _start(self, Xk, classes_):
+        """A fresh start on the kernel-ready rows ``Xk``: zero weights, the counters, the
+        generator, the row scale and the family's state (:meth:`_init_state`).
+        """
+        self._W = np.zeros((Xk.shape[1], classes_.size), dtype=np.float64)
+        self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
+        self._rng = check_random_state(self.random_state)
+        if "row_scale" in self.get_params(deep=False):
+            self.row_scale_ = row_scale_of(Xk, self.row_scale, skip_last=bool(self.fit_intercept))
+        self._init_state(Xk.shape[1])
+
+    def _commit(self, reset, n_epochs, updates, hist, visited):
+        """After the epochs: the counters and the progressive history of the call."""
+        self.n_iter_ = (0 if reset else self.n_iter_) + n_epochs
+        self.n_updates_ += int(updates)
+        for h, buf in hist.items():
+            setattr(self, h + "_", self.classes_[buf] if buf.dtype == np.intp else buf)
+        self.prediction_rows_ = visited
+
     # ---- the template -----------------------------------------------------------------
     @transactional
     def _online_call(self, X, target, classes, reset, sample_weight=None):
@@ -139,12 +165,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             for name in self._fitted_attrs:
                 self.__dict__.pop(name, None)
             self.classes_ = classes_
-            self._W = np.zeros((Xk.shape[1], classes_.size), dtype=np.float64)
-            self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
-            self._rng = check_random_state(self.random_state)
-            if "row_scale" in self.get_params(deep=False):
-                self.row_scale_ = row_scale_of(Xk, self.row_scale, skip_last=bool(self.fit_intercept))
-            self._init_state(Xk.shape[1])
+            self._start(Xk, classes_)
         n_epochs = self.max_iter if reset else 1
         rows = kernel_rows(Xk)
         stopping = reset and bool(self.early_stopping)
@@ -162,14 +183,14 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             sl = slice(e * n, (e + 1) * n)
             visited[sl] = order
             updates += self._epoch(rows, order, encoded, {h: buf[sl] for h, buf in hist.items()}, sw)
-            if stopping or self.verbose_on():
+            if stopping or self._verbose_on():
                 self._finish_epochs()
             if stopping:
                 score = self._held_out_score(Xk, held, encoded)
                 scores.append(score)
                 stale = stale + 1 if score < best + self.tol else 0
                 best = max(best, score)
-            if self.verbose_on():
+            if self._verbose_on():
                 print(f"{type(self).__name__} pass {e + 1}: {updates} updates"
                       + (f", held-out score {scores[-1]:.4f}" if stopping else ""), flush=True)
             if stopping and stale >= self.n_iter_no_change:
@@ -185,11 +206,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
                 f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
                 "(e.g. sklearn.preprocessing.Normalizer or StandardScaler) or use a smaller step."
             )
-        self.n_iter_ = (0 if reset else self.n_iter_) + n_epochs
-        self.n_updates_ += int(updates)
-        for h, buf in hist.items():
-            setattr(self, h + "_", self.classes_[buf] if buf.dtype == np.intp else buf)
-        self.prediction_rows_ = visited
+        self._commit(reset, n_epochs, updates, hist, visited)
         return self
 
     def _with_class_weight(self, sw, encoded, classes_, n):
@@ -200,14 +217,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         """Each row's share of each class (a family defines it to support class_weight)."""
         raise ValueError(f"{type(self).__name__} does not take class_weight.")
 
-    def verbose_on(self):
-        """Tell whether to print a line per pass.
-
-        Returns
-        -------
-        bool
-            True when ``verbose`` is set.
-        """
+    def _verbose_on(self):
+        """Whether to print a line per pass (``verbose``)."""
         return bool(self.verbose)
 
     def _held_out_split(self, n):
@@ -237,21 +248,11 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         raise ValueError(f"{type(self).__name__} cannot score held-out rows for early stopping.")
 
     def _sample_weight(self, sample_weight, n, reset):
-        """Validated weights, float64 of shape (n,), finite and >= 0; empty for None (all 1)."""
+        """Validated weights (:func:`~weaklabel._validation.check_sample_weight`, the one
+        validator), float64 of shape (n,); empty for None (all 1)."""
         if sample_weight is None:
             return np.empty(0, dtype=np.float64)
-        try:
-            sw = np.asarray(sample_weight, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError("sample_weight must be numbers, one per row of X.") from None
-        if sw.ndim == 0:
-            sw = np.full(n, float(sw))
-        if sw.shape != (n,):
-            raise ValueError(f"sample_weight must have shape ({n},), one weight per row of X; got {sw.shape}.")
-        if not np.isfinite(sw).all():
-            raise ValueError("sample_weight holds NaN or infinite values; weights must be finite.")
-        if (sw < 0).any():
-            raise ValueError(f"sample_weight must be >= 0; rows {np.flatnonzero(sw < 0)[:10].tolist()} are negative.")
+        sw = check_sample_weight(sample_weight, np.empty((n, 0)))
         if reset and n and not sw.any():
             raise ValueError("sample_weight is 0 for every row: fit would learn nothing (partial_fit accepts a "
                              "chunk of zero weights).")
@@ -262,6 +263,12 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         column, and return C-contiguous dense rows or CSR with sorted indices.
         """
         return kernel_ready(check_X(self, X, reset=first), self.fit_intercept)
+
+
+class OnlineLinear(OnlineEngine):
+    """Base of the online learners: the engine, with round counters, parameter mixing and
+    their saved state.
+    """
 
     # ---- parameter mixing ---------------------------------------------------------------
     def mixing_state(self):

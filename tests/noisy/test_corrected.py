@@ -138,18 +138,21 @@ def test_forward_with_anchor_estimate_on_digits(digits):
 
 # ---- partial_fit: averaged SGD -------------------------------------------------------------
 
-def _reference_sgd(W, A, t, X, Y, C, correction, trusted, sw, eta, alpha, n_reg):
-    """One pass of averaged SGD, row by row in plain numpy: the gradient of each row's
-    corrected loss from corrected_loss (itself checked against the paper above), an L2
-    decay of the non-intercept rows, then A <- A + (W - A) 4 / (t + 3)."""
+def _reference_sgd(W, A, t, X, Y, C, correction, trusted, sw, eta, alpha, n_reg, order):
+    """One pass of averaged SGD, row by row in ``order`` in plain numpy: the gradient of each
+    row's corrected loss from corrected_loss (itself checked against the paper above), an L2
+    decay of the non-intercept rows, then A <- A + (W - A) 4 / (t + 3).  Also returns each
+    round's prediction, the iterate's argmax before the step."""
     W, A = W.copy(), A.copy()
-    for i in range(X.shape[0]):
+    preds = []
+    for i in order:
+        preds.append(int(np.argmax(X[i] @ W)))
         _, g = corrected_loss(X[i:i + 1] @ W, Y[i:i + 1], C, correction, trusted=trusted[i:i + 1])
         W[:n_reg] *= 1 - eta * alpha
         W -= eta * sw[i] * np.outer(X[i], g[0])
         t += 1
         A += (W - A) * 4.0 / (t + 3.0)
-    return W, A, t
+    return W, A, t, np.asarray(preds)
 
 
 @settings(max_examples=25, deadline=None)
@@ -170,12 +173,17 @@ def test_sgd_kernel_equals_numpy(seed, correction, sparse, soft):
     W0 = rng.normal(size=(d, K)) * 0.1
     A0 = W0.copy()
     eta, alpha, t0 = 0.3, 0.05, int(rng.integers(0, 5))
-    W_ref, A_ref, t_ref = _reference_sgd(W0, A0, t0, X, Y, C, correction, trusted, sw, eta, alpha, d - 1)
+    order = rng.permutation(n)
+    W_ref, A_ref, t_ref, p_ref = _reference_sgd(W0, A0, t0, X, Y, C, correction, trusted, sw, eta, alpha, d - 1,
+                                                order)
     W, A = W0.copy(), A0.copy()
     Xk = sp.csr_matrix(X) if sparse else X
-    t, _, _ = _corrected_sgd_epoch(W, A, t0, kernel_rows(Xk), Y, (C, np.linalg.inv(C.T), correction == "backward"),
-                                   trusted, sw, (eta, alpha, d - 1))
+    preds = np.empty(n, dtype=np.intp)
+    t, _, _ = _corrected_sgd_epoch(W, A, t0, kernel_rows(Xk), order, Y,
+                                   (C, np.linalg.inv(C.T), correction == "backward", trusted), sw, (eta, alpha, d - 1),
+                                   preds)
     assert t == t_ref
+    np.testing.assert_array_equal(preds, p_ref)
     np.testing.assert_allclose(W, W_ref, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(A, A_ref, rtol=1e-10, atol=1e-12)
 
@@ -399,3 +407,27 @@ def test_anchors_estimates_the_confusion_inside_fit(tmp_path):
         CorrectedLogistic(confusion="anchors").partial_fit(X[:50], yn[:50], classes=np.arange(10))
     with pytest.raises(ValueError, match="soft labels"):
         CorrectedLogistic(confusion="anchors").fit(X[:100], np.full((100, 10), 0.1))
+
+
+def test_partial_fit_runs_on_the_online_engine(digits):
+    """partial_fit goes through the one online engine: progressive predictions, class_weight
+    as the sample weights it stands for, and a rejected call leaves the model as it was."""
+    from weaklabel._online import OnlineEngine
+
+    X, y = digits
+    X, y = X[:300], y[:300]
+    assert isinstance(CorrectedLogistic(), OnlineEngine)
+    clf = CorrectedLogistic(eta0=0.5).partial_fit(X, y, classes=np.arange(10))
+    assert clf.predictions_.shape == (300,) and set(clf.predictions_) <= set(range(10))
+    np.testing.assert_array_equal(clf.prediction_rows_, np.arange(300))
+    late = np.mean(clf.predictions_[200:] == y[200:])
+    assert late > 0.6                            # it learns as it goes (chance: 0.1)
+    cw = {0: 3.0, 1: 0.5}
+    a = CorrectedLogistic(eta0=0.5, class_weight=cw).partial_fit(X, y, classes=np.arange(10))
+    b = CorrectedLogistic(eta0=0.5).partial_fit(X, y, classes=np.arange(10),
+                                                sample_weight=np.vectorize(lambda c: cw.get(c, 1.0))(y))
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    before = a.coef_.copy()
+    with pytest.raises(ValueError):
+        a.partial_fit(X[:, :10], y)
+    np.testing.assert_array_equal(a.coef_, before)

@@ -14,7 +14,8 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from .._persist import register
 from .._validation import (check_partial_fit_classes, class_weight_doc, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
-from ..linear import LinearMulticlass, lbfgs_fit
+from .._online import OnlineEngine
+from ..linear import lbfgs_fit
 
 __all__ = ["CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]
 
@@ -80,7 +81,7 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, trusted=None, C_T
 
 @register
 @class_weight_doc
-class CorrectedLogistic(LinearMulticlass):
+class CorrectedLogistic(OnlineEngine):
     """Multinomial logistic regression on noisy labels with a known noise matrix, loss-corrected.
 
     Patrini, Rozza, Menon, Nock & Qu, "Making Deep Neural Networks Robust to Label Noise:
@@ -130,8 +131,8 @@ class CorrectedLogistic(LinearMulticlass):
         a weight well above 1; choose it by cross-validation over the trusted rows
         (:class:`TrustedKFold`).
     {class_weight}
-        Applied to the given labels in :meth:`fit` (each call's rows in
-        :meth:`partial_fit` are weighted by ``sample_weight`` alone).
+        Applied to the given labels in :meth:`fit` and to each call's rows in
+        :meth:`partial_fit`.
     verbose : int, default=0
         Print the objective after each L-BFGS iteration (as scikit-learn's
         ``LogisticRegression(verbose=1)`` reports its solver's progress) in :meth:`fit`.
@@ -149,6 +150,11 @@ class CorrectedLogistic(LinearMulticlass):
         before its own step (progressive validation).
     t_ : int
         SGD steps (rows) taken by :meth:`partial_fit` since the last :meth:`fit`.
+    predictions_ : ndarray of shape (n_rows,)
+        After :meth:`partial_fit`: the SGD iterate's prediction of each row of the call,
+        made before the row's step (progressive validation, as the online learners).
+    prediction_rows_ : ndarray of shape (n_rows,)
+        The rows of the call in the order they were learnt.
     eta_ : float
         The SGD step size :meth:`partial_fit` uses.
 
@@ -275,14 +281,16 @@ class CorrectedLogistic(LinearMulticlass):
             noisy[test] = clone(base).fit(X[train], y[train], **kw).predict_proba(X[test])
         return estimate_confusion_anchors(noisy)
 
-    @transactional
     def partial_fit(self, X, y, classes=None, sample_weight=None, trusted=None):
         """One pass of averaged SGD over ``(X, y)`` in the given order, continuing from the
         current weights (a stream, or data larger than memory read in chunks).
 
         The iterate takes one step per row on the corrected loss plus
         ``alpha/2 ||W||^2``; the model predicts with an average of the iterates that
-        forgets the first ones (polynomial-decay averaging, Shamir & Zhang, ICML 2013).  After :meth:`fit`, it continues from fit's solution.
+        forgets the first ones (polynomial-decay averaging, Shamir & Zhang, ICML 2013).
+        After :meth:`fit`, it continues from fit's solution.  The pass runs on the online
+        learners' engine (:class:`weaklabel._online.OnlineEngine`): the same validation,
+        ``class_weight`` and rollback of a failed call.
 
         Parameters
         ----------
@@ -303,18 +311,30 @@ class CorrectedLogistic(LinearMulticlass):
         self
             The estimator, updated by this batch.
         """
-        from .._validation import check_sample_weight
+        return self._online_call(X, _NoisyTarget(y, trusted), classes, reset=False, sample_weight=sample_weight)
 
-        from ..linear import kernel_ready, kernel_rows
-        from ._kernels import _corrected_sgd_epoch
+    # ---- the online engine's hooks (partial_fit; fit is the batch L-BFGS above) -----------
+    _fitted_attrs = ("classes_", "_W", "n_iter_", "predictions_", "prediction_rows_", "_W_sgd", "t_", "eta_",
+                     "loss_", "confusion_")
 
+    def _check_params(self):
         self._validate_params()
-        first = not hasattr(self, "classes_")
-        X = check_X(self, X, reset=first)
-        n, d = X.shape
+
+    def _start(self, Xk, classes_):
+        self._W = np.zeros((Xk.shape[1], classes_.size), dtype=np.float64)
+        self.n_iter_ = 0
+
+    def _commit(self, reset, n_epochs, updates, hist, visited):
+        self.n_iter_ += n_epochs
+        self.predictions_ = self.classes_[hist["predictions"]]
+        self.prediction_rows_ = visited
+
+    def _encode_target(self, Xk, target, classes, first, reset):
+        """The chunk's label matrix, its correction and its trusted rows."""
+        n = Xk.shape[0]
         wanted = check_partial_fit_classes(self, classes, first=first,
-                                           given_by_y=self.classes is not None or _is_soft(y))
-        Y, classes_ = self._targets(y, n, classes=wanted)
+                                           given_by_y=self.classes is not None or _is_soft(target.y))
+        Y, classes_ = self._targets(target.y, n, classes=wanted)
         K = classes_.size
         if isinstance(self.confusion, str) and self.confusion == "anchors":
             if "confusion_" not in self.__dict__:
@@ -323,34 +343,33 @@ class CorrectedLogistic(LinearMulticlass):
             C = self.confusion_
         else:
             C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
-        sw = np.ones(n) if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
-                                                                           ensure_non_negative=True)
-        mask = _check_trusted(trusted, n)
-        sw = _weigh_trusted(sw, mask, self.trusted_weight, n)
-        mask = np.zeros(n, dtype=bool) if mask is None else mask
-        backward = self.correction == "backward"
-        CinvT = np.linalg.inv(C.T) if backward else np.zeros((K, K))
-        fi = bool(self.fit_intercept)
-        Xk = kernel_ready(X.astype(np.float64) if X.dtype != np.float64 else X, fi)
-        if first:
-            self._W = np.zeros((d + int(fi), K))
-            self.classes_, self.n_iter_ = classes_, 0
-        if "_W_sgd" not in self.__dict__:
+        return _NoisyChunk(Y, C, _check_trusted(target.trusted, n)), classes_
+
+    def _class_shares(self, encoded, n, K):
+        return encoded.Y
+
+    def _epoch(self, rows, order, enc, hist, sw):
+        """One pass of averaged SGD (:func:`~weaklabel.noisy._kernels._corrected_sgd_epoch`)."""
+        from ._kernels import _corrected_sgd_epoch
+
+        n = enc.Y.shape[0]
+        sw = _weigh_trusted(np.ones(n) if sw.size == 0 else sw, enc.trusted, self.trusted_weight, n)
+        if "_W_sgd" not in self.__dict__:           # the first pass, or the first after fit
             self._W_sgd, self.t_ = self._W.copy(), 0
-            if self.eta0 is not None:
-                self.eta_ = float(self.eta0)
-            else:
-                sq = np.asarray(Xk.multiply(Xk).sum(axis=1)).ravel() if sp.issparse(Xk) else np.einsum("ij,ij->i", Xk, Xk)
-                self.eta_ = 4.0 / max(float(sq.max()) if sq.size else 1.0, 1e-12)
-        t, total, wsum = _corrected_sgd_epoch(self._W_sgd, self._W, int(self.t_), kernel_rows(Xk), Y,
-                                              (C, CinvT, backward), mask, sw,
-                                              (float(self.eta_), float(self.alpha), d))
+            self.eta_ = float(self.eta0) if self.eta0 is not None else 4.0 / max(_max_sq_norm(rows), 1e-12)
+        K = self.classes_.size
+        backward = self.correction == "backward"
+        CinvT = np.linalg.inv(enc.C.T) if backward else np.zeros((K, K))
+        mask = np.zeros(n, dtype=bool) if enc.trusted is None else enc.trusted
+        n_reg = self._W.shape[0] - int(bool(self.fit_intercept))
+        t, total, wsum = _corrected_sgd_epoch(self._W_sgd, self._W, int(self.t_), rows, order, enc.Y,
+                                              (enc.C, CinvT, backward, mask), sw,
+                                              (float(self.eta_), float(self.alpha), n_reg), hist["predictions"])
         if not (np.isfinite(self._W_sgd).all() and np.isfinite(self._W).all()):
             raise FloatingPointError("CorrectedLogistic's SGD diverged (weights not finite); pass a smaller eta0.")
         self.t_ = int(t)
-        self.n_iter_ += 1
         self.loss_ = float(total / wsum) if wsum > 0 else float("nan")
-        return self
+        return order.shape[0]
 
     def _targets(self, y, n, classes=None):
         if classes is None:
@@ -451,6 +470,36 @@ class CorrectedLogistic(LinearMulticlass):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+class _NoisyTarget:
+    """What ``partial_fit`` was given: the noisy (or soft) labels and the trusted rows."""
+
+    __slots__ = ("y", "trusted")
+
+    def __init__(self, y, trusted):
+        self.y, self.trusted = y, trusted
+
+
+class _NoisyChunk:
+    """A chunk as the SGD pass reads it: label matrix ``Y``, confusion ``C``, trusted mask."""
+
+    __slots__ = ("Y", "C", "trusted")
+
+    def __init__(self, Y, C, trusted):
+        self.Y, self.C, self.trusted = Y, C, trusted
+
+
+def _max_sq_norm(rows):
+    """The largest squared norm of the kernel rows (1 for no row)."""
+    if rows.is_dense:
+        X = rows.dense
+        return float(np.einsum("ij,ij->i", X, X).max()) if X.shape[0] else 1.0
+    n = rows.indptr.size - 1
+    if n == 0:
+        return 1.0
+    owner = np.repeat(np.arange(n), np.diff(rows.indptr))
+    return float(np.bincount(owner, weights=rows.data * rows.data, minlength=n).max())
 
 
 def _is_soft(y):

@@ -236,8 +236,8 @@ def _uma_sparse_apply(csr, y_idx, changes, m, sums, scores, rw):
 _AVG_DECAY = 3.0        # polynomial-decay averaging (Shamir & Zhang, ICML 2013), eta = 3
 
 @njit(cache=True, nogil=True)
-def _corrected_sgd_epoch(W, A, t, rows, Y, correction, trusted, sw, step_params):
-    """One pass of averaged SGD over the rows in order, on the corrected log loss.
+def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, predictions):
+    """One pass of averaged SGD over the rows in ``order``, on the corrected log loss.
 
     ``W`` (n_cols, K) is the current iterate and ``A`` its polynomial-decay average over
     the ``t`` steps so far, ``A <- A + (W - A) (e + 1) / (t + e)`` with ``e = 3`` (Shamir &
@@ -246,16 +246,17 @@ def _corrected_sgd_epoch(W, A, t, rows, Y, correction, trusted, sw, step_params)
     ``W <- (1 - eta alpha) W - eta sw_i x_i g_i^T`` on the first ``n_reg`` rows of ``W``
     (the intercept row, if any, is not decayed), with ``g_i`` the gradient of the
     corrected loss with respect to the scores (see :func:`corrected_loss`).  ``rows`` is a
-    :class:`~weaklabel._row_kernels.Rows`, ``correction`` ``(C, CinvT, backward)`` (the
-    confusion, its inverse transposed, and whether the correction is backward),
-    ``step_params`` ``(eta, alpha, n_reg)``.  Returns
+    :class:`~weaklabel._row_kernels.Rows`, ``correction`` ``(C, CinvT, backward, trusted)``
+    (the confusion, its inverse transposed, whether the correction is backward, and the
+    rows whose labels are clean: plain log loss), ``step_params`` ``(eta, alpha, n_reg)``.
+    ``predictions[r]`` receives the iterate's argmax class of row ``order[r]`` before its
+    step (lowest index on ties).  Returns
     ``(t, sum_i sw_i loss_i, sum_i sw_i)``: the weighted loss of each row *before* its
     step (progressive validation).
     """
     dense, is_dense, data, indices, indptr = rows
-    C, CinvT, backward = correction
+    C, CinvT, backward, trusted = correction
     eta, alpha, n_reg = step_params
-    n = Y.shape[0]
     n_cols, K = W.shape
     z = np.empty(K)
     p = np.empty(K)
@@ -263,7 +264,8 @@ def _corrected_sgd_epoch(W, A, t, rows, Y, correction, trusted, sw, step_params)
     total = 0.0
     wsum = 0.0
     decay = 1.0 - eta * alpha
-    for i in range(n):
+    for r in range(order.shape[0]):
+        i = order[r]
         w = sw[i]
         for k in range(K):
             z[k] = 0.0
@@ -280,8 +282,12 @@ def _corrected_sgd_epoch(W, A, t, rows, Y, correction, trusted, sw, step_params)
                 for k in range(K):
                     z[k] += xj * W[j, k]
         zmax = z[0]
+        best = 0
         for k in range(1, K):
-            zmax = max(zmax, z[k])
+            if z[k] > zmax:
+                zmax = z[k]
+                best = k
+        predictions[r] = best
         norm = 0.0
         for k in range(K):
             p[k] = np.exp(z[k] - zmax)
