@@ -59,34 +59,7 @@ EARLY_STOPPING_CONSTRAINTS = {
     "n_iter_no_change": [Interval(Integral, 1, None, closed="left")], "tol": [Interval(Real, 0, None, closed="left")],
     "verbose": ["verbose"], "class_weight": [dict, StrOptions({"balanced"}), None], "probability": ["boolean"]}
 
-#: their docstring (numpydoc, for a Parameters section), as scikit-learn's SGDClassifier words them
-EARLY_STOPPING_DOC = """
-    early_stopping : bool, default=False
-        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
-        held-out score (the share of held-out predictions their weak labels accept) has not
-        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
-        not learnt from; ``validation_scores_`` records the score after each pass.
-        ``partial_fit`` makes one pass and ignores it.
-    validation_fraction : float, default=0.1
-        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
-    n_iter_no_change : int, default=5
-        Passes without an improvement of at least ``tol`` before stopping.
-    tol : float, default=1e-3
-        The smallest gain of the held-out score that counts as an improvement (>= 0).
-    verbose : int, default=0
-        Print a line after each pass of ``fit`` (updates, and the held-out score).
-    class_weight : dict, "balanced" or None, default=None
-        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
-        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
-        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
-        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
-        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
-        feedback (its rows' classes are unknown)."""
 
-#: the fitted attribute early stopping adds (numpydoc, for an Attributes section)
-EARLY_STOPPING_ATTR_DOC = """
-    validation_scores_ : ndarray of shape (n_passes,)
-        The held-out score after each pass of the last ``fit`` with ``early_stopping``."""
 
 
 class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
@@ -252,7 +225,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         validator), float64 of shape (n,); empty for None (all 1)."""
         if sample_weight is None:
             return np.empty(0, dtype=np.float64)
-        sw = check_sample_weight(sample_weight, np.empty((n, 0)))
+        sw = check_sample_weight(sample_weight, np.empty((n, 0)), allow_all_zero=True)
         if reset and n and not sw.any():
             raise ValueError("sample_weight is 0 for every row: fit would learn nothing (partial_fit accepts a "
                              "chunk of zero weights).")

@@ -44,37 +44,19 @@ UNIT_OPEN = Interval(numbers.Real, 0, 1, closed="neither")           # (0, 1)
 #: a ``row_scale`` parameter: "auto" or a positive number
 ROW_SCALE = [StrOptions({"auto"}), POSITIVE]
 
-#: the docstring of every ``row_scale`` parameter (numpydoc, indented for a Parameters section)
-ROW_SCALE_DOC = """row_scale : "auto" or float, default="auto"
-        The learner acts as if ``X`` were divided by ``row_scale_``, so its defaults work
-        whatever the features' common scale (pixels 0-16 or 0-1 give the same model).
-        ``"auto"``: the root mean squared norm of the rows of the first fitted ``X``
-        (``partial_fit``: its first chunk); a number: that scale; ``1.0`` takes ``X`` as
-        it is (the papers' setting, for rows of about unit norm).  It rescales the
-        regularisation, never the data, and does not make features of different scales
-        alike: for that, put a ``StandardScaler`` before the learner."""
 
 
-def check_sample_weight(sample_weight, X, *, dtype=np.float64, ensure_non_negative=True):
+def check_sample_weight(sample_weight, X, *, dtype=np.float64, ensure_non_negative=True, allow_all_zero=False):
     """scikit-learn's sample-weight check (one float per row of ``X``, finite, >= 0 by
-    default), the one validator of the batch learners.
+    default), the one validator of every learner.  Weights all zero are an error unless
+    ``allow_all_zero`` (a ``partial_fit`` chunk of zero weights learns nothing, and is no
+    error).
     """
-    return _check_sample_weight(sample_weight, X, dtype=dtype, ensure_non_negative=ensure_non_negative)
+    return _check_sample_weight(sample_weight, X, dtype=dtype, ensure_non_negative=ensure_non_negative,
+                                allow_all_zero_weights=allow_all_zero)
 
 
-#: the docstring of a ``class_weight`` parameter (numpydoc, for a Parameters section)
-CLASS_WEIGHT_DOC = """class_weight : dict, "balanced" or None, default=None
-        Weight of each class, multiplying a row's weight (with its ``sample_weight``): a
-        row of exact label ``k`` takes ``class_weight[k]``, a candidate set (or soft label)
-        the mean weight of its classes.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the
-        rows of class ``k`` (a candidate set counts ``1/|S|`` for each of its candidates),
-        computed on the rows of each call.  Classes absent from a dict weigh 1."""
 
-
-def class_weight_doc(cls):
-    """Class decorator: ``{class_weight}`` in the class docstring becomes :data:`CLASS_WEIGHT_DOC`."""
-    cls.__doc__ = cls.__doc__.replace("{class_weight}", CLASS_WEIGHT_DOC)
-    return cls
 
 
 def class_weighted(sw, shares, classes, class_weight):
@@ -147,11 +129,6 @@ def keyword_only(init):
 
     return wrapper
 
-
-def row_scale_doc(cls):
-    """Class decorator: ``{row_scale}`` in the class docstring becomes :data:`ROW_SCALE_DOC`."""
-    cls.__doc__ = cls.__doc__.replace("{row_scale}", ROW_SCALE_DOC)
-    return cls
 
 
 def saved_temperature(meta):

@@ -305,36 +305,13 @@ def _score_spread(scores):
     return v if v > 0 else 1.0
 
 
-#: the docstring of the ``probability`` parameter (numpydoc, for a Parameters section)
-PROBABILITY_DOC = """
-    probability : bool, default=False
-        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
-        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
-        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
-        maximises the likelihood of the weak labels (the candidate set's mass, or the
-        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
-        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
-        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
-        temperature of the last ``fit``."""
-
-#: the fitted attribute it adds (numpydoc, for an Attributes section)
-PROBABILITY_ATTR_DOC = """
-    temperature_ : float
-        The fitted temperature (``probability=True`` only)."""
 
 
-def probability_doc(cls):
-    """Class decorator: ``{probability}`` and ``{probability_attr}`` in the docstring become
-    :data:`PROBABILITY_DOC` and :data:`PROBABILITY_ATTR_DOC`.
-    """
-    cls.__doc__ = (cls.__doc__.replace("    {probability}\n", PROBABILITY_DOC.strip("\n") + "\n")
-                   .replace("    {probability_attr}\n", PROBABILITY_ATTR_DOC.strip("\n") + "\n"))
-    return cls
 
 
 class OutOfFoldTemperature:
     """Mixin of the margin learners: ``probability=True`` fits ``temperature_`` on
-    out-of-fold scores (see :data:`PROBABILITY_DOC`) and gives ``predict_proba``.
+    out-of-fold scores (see the ``probability`` snippet of :mod:`weaklabel._docs`) and gives ``predict_proba``.
     """
 
     def _fit_probability(self, X, y, sample_weight=None):

@@ -108,7 +108,7 @@ def test_proden_started_from_clpl_takes_the_clpl_fit_as_its_first_weights(digits
     """init="clpl": the first weights are the restricted softmax of CLPL's scores (same
     alpha and sample weights), so one round equals one weighted fit from them, computed
     here from the public CLPL and the plain-numpy weight update."""
-    from weaklabel.linear import lbfgs_fit
+    from weaklabel._lbfgs import lbfgs_fit
     from weaklabel.partial import CLPL
 
     X, y = digits

@@ -364,7 +364,7 @@ def test_sample_weight_edge_cases():
     assert_allclose(zero.coef_, dropped.coef_)
     fitted = AvgPerceptron(max_iter=1, shuffle=False).fit(X, y)
     before = fitted.coef_.copy()
-    for bad, match in [(-np.ones(30), "negative"), (np.ones(5), "30"), (np.full(30, np.nan), "NaN")]:
+    for bad, match in [(-np.ones(30), "[Nn]egative"), (np.ones(5), "30"), (np.full(30, np.nan), "NaN")]:
         with pytest.raises(ValueError, match=match):
             fitted.partial_fit(X, y, sample_weight=bad)
         assert_array_equal(fitted.coef_, before)                                  # a failed call changes nothing

@@ -10,19 +10,17 @@ from sklearn.svm import LinearSVC
 
 from .._validation import StrOptions
 
-from .._validation import class_weight_doc, class_weighted, keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_doc, row_scale_of, saved_row_scale, transactional
+from .._validation import class_weighted, keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_of, saved_row_scale, transactional
+from .._docs import fill_doc
 from .._persist import register
 from ..linear import LinearMulticlass
-from ..calibration import probability_doc
 from ._mms import BagScoring, BagTemperature, validated_input
 
 __all__ = ["CandidateLabelSVM"]
 
 
 @register
-@row_scale_doc
-@probability_doc
-@class_weight_doc
+@fill_doc
 class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
     """Candidate Labeling SVM (CL-SVM): every label any candidate gives an instance is a positive.
 

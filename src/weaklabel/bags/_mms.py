@@ -8,10 +8,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from .._validation import (StrOptions, class_weight_doc, class_weighted, saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values, row_scale_doc,
+from .._validation import (StrOptions, class_weighted, saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values,
                            row_scale_of, saved_row_scale, transactional)
-from ..calibration import OutOfFoldTemperature, probability_doc
+from ..calibration import OutOfFoldTemperature
 from ..labels import BagCandidates, CandidateSets
+from .._docs import fill_doc
 from .._persist import register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
 from ._kernels import _bag_pass, _pegasos_round
@@ -135,9 +136,7 @@ def draw_batches(rng, n_bags, n_steps, batch_size):
 
 
 @register
-@row_scale_doc
-@probability_doc
-@class_weight_doc
+@fill_doc
 class MMS(BagTemperature, BagScoring, LinearMulticlass):
     """Maximum Margin Set learning (MMS) from bags with candidate labeling vectors.
 

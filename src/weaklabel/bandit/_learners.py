@@ -16,12 +16,13 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from .._validation import transactional, Interval, StrOptions
 
-from .._validation import (check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, UNIT_OPEN, _classes_array,
+from .._validation import (check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
                            _labels_to_index)
-from ..calibration import PROBABILITY_ATTR_DOC, PROBABILITY_DOC, OutOfFoldTemperature
-from .._online import EARLY_STOPPING_ATTR_DOC, EARLY_STOPPING_CONSTRAINTS, EARLY_STOPPING_DOC, OnlineLinear
+from ..calibration import OutOfFoldTemperature
+from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear
 from .._persist import register
-from ..linear import doc_with_common, with_intercept
+from .._docs import with_doc
+from ..linear import with_intercept
 from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, Feedback, History, _bandit_pass,
                        _confidit_pass, _sketched_confidit_pass)
 
@@ -438,14 +439,7 @@ _COMMON_DOC = """
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-    coef_ : ndarray of shape (n_classes, n_features)
-    intercept_ : ndarray of shape (n_classes,)
-    n_features_in_ : int
-    t_ : int
-        The next round number (1 + rounds seen since the weights were zero).
-    n_iter_ : int
-        Passes made since the weights were zero.
+    {online_attributes}
     n_updates_ : int
         Rounds that changed the weights since they were zero.
     predictions_ : ndarray of shape (n_rounds,)
@@ -466,12 +460,13 @@ _COMMON_DOC = """
 """
 
 
-_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", EARLY_STOPPING_DOC + PROBABILITY_DOC + "\n\n    Attributes\n",
-                                   1).rstrip("\n") + EARLY_STOPPING_ATTR_DOC + PROBABILITY_ATTR_DOC + "\n")
+_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", "\n    {early_stopping}\n    {probability}\n\n    Attributes\n", 1)
+               .rstrip("\n") + "\n    {early_stopping_attr}\n    {probability_attr}\n")
 
 
 def _doc(text, common=_COMMON_DOC):
-    return doc_with_common(common)(text.replace("{row_scale}", ROW_SCALE_DOC))
+    """The family's class docstring: ``text`` with ``{common}`` (the block above), ``{row_scale}``."""
+    return with_doc(text, common=common)
 
 
 _INTERCEPT_DOC = """    fit_intercept : bool, default=False
@@ -494,7 +489,7 @@ assert _INTERCEPT_DOC in _COMMON_DOC
         Step of the wrong-answer update, in (0, 1]; Theorem 2 covers ``beta < 1/(K-1)``.
         ``"auto"``: ``1/(K-1)`` (``1`` for two classes), the edge of that band, far
         better than ``1`` with many classes (the bandit user guide measures it).
-{common}
+    {common}
 
     Examples
     --------
@@ -552,7 +547,7 @@ class CSPA(_BanditLearner):
 
     Parameters
     ----------
-{common}
+    {common}
 
     Examples
     --------
@@ -631,7 +626,7 @@ class _Exploring(_BanditLearner):
         importance-weighted estimate of the full-information update (Kakade, Shalev-Shwartz &
         Tewari 2008, with the clipping of Strehl, Langford, Li & Kakade 2010), unbiased for
         any logger that shows every class with probability above the clip.
-{common}
+    {common}
 
     Examples
     --------
@@ -739,7 +734,7 @@ class Banditron(_Exploring):
     correct_margin : float, default=1.0
         The margin ``m_1`` asked of a right answer (>= 0).  The CSPA paper's BPA numbers
         come from the margin-1 form; the BPA authors' code uses 0.
-{common}
+    {common}
 
     Examples
     --------
@@ -808,7 +803,7 @@ class BPA(_Exploring):
     {row_scale}
     diagonal : bool or None, default=None
         Keep only the diagonal of ``A_k``; ``None`` means ``n_features > 1000``.
-{common}
+    {common}
     A_diag_ : ndarray of shape (n_features, n_classes)
         The diagonals of ``A_k`` (diagonal form only).
     row_scale_ : float
@@ -962,7 +957,7 @@ class Confidit(_BanditLearner):
     sketch_size : int, default=16
         Rows of each class's sketch (even, >= 2); the sketch keeps about
         ``sketch_size / 2`` directions exactly.
-{common}
+    {common}
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
 

@@ -11,11 +11,12 @@ from .._validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from .._docs import fill_doc
 from .._persist import register
-from .._validation import (check_partial_fit_classes, class_weight_doc, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
+from .._validation import (check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
 from .._online import OnlineEngine
-from ..linear import lbfgs_fit
+from .._lbfgs import lbfgs_fit
 
 __all__ = ["CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]
 
@@ -80,7 +81,7 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, trusted=None, C_T
 
 
 @register
-@class_weight_doc
+@fill_doc
 class CorrectedLogistic(OnlineEngine):
     """Multinomial logistic regression on noisy labels with a known noise matrix, loss-corrected.
 

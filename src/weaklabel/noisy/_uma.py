@@ -13,7 +13,7 @@ from sklearn.utils.validation import column_or_1d
 
 from .._validation import StrOptions
 
-from .._validation import (class_weight_doc, class_weighted, keyword_only, saved_temperature, 
+from .._validation import (class_weighted, keyword_only, saved_temperature, 
     AT_LEAST_1,
     NON_NEGATIVE,
     _classes_array,
@@ -22,8 +22,9 @@ from .._validation import (class_weight_doc, class_weighted, keyword_only, saved
     check_X,
     transactional,
 )
+from .._docs import fill_doc
 from .._persist import register
-from ..calibration import OutOfFoldTemperature, probability_doc
+from ..calibration import OutOfFoldTemperature
 from ..linear import LinearMulticlass, with_intercept
 from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_sparse_apply, _uma_sparse_changes
 
@@ -40,8 +41,7 @@ SELECTIONS = ("error", "confusion", "random")
 
 
 @register
-@probability_doc
-@class_weight_doc
+@fill_doc
 class UMA(OutOfFoldTemperature, LinearMulticlass):
     """UMA: a multiclass linear classifier learned from labels corrupted by a known confusion.
 

@@ -7,10 +7,11 @@ from numbers import Real
 import numpy as np
 from .._validation import Interval, StrOptions
 
+from .._docs import fill_doc
 from .._persist import register
-from .._validation import class_weight_doc, keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
-from ..linear import lbfgs_fit
-from ..calibration import OutOfFoldTemperature, probability_doc
+from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
+from .._lbfgs import lbfgs_fit
+from ..calibration import OutOfFoldTemperature
 from ._batch import BatchPartialLinear
 
 __all__ = ["CLPL", "clpl_loss"]
@@ -59,8 +60,7 @@ def clpl_loss(Z, S, loss="squared_hinge", sample_weight=None):
 
 
 @register
-@probability_doc
-@class_weight_doc
+@fill_doc
 class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     """Linear classifier from candidate label sets with the convex CLPL loss.
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_partial_fit_classes, transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, ROW_SCALE_DOC, describe_rows
-from ..calibration import PROBABILITY_ATTR_DOC, PROBABILITY_DOC, OutOfFoldTemperature
+from .._validation import check_partial_fit_classes, transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, describe_rows
+from ..calibration import OutOfFoldTemperature
 from ..labels import check_candidates
-from .._online import (EARLY_STOPPING_ATTR_DOC, EARLY_STOPPING_CONSTRAINTS, EARLY_STOPPING_DOC,  # noqa: F401
-                       OnlineLinear, candidate_score)
+from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear, candidate_score
 from .._persist import register
-from ..linear import doc_with_common
+from .._docs import with_doc
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
@@ -188,14 +187,7 @@ _COMMON_DOC = """
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-    coef_ : ndarray of shape (n_classes, n_features)
-    intercept_ : ndarray of shape (n_classes,)
-    n_features_in_ : int
-    t_ : int
-        The next round number (1 + rounds seen since the weights were zero).
-    n_iter_ : int
-        Passes made since the weights were zero.
+    {online_attributes}
     n_updates_ : int
         Rounds with a non-zero loss (an update) since the weights were zero.
     predictions_ : ndarray of shape (n_rounds,)
@@ -206,12 +198,13 @@ _COMMON_DOC = """
 """
 
 
-_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", EARLY_STOPPING_DOC + PROBABILITY_DOC + "\n\n    Attributes\n",
-                                   1).rstrip("\n") + EARLY_STOPPING_ATTR_DOC + PROBABILITY_ATTR_DOC + "\n")
+_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", "\n    {early_stopping}\n    {probability}\n\n    Attributes\n", 1)
+               .rstrip("\n") + "\n    {early_stopping_attr}\n    {probability_attr}\n")
 
 
 def _doc(text):
-    return doc_with_common(_COMMON_DOC)(text.replace("{row_scale}", ROW_SCALE_DOC))
+    """The family's class docstring: ``text`` with ``{common}`` (the block above), ``{row_scale}``."""
+    return with_doc(text, common=_COMMON_DOC)
 
 
 class _PerceptronParams(_OnlineCandidateLearner):
@@ -272,7 +265,7 @@ class _PegasosParams(_OnlineCandidateLearner):
     ----------
     eta : float, default=1.0
         Step size (> 0).
-{common}
+    {common}
 
     Examples
     --------
@@ -300,7 +293,7 @@ class AvgPerceptron(_PerceptronParams):
     ----------
     eta : float, default=1.0
         Step size (> 0).
-{common}
+    {common}
 
     Examples
     --------
@@ -331,7 +324,7 @@ class MaxPerceptron(_PerceptronParams):
         ``X / row_scale_``.  The step is ``1/(alpha t)``, so a smaller ``alpha`` needs
         more rounds.
     {row_scale}
-{common}
+    {common}
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
 
@@ -358,7 +351,7 @@ class AvgPegasos(_PegasosParams):
     alpha : float, default=1e-4
         The paper's lambda (> 0), for rows of unit norm (see :class:`AvgPegasos`).
     {row_scale}
-{common}
+    {common}
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
 
@@ -385,7 +378,7 @@ class MaxPegasos(_PegasosParams):
     ----------
     eta : float, default=1.0
         Step size (> 0); with zero initial weights it only rescales the weights.
-{common}
+    {common}
 
     Examples
     --------
@@ -411,7 +404,7 @@ class Perceptron(_PerceptronParams):
     alpha : float, default=1e-4
         The paper's lambda (> 0), for rows of unit norm (see :class:`AvgPegasos`).
     {row_scale}
-{common}
+    {common}
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
 

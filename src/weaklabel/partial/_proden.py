@@ -8,11 +8,12 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import log_softmax, softmax
-from .._validation import class_weight_doc, Interval, StrOptions
+from .._validation import Interval, StrOptions
 
+from .._docs import fill_doc
 from .._persist import register
 from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
-from ..linear import lbfgs_fit
+from .._lbfgs import lbfgs_fit
 from ._batch import BatchPartialLinear
 
 __all__ = ["PRODEN", "weighted_cross_entropy"]
@@ -61,7 +62,7 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
 
 
 @register
-@class_weight_doc
+@fill_doc
 class PRODEN(BatchPartialLinear):
     """Multinomial logistic regression from candidate label sets by progressive
     identification of the true label.
