@@ -22,7 +22,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .inference._kernels import _viterbi
+from .inference._kernels import _max_arg, _pair_max, _viterbi
 
 #: the flat examples and annotations as the kernels take them, one value: node inputs
 #: (``sym``: symbols ``Xs``, else features ``F``), node offsets ``off``, annotations ``A``
@@ -210,16 +210,7 @@ def _chain_oracle(W, flat, ramp, yref, i, buffers, G, c):
     else:
         base = _psi_p_score(Wp, flat, span, scores)
     _augment(scores, A, C, a, n)
-    K = Wp.shape[0]
-    if n == 1:
-        best = -np.inf
-        for y in range(K):
-            if scores[0, y] > best:
-                best = scores[0, y]
-                yhat[0] = y
-        top = best
-    else:
-        top = _viterbi(scores[:n], P[:n - 1], yhat[:n])
+    top = _viterbi(scores[:n], P[:n - 1], yhat[:n])
     loss = 0.0
     for v in range(n):
         if _outside(A, C, a + v, yhat[v]):
@@ -305,29 +296,14 @@ def _lp_example_grad(W, flat, i, phi, G, Gphi, work):
             scores[v, y] -= phi[e, 1, y]
     val = 0.0
     for v in range(n):
-        best = -np.inf
-        arg = 0
-        for y in range(K):
-            if scores[v, y] > best:
-                best = scores[v, y]
-                arg = y
+        best, arg = _max_arg(scores[v])
         ybar[v] = arg
         val += best
         _add_unary(Gu, sym, Xs, F, a + v, arg, 1.0)
     for e in range(eb - ea):
         u = E[ea + e, 0]
         v = E[ea + e, 1]
-        best = -np.inf
-        by = 0
-        bz = 0
-        for y in range(K):
-            p0 = phi[e, 0, y]
-            for z in range(K):
-                t = Wp[y, z] + p0 + phi[e, 1, z]
-                if t > best:
-                    best = t
-                    by = y
-                    bz = z
+        best, by, bz = _pair_max(Wp, phi[e, 0], phi[e, 1], 1.0)
         val += best
         Gp[by, bz] += 1.0
         for y in range(K):

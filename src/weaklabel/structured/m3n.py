@@ -40,8 +40,7 @@ from .._validation import StrOptions
 from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least, transactional
 from ._examples import MISSING, SET, as_graph, check_examples, check_label_prob_flat, check_labels, label_masks
 from .graphs import Graph
-from .inference import check_constraints, constrain, exact_map, lp_map, milp_map, satisfies
-from .inference._kernels import _viterbi
+from .inference import check_constraints, constrain, exact_map, lp_map, milp_map, satisfies, viterbi
 from .model import estimate_missingness, loss_augmented_oracle, sudoku_label_prob, unary_scores
 from .solvers import bcfw, bmrm, lp_adam
 
@@ -136,16 +135,11 @@ class _M3NBase(BaseEstimator):
             if not ex.chain:
                 raise ValueError("method='viterbi' needs chains; these examples have other graphs. Use 'exact', 'lp' "
                                  "or 'milp'.")
-            P = np.ascontiguousarray(np.broadcast_to(Wp, (max(nmax - 1, 1), K, K)))
             for i in range(ex.m):
                 a, b = ex.off[i], ex.off[i + 1]
-                n = b - a
                 unary_scores(self.unary_, ex, i, scores)
-                U, Pi = self._constrained(scores[:n], P[: n - 1], constraints, i)
-                if n == 1:
-                    out[a] = int(np.argmax(U[0]))
-                else:
-                    _viterbi(U, np.ascontiguousarray(Pi), out[a:b])
+                U, Pi = self._constrained(scores[: b - a], Wp, constraints, i)
+                out[a:b] = viterbi(U, Pi).labels
             info["tight"] = ex.m
             return self._check_constrained(ex, out, constraints, info)
         budget = 2_000_000 if max_nodes is None else max_nodes

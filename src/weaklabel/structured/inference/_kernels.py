@@ -6,10 +6,42 @@ import numpy as np
 from numba import njit
 
 
+@njit(cache=True, inline="always")
+def _max_arg(v):
+    """``(max, argmax)`` of the 1-D ``v``; ties go to the lowest index, and ``(-inf, 0)`` when
+    every entry is -inf (the one argmax of the structured kernels)."""
+    best = -np.inf
+    arg = 0
+    for y in range(v.shape[0]):
+        if v[y] > best:
+            best = v[y]
+            arg = y
+    return best, arg
+
+
+@njit(cache=True, inline="always")
+def _pair_max(T, a, b, sign):
+    """``(max, y, z)`` of ``T[y, z] + sign a[y] + sign b[z]`` over the label pairs, ties to the
+    first pair in row order (the one max-plus over an edge of the structured kernels)."""
+    best = -np.inf
+    by = 0
+    bz = 0
+    for y in range(T.shape[0]):
+        ay = sign * a[y]
+        for z in range(T.shape[1]):
+            t = T[y, z] + ay + sign * b[z]
+            if t > best:
+                best = t
+                by = y
+                bz = z
+    return best, by, bz
+
+
 @njit(cache=True)
 def _viterbi(U, P, out):
     """Exact max-sum on the chain 0-1-...-(n-1); ``P[t]`` scores ``(y_t, y_{t+1})``.
-    Ties go to the lowest label at each back-pointer.  Returns the maximum.
+    Ties go to the lowest label at each back-pointer.  One node (``P`` empty) is its
+    argmax.  Returns the maximum.
     """
     n, K = U.shape
     back = np.empty((n, K), np.int64)
@@ -28,12 +60,7 @@ def _viterbi(U, P, out):
             back[t, y] = arg
         for y in range(K):
             delta[y] = new[y]
-    best = -np.inf
-    arg = 0
-    for y in range(K):
-        if delta[y] > best:
-            best = delta[y]
-            arg = y
+    best, arg = _max_arg(delta)
     out[n - 1] = arg
     for t in range(n - 1, 0, -1):
         out[t - 1] = back[t, out[t]]
@@ -56,19 +83,9 @@ def _bound(U, P, edges, msg, b):
     n, K = U.shape
     tot = 0.0
     for i in range(n):
-        m = -np.inf
-        for y in range(K):
-            if b[i, y] > m:
-                m = b[i, y]
-        tot += m
+        tot += _max_arg(b[i])[0]
     for e in range(edges.shape[0]):
-        m = -np.inf
-        for y in range(K):
-            for z in range(K):
-                v = P[e, y, z] - msg[e, 0, y] - msg[e, 1, z]
-                if v > m:
-                    m = v
-        tot += m
+        tot += _pair_max(P[e], msg[e, 0], msg[e, 1], -1.0)[0]
     return tot
 
 
@@ -124,13 +141,7 @@ def _mplp(U, P, edges, msg, max_iter, tol, out, stop_below=-np.inf):
                 b[v, y] = c[y] + msg[e, 1, y]
         bound = _bound(U, P, edges, msg, b)
         for i in range(n):
-            m = -np.inf
-            arg = 0
-            for y in range(K):
-                if b[i, y] > m:
-                    m = b[i, y]
-                    arg = y
-            out[i] = arg
+            out[i] = _max_arg(b[i])[1]
         energy = _energy(U, P, edges, out)
         scale = 1.0 + abs(bound)
         if bound - energy <= 1e-9 * scale or bound <= stop_below:
@@ -287,11 +298,7 @@ def _free_max(H, assigned):
     tot = 0.0
     for i in range(H.shape[0]):
         if assigned[i] < 0:
-            m = -np.inf
-            for y in range(H.shape[1]):
-                if H[i, y] > m:
-                    m = H[i, y]
-            tot += m
+            tot += _max_arg(H[i])[0]
     return tot
 
 
@@ -357,10 +364,7 @@ def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
             for i in range(n):
                 if assigned[i] >= 0:
                     continue
-                m = -np.inf
-                for y in range(K):
-                    if Hd[i, y] > m:
-                        m = Hd[i, y]
+                m = _max_arg(Hd[i])[0]
                 c = 0
                 for y in range(K):
                     if Hd[i, y] > m - margin:
@@ -373,10 +377,7 @@ def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
                 tried[depth, y] = False
         v = var[depth]
         # next label: best H first, among those that can still beat the incumbent
-        m = -np.inf
-        for y in range(K):
-            if Hd[v, y] > m:
-                m = Hd[v, y]
+        m = _max_arg(Hd[v])[0]
         ub = part[depth] + free_sum[depth] + _free_max(Hd, assigned)
         pick = -1
         ps = -np.inf

@@ -85,9 +85,9 @@ def constrain(U, P, n_edges, allowed=None, forbidden=None):
     Returns
     -------
     U : ndarray of shape (n, K)
-        Node scores, -inf where a label is not allowed.
+        Node scores, lowered by ``M`` where a label is not allowed (see the module doc).
     P : ndarray
-        Edge scores, (n_edges, K, K) with -inf at forbidden pairs when a pair is
+        Edge scores, (n_edges, K, K) lowered by ``M`` at forbidden pairs when a pair is
         forbidden, else ``P`` as given.
     """
     if allowed is None and forbidden is None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import MAPResult, potentials
+from ..graphs import check_graph
+from ._common import MAPResult
 from ._kernels import _viterbi
 
 __all__ = ["viterbi"]
@@ -34,14 +35,30 @@ def viterbi(unary, pairwise, edges=None):
     >>> r.labels.tolist(), round(r.value, 2), r.certified
     ([0, 0, 0], 2.0, True)
     """
-    U, P, E = potentials(unary, pairwise, edges)
-    n = U.shape[0]
-    if edges is not None and not np.array_equal(E, np.c_[np.arange(n - 1), np.arange(1, n)].reshape(-1, 2)):
-        raise ValueError("viterbi needs the chain edges (0, 1), (1, 2), ...; use lp_map or exact_map for other graphs.")
+    U = np.asarray(unary, dtype=np.float64)
+    if U.ndim != 2 or U.shape[0] == 0 or U.shape[1] == 0:
+        raise ValueError(f"unary must be a non-empty 2-D array (n_nodes, K); got shape {U.shape}.")
+    n, K = U.shape
+    if edges is not None:
+        _, E = check_graph(n, edges)
+        chain = np.c_[np.arange(n - 1), np.arange(1, n)].reshape(-1, 2)
+        if E.shape != chain.shape or not np.array_equal(E, chain):
+            raise ValueError("viterbi needs the chain edges (0, 1), (1, 2), ...; use lp_map or exact_map for other "
+                             "graphs.")
+    P = np.asarray(pairwise, dtype=np.float64)
+    if P.shape == (K, K):                 # one table for every edge: a view, not n - 1 copies
+        if not np.isfinite(P).all():
+            raise ValueError("unary and pairwise must be finite.")
+        P = np.broadcast_to(P, (max(n - 1, 0), K, K))
+    elif P.shape == (max(n - 1, 0), K, K):
+        if not np.isfinite(P).all():
+            raise ValueError("unary and pairwise must be finite.")
+    else:
+        raise ValueError(f"pairwise must have shape ({K}, {K}) or ({max(n - 1, 0)}, {K}, {K}) for a chain of {n} "
+                         f"nodes and {K} labels; got {P.shape}.")
+    if not np.isfinite(U).all():
+        raise ValueError("unary and pairwise must be finite.")
+    U = np.ascontiguousarray(U)
     out = np.zeros(n, dtype=np.int64)
-    if n == 1:
-        out[0] = int(np.argmax(U[0]))
-        v = float(U[0, out[0]])
-        return MAPResult(out, v, v, True)
     v = float(_viterbi(U, P, out))
     return MAPResult(out, v, v, True)
