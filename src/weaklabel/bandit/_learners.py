@@ -343,12 +343,8 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
                                                                                                   np.ndarray)))
         if not first and classes is None:
             classes = self.classes_
-        S, classes_ = check_candidates(y, n, classes)
+        S, classes_ = check_candidates(y, n, classes)                   # no empty set (check_candidates)
         classes_ = self._check_classes(classes_, classes, first, "y")
-        empty = ~S.any(axis=1)
-        if empty.any():
-            raise ValueError(f"y has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}; every row "
-                             "needs at least one acceptable label.")
         idx = S.argmax(axis=1).astype(np.intp)
         if (S.sum(axis=1) == 1).all():
             return _Encoded(False, idx, _NO_INDEX, _NO_BOOL), classes_

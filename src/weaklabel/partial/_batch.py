@@ -12,13 +12,6 @@ from ..labels import check_candidates
 from ..linear import LinearMulticlass
 
 
-def check_nonempty(S, name="y"):
-    """Raise when a row of the candidate mask ``S`` allows no label."""
-    empty = ~S.any(axis=1)
-    if empty.any():
-        raise ValueError(f"{name} has empty candidate sets at rows {np.flatnonzero(empty)[:10].tolist()}.")
-
-
 class BatchPartialLinear(LinearMulticlass):
     """Base of the linear batch learners from candidate sets (CLPL, PRODEN)."""
 
@@ -33,7 +26,6 @@ class BatchPartialLinear(LinearMulticlass):
         S, classes = check_candidates(y, X.shape[0], self.classes)
         if classes.size < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class {classes.tolist()}.")
-        check_nonempty(S)
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                      ensure_non_negative=True)
         if getattr(self, "class_weight", None) is not None:

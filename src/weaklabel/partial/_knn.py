@@ -14,7 +14,6 @@ from .._persist import register, save_model
 from .._validation import check_partial_fit_classes, keyword_only, check_X, check_X_values, transactional
 from .._online import candidate_score
 from ..labels import CandidateSets, check_candidates
-from ._batch import check_nonempty
 
 __all__ = ["PLKNN"]
 
@@ -93,8 +92,7 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         self._validate_params()
         X = check_X(self, X, reset=True)
         n = X.shape[0]
-        S, classes = check_candidates(y, n, classes)
-        check_nonempty(S)
+        S, classes = check_candidates(y, n, classes)           # no empty set (check_candidates)
         self._nn = NearestNeighbors(n_neighbors=min(self.n_neighbors, n), metric=self.metric).fit(X)
         self._X = X
         self._S = S.astype(np.float64)
@@ -132,7 +130,6 @@ class PLKNN(ClassifierMixin, BaseEstimator):
             return self._store(X, y, wanted if wanted is not None else self.classes)
         X = check_X(self, X, reset=False)
         S, _ = check_candidates(y, X.shape[0], self.classes_)
-        check_nonempty(S)
         if sp.issparse(X) != sp.issparse(self._X):
             X = sp.csr_matrix(X) if sp.issparse(self._X) else X.toarray()
         X_all = sp.vstack([self._X, X], format="csr") if sp.issparse(X) else np.vstack([self._X, X])
