@@ -358,7 +358,41 @@ def load_model_bytes(data):
         return load_model(path)
 
 
-class EmbeddedModelFile:
+class SavesModel:
+    """Mixin of every estimator with a model file: one ``save``.  A class names the attribute
+    its fit sets (``_fitted_marker``) and declares its state (``_state_arrays``,
+    ``_state_meta``, ``_declared_state``, ``_set_state``).
+    """
+
+    _fitted_marker = "classes_"
+
+    def save(self, path):
+        """Write the fitted model to ``path`` (.npz arrays + JSON metadata, no pickle).
+
+        The file is written to a temporary name and moved into place, so a failed save
+        never leaves a half-written model.  Read it back with :func:`weaklabel.load`.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File to write.
+
+        Returns
+        -------
+        str or path-like
+            The path written.
+        """
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, self._fitted_marker)
+        self._check_saveable()
+        return save_model(self, path)
+
+    def _check_saveable(self):
+        """Raise when the fitted model cannot be written (default: it always can)."""
+
+
+class EmbeddedModelFile(SavesModel):
     """Mixin of the meta-estimators whose model file holds the learner's own model file
     (array ``estimator_file``): ``save`` and the ``estimator`` parameter's round trip.  A
     class defines ``_fitted_marker`` (the attribute a fit sets) and its own state.
@@ -366,27 +400,9 @@ class EmbeddedModelFile:
 
     _fitted_marker = "estimator_"
 
-    def save(self, path):
-        """Write the fitted model, the learner's own model file inside, to ``path``.
-
-        Read it back with :func:`weaklabel.load`.  The learner must be one that saves.
-
-        Parameters
-        ----------
-        path : str or path-like
-            Where to write the model (.npz).
-
-        Returns
-        -------
-        path : pathlib.Path
-            The file written.
-        """
-        from sklearn.utils.validation import check_is_fitted
-
-        check_is_fitted(self, self._fitted_marker)
+    def _check_saveable(self):
         if not hasattr(self.estimator_, "_state_arrays"):
             raise TypeError(f"{type(self.estimator_).__name__} cannot be saved, so neither can this model.")
-        return save_model(self, path)
 
     def _params_to_save(self):
         return jsonable_params({k: v for k, v in self.get_params(deep=False).items() if k != "estimator"})

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import minimize_scalar
-from scipy.special import logsumexp, softmax
+from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import ShuffleSplit
 from ._validation import HasMethods, Interval
@@ -25,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 from numbers import Real
 
 from ._persist import EmbeddedModelFile, load_model_bytes, register
+from .linear import SoftmaxProba
 from .labels import check_candidates
 
 __all__ = ["SoftmaxCalibrated", "fit_temperature"]  # OutOfFoldTemperature: a mixin of the learners
@@ -82,7 +83,7 @@ def fit_temperature(scores, S, confusion=None):
 
 
 @register
-class SoftmaxCalibrated(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A margin learner with ``predict_proba``: softmax of its scores at a fitted temperature.
 
     ``fit`` trains a clone of ``estimator`` on ``1 - holdout`` of the rows and fits the
@@ -198,38 +199,9 @@ class SoftmaxCalibrated(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, 
         check_is_fitted(self, "temperature_")
         return self.estimator_.decision_function(X)
 
-    def predict_proba(self, X):
-        """Return ``softmax(scores / temperature_)``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Class probabilities, columns in the order of ``classes_``.
-        """
+    def _proba_scores(self, X):
         check_is_fitted(self, "temperature_")
-        return softmax(_class_scores(self.estimator_, X) / self.temperature_, axis=1)
-
-    def predict_log_proba(self, X):
-        """Return the log of :meth:`predict_proba`.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Log-probabilities.
-        """
-        check_is_fitted(self, "temperature_")
-        z = _class_scores(self.estimator_, X) / self.temperature_
-        return z - logsumexp(z, axis=1, keepdims=True)
+        return _class_scores(self.estimator_, X) / self.temperature_
 
     def predict(self, X):
         """Return the learner's predictions (calibration does not change the argmax).
@@ -392,37 +364,9 @@ class OutOfFoldTemperature:
                                  f"or wrap {type(self).__name__} in weaklabel.calibration.SoftmaxCalibrated.")
         return True
 
-    @available_if(_check_probability)
-    def predict_proba(self, X):
-        """Class probabilities ``softmax(decision_function(X) / temperature_)``.
+    predict_proba = available_if(_check_probability)(SoftmaxProba.predict_proba)
+    predict_log_proba = available_if(_check_probability)(SoftmaxProba.predict_log_proba)
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows to classify.
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_classes)
-            Rows summing to 1, columns in the order of ``classes_``.
-        """
+    def _proba_scores(self, X):
         check_is_fitted(self, "temperature_")
-        return softmax(_class_scores(self, X) / self.temperature_, axis=1)
-
-    @available_if(_check_probability)
-    def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba`.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows to classify.
-
-        Returns
-        -------
-        log_proba : ndarray of shape (n_samples, n_classes)
-            Log-probabilities, columns in the order of ``classes_``.
-        """
-        check_is_fitted(self, "temperature_")
-        z = _class_scores(self, X) / self.temperature_
-        return z - logsumexp(z, axis=1, keepdims=True)
+        return _class_scores(self, X) / self.temperature_

@@ -12,13 +12,13 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._persist import save_model
+from ._persist import SavesModel
 from ._row_kernels import Rows
 from ._validation import check_X_values
 
-__all__ = ["LinearMulticlass", "kernel_ready", "kernel_rows", "with_intercept"]
+__all__ = ["LinearMulticlass", "SoftmaxProba", "kernel_ready", "kernel_rows", "with_intercept"]
 
-class LinearMulticlass(ClassifierMixin, BaseEstimator):
+class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
     """Base for linear multiclass models scored by ``x @ coef_.T + intercept_``."""
 
     # ---- weights ------------------------------------------------------------
@@ -148,25 +148,50 @@ class LinearMulticlass(ClassifierMixin, BaseEstimator):
             raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
                              f"{self.n_features_in_} features")
 
-    def save(self, path):
-        """Write the fitted model to ``path`` (.npz arrays + JSON metadata, no pickle).
 
-        The file is written to a temporary name and moved into place, so a failed
-        save never leaves a half-written model.  Read it back with :func:`weaklabel.load`.
+
+
+class SoftmaxProba:
+    """Mixin: ``predict_proba`` and ``predict_log_proba`` as the softmax of the class scores a
+    class gives by ``_proba_scores(X)`` (its scores, divided by a temperature where it has one).
+    """
+
+    def predict_proba(self, X):
+        """Return the class probabilities: the softmax of the (tempered) class scores.
 
         Parameters
         ----------
-        path : str or path-like
-            File to write.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
-        path : str
-            The path written.
+        ndarray of shape (n_samples, n_classes)
+            Rows summing to 1, columns in the order of ``classes_``.
         """
-        check_is_fitted(self, "classes_")
-        return save_model(self, path)
+        from scipy.special import softmax
 
+        return softmax(self._proba_scores(X), axis=1)
+
+    def predict_log_proba(self, X):
+        """Return the log of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Log-probabilities, columns in the order of ``classes_``.
+        """
+        from scipy.special import log_softmax
+
+        return log_softmax(self._proba_scores(X), axis=1)
+
+    def _proba_scores(self, X):
+        return self._scores(X)
 
 
 def with_intercept(X):

@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._persist import register, save_model
+from .._persist import SavesModel, register
 from .._validation import keyword_only, AT_LEAST_1, POSITIVE, check_X, transactional
 
 __all__ = ["GaussianSupport"]
@@ -27,7 +27,7 @@ def _flushed_exp(a):
 
 
 @register
-class GaussianSupport(TransformerMixin, BaseEstimator):
+class GaussianSupport(SavesModel, TransformerMixin, BaseEstimator):
     """Map ``x`` to ``[exp(-||x - b_j||^2 / g)]_j`` over the first ``n_support`` training rows,
     scaled to unit length.
 
@@ -76,6 +76,8 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
     >>> GaussianSupport(n_support=2, g=1.0).fit(X).transform(X).round(3).tolist()
     [[0.939, 0.345], [0.345, 0.939], [0.939, 0.345]]
     """
+
+    _fitted_marker = "support_"
 
     _parameter_constraints = {"n_support": [AT_LEAST_1], "g": [POSITIVE], "center": ["boolean"],
                               "normalize": ["boolean"]}
@@ -160,23 +162,6 @@ class GaussianSupport(TransformerMixin, BaseEstimator):
         d2 *= -1.0 / float(self.g)
         return d2
 
-    def save(self, path):
-        """Write the fitted support set to ``path``.
-
-        Read it back with :func:`weaklabel.load`.
-
-        Parameters
-        ----------
-        path : str or path-like
-            File to write.
-
-        Returns
-        -------
-        str
-            The path written.
-        """
-        check_is_fitted(self, "support_")
-        return save_model(self, path)
 
     @classmethod
     def _declared_state(cls, params, state, shapes):

@@ -6,7 +6,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import log_softmax, softmax
+from scipy.special import log_softmax
 from .._validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
@@ -17,6 +17,7 @@ from .._validation import (check_partial_fit_classes, class_weighted, keyword_on
                            transactional)
 from .._online import OnlineEngine
 from .._lbfgs import lbfgs_fit
+from ..linear import SoftmaxProba
 
 __all__ = ["CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]
 
@@ -82,7 +83,7 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, trusted=None, C_T
 
 @register
 @fill_doc
-class CorrectedLogistic(OnlineEngine):
+class CorrectedLogistic(SoftmaxProba, OnlineEngine):
     """Multinomial logistic regression on noisy labels with a known noise matrix, loss-corrected.
 
     Patrini, Rozza, Menon, Nock & Qu, "Making Deep Neural Networks Robust to Label Noise:
@@ -397,36 +398,6 @@ class CorrectedLogistic(OnlineEngine):
             raise ValueError(f"CorrectedLogistic needs at least 2 classes; got 1 class {classes.tolist()}.")
         idx = _labels_to_index(arr, classes, "y")
         return np.eye(classes.size)[idx], classes
-
-    def predict_proba(self, X):
-        """Return ``P(clean label | x)``: the softmax of the scores.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Class probabilities, columns in the order of ``classes_``.
-        """
-        return softmax(self._scores(X), axis=1)
-
-    def predict_log_proba(self, X):
-        """Return the log of :meth:`predict_proba`.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Log-probabilities.
-        """
-        return log_softmax(self._scores(X), axis=1)
 
     @classmethod
     def _declared_state(cls, params, state, shapes):

@@ -10,14 +10,14 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
 from .._validation import Interval
 
-from .._persist import register, save_model
+from .._persist import SavesModel, register
 from .._validation import keyword_only, transactional
 
 __all__ = ["DawidSkene"]
 
 
 @register
-class DawidSkene(BaseEstimator):
+class DawidSkene(SavesModel, BaseEstimator):
     """Dawid & Skene's EM: one confusion matrix per annotator and the posterior of each true label.
 
     .. deprecated:: 0.1.0
@@ -78,6 +78,8 @@ class DawidSkene(BaseEstimator):
     >>> np.round(np.diagonal(ds.confusions_, axis1=1, axis2=2).mean(axis=1), 2)   # who is good
     array([0.9 , 0.71, 0.66])
     """
+
+    _fitted_marker = "posterior_"
 
     _parameter_constraints = {"prior": [Interval(Real, 0, None, closed="neither")],
                               "prior_diagonal": [Interval(Real, 0, None, closed="left")],
@@ -147,25 +149,6 @@ class DawidSkene(BaseEstimator):
         self.converged_ = converged
         return self
 
-    def save(self, path):
-        """Write the fitted model (posteriors, confusion matrices, class prior) to ``path``.
-
-        Read it back with :func:`weaklabel.load`.
-
-        Parameters
-        ----------
-        path : str or path-like
-            File to write.
-
-        Returns
-        -------
-        str
-            The path written.
-        """
-        from sklearn.utils.validation import check_is_fitted
-
-        check_is_fitted(self, "posterior_")
-        return save_model(self, path)
 
     @classmethod
     def _declared_state(cls, params, state, shapes):

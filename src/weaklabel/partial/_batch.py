@@ -7,13 +7,46 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._online import candidate_score
-from .._validation import saved_temperature, check_X
+from .._validation import check_X, saved_temperature, transactional
 from ..labels import check_candidates
 from ..linear import LinearMulticlass
 
 
 class BatchPartialLinear(LinearMulticlass):
-    """Base of the linear batch learners from candidate sets (CLPL, PRODEN)."""
+    """Base of the linear batch learners from candidate sets (CLPL, PRODEN): one ``fit``
+    that validates the inputs once and hands them to the learner's ``_fit_validated``."""
+
+    @transactional
+    def fit(self, X, y, sample_weight=None):
+        """Fit on candidate label sets.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
+        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+            Candidate label set of each sample (1-D labels are singleton sets).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        Xf, S, classes, sw = self._fit_inputs(X, y, sample_weight)
+        self._fit_validated(Xf, S, classes, sw)
+        self.classes_ = classes
+        self.__dict__.pop("temperature_", None)
+        self._finish_fit(X, y, sample_weight)
+        return self
+
+    def _fit_validated(self, Xf, S, classes, sw):
+        """Fit the weights on validated inputs (sets ``_W``, ``n_iter_``, ``loss_``)."""
+        raise NotImplementedError
+
+    def _finish_fit(self, X, y, sample_weight):
+        """After the weights: what else ``fit`` fits (CLPL's temperature); default nothing."""
 
     def _fit_inputs(self, X, y, sample_weight):
         """Validated ``(Xf, S, classes, sw)``: rows as CSR or float64, the candidate mask over
@@ -28,7 +61,7 @@ class BatchPartialLinear(LinearMulticlass):
             raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class {classes.tolist()}.")
         sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
                                                                      ensure_non_negative=True)
-        if getattr(self, "class_weight", None) is not None:
+        if self.class_weight is not None:
             sw = class_weighted(sw, S / S.sum(axis=1, keepdims=True), classes, self.class_weight)
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         return Xf, S, classes, sw

@@ -9,7 +9,7 @@ from .._validation import Interval, StrOptions
 
 from .._docs import fill_doc
 from .._persist import register
-from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
+from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE
 from .._lbfgs import lbfgs_fit
 from ..calibration import OutOfFoldTemperature
 from ._batch import BatchPartialLinear
@@ -130,33 +130,14 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
         self.tol = tol
         self.classes = classes
 
-    @transactional
-    def fit(self, X, y, sample_weight=None):
-        """Fit on candidate label sets.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The training rows.
-        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
-            Candidate label set of each sample (1-D labels are singleton sets).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each row; None gives every row weight 1.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        Xf, S, classes, sw = self._fit_inputs(X, y, sample_weight)
+    def _fit_validated(self, Xf, S, classes, sw):
         K = classes.size
         self._W, res = lbfgs_fit(Xf, K, lambda Z: clpl_loss(Z, S, self.loss, sw), alpha=self.alpha,
                                  verbose=self.verbose, name="CLPL",
                                  fit_intercept=self.fit_intercept, max_iter=self.max_iter, tol=self.tol)
-        self.classes_ = classes
         self.n_iter_ = int(res.nit)
         self.loss_ = float(res.fun)
-        self.__dict__.pop("temperature_", None)
+
+    def _finish_fit(self, X, y, sample_weight):
         if self.probability:
             self._fit_probability(X, y, sample_weight)
-        return self

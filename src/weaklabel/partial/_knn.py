@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._persist import register, save_model
+from .._persist import SavesModel, register
 from .._validation import check_partial_fit_classes, keyword_only, check_X, check_X_values, transactional
 from .._online import candidate_score
 from ..labels import CandidateSets, check_candidates
@@ -19,7 +19,7 @@ __all__ = ["PLKNN"]
 
 
 @register
-class PLKNN(ClassifierMixin, BaseEstimator):
+class PLKNN(SavesModel, ClassifierMixin, BaseEstimator):
     """The k nearest neighbours' vote, from candidate label sets.
 
     Hüllermeier & Beringer, "Learning from ambiguously labeled examples", Intelligent
@@ -208,23 +208,6 @@ class PLKNN(ClassifierMixin, BaseEstimator):
         """
         return candidate_score(self, X, y, sample_weight)
 
-    def save(self, path):
-        """Write the fitted model (its training rows and candidate sets) to ``path``.
-
-        Read it back with :func:`weaklabel.load`.
-
-        Parameters
-        ----------
-        path : str or path-like
-            File to write.
-
-        Returns
-        -------
-        str
-            The path written.
-        """
-        check_is_fitted(self, "classes_")
-        return save_model(self, path)
 
     @classmethod
     def _declared_state(cls, params, state, shapes):

@@ -7,13 +7,13 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import log_softmax, softmax
 from .._validation import Interval, StrOptions
 
 from .._docs import fill_doc
 from .._persist import register
-from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE, transactional
+from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE
 from .._lbfgs import lbfgs_fit
+from ..linear import SoftmaxProba
 from ._batch import BatchPartialLinear
 
 __all__ = ["PRODEN", "weighted_cross_entropy"]
@@ -63,7 +63,7 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
 
 @register
 @fill_doc
-class PRODEN(BatchPartialLinear):
+class PRODEN(SoftmaxProba, BatchPartialLinear):
     """Multinomial logistic regression from candidate label sets by progressive
     identification of the true label.
 
@@ -157,25 +157,7 @@ class PRODEN(BatchPartialLinear):
         self.classes = classes
         self.init = init
 
-    @transactional
-    def fit(self, X, y, sample_weight=None):
-        """Fit on candidate label sets.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The training rows.
-        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
-            Candidate label set of each sample (1-D labels are singleton sets).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each row; None gives every row weight 1.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        Xf, S, classes, sw = self._fit_inputs(X, y, sample_weight)
+    def _fit_validated(self, Xf, S, classes, sw):
         d, K = Xf.shape[1], classes.size
         if self.init == "clpl":
             from ._clpl import clpl_loss
@@ -202,41 +184,9 @@ class PRODEN(BatchPartialLinear):
         if not np.isfinite(W).all():
             raise FloatingPointError("PRODEN weights are not finite; raise alpha.")
         self._W = W
-        self.classes_ = classes
         self.confidence_ = Q
         self.n_iter_ = rounds
         self.loss_ = float(res.fun)
-        return self
-
-    def predict_proba(self, X):
-        """Return the class probabilities: the softmax of the scores.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Class probabilities, columns in the order of ``classes_``.
-        """
-        return softmax(self._scores(X), axis=1)
-
-    def predict_log_proba(self, X):
-        """Return the log of :meth:`predict_proba`.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Log-probabilities.
-        """
-        return log_softmax(self._scores(X), axis=1)
 
 
 def _scores(X, W, d):

@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._persist import register, save_model
+from .._persist import SavesModel, register
 from .._validation import transactional
 from ._kernels import em_step, lift_pass, posterior_pass, vote_winners, weighted_votes
 from ._votes import check_gold, check_sets, check_votes, outputs_table
@@ -26,10 +26,12 @@ __all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "held_out_vote_score"]
 _NO_PARAMS = np.zeros((1, 1, 1))      # em_step's parameters when it starts from majority vote
 
 
-class _LabelModel(BaseEstimator):
+class _LabelModel(SavesModel, BaseEstimator):
     """What the label models share: the fitted shape of the votes, prediction, scoring,
     saving.
     """
+
+    _fitted_marker = "n_classes_"
 
     def _sets(self, n_classes):
         """The set votes' table (None for models without set votes, or none given)."""
@@ -145,21 +147,6 @@ class _LabelModel(BaseEstimator):
             raise ValueError("y holds no known label (every entry is -1); nothing to score.")
         return float(np.mean(pred[known] == g[known]))
 
-    def save(self, path):
-        """Write the fitted model to ``path``; read it back with :func:`weaklabel.load`.
-
-        Parameters
-        ----------
-        path : str or path-like
-            File to write.
-
-        Returns
-        -------
-        path : str
-            The path written.
-        """
-        check_is_fitted(self, "n_classes_")
-        return save_model(self, path)
 
 
 @register

@@ -34,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._persist import register, save_model
+from .._persist import SavesModel, register
 from .._validation import StrOptions
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least, transactional
@@ -49,8 +49,10 @@ __all__ = ["MILM3N", "LPMILM3N", "RampCCCPM3N", "estimate_missingness", "sudoku_
 _METHODS = (None, "viterbi", "exact", "lp", "milp")
 
 
-class _M3NBase(BaseEstimator):
+class _M3NBase(SavesModel, BaseEstimator):
     """Validation, the transactional fit, decoding and persistence shared by the three learners."""
+
+    _fitted_marker = "pairwise_"
 
     @transactional
     def fit(self, X, Y, label_prob=None):
@@ -327,23 +329,6 @@ class _M3NBase(BaseEstimator):
                           f"below tol={self.tol}; raise max_iter or tol.", ConvergenceWarning, stacklevel=3)
 
     # ---- persistence ----------------------------------------------------------------------
-    def save(self, path):
-        """Write the fitted model to ``path`` (.npz arrays + JSON metadata, no pickle).
-
-        Read it back with :func:`weaklabel.load`.
-
-        Parameters
-        ----------
-        path : str or path-like
-            File to write.
-
-        Returns
-        -------
-        str
-            The path written.
-        """
-        check_is_fitted(self, "pairwise_")
-        return save_model(self, path)
 
     def _params_to_save(self):
         params = self.get_params(deep=False)
