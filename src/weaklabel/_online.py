@@ -47,7 +47,7 @@ from ._validation import (check_sample_weight, check_X, class_weighted, row_scal
                           saved_temperature, transactional)
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
-__all__ = ["OnlineEngine", "OnlineLinear"]
+__all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore"]
 
 # history buffers: name -> (attribute, dtype); "predictions" is mapped to labels
 _HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool, "propensities": np.float64}
@@ -327,6 +327,32 @@ class OnlineLinear(OnlineEngine):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+class CandidateScore:
+    """Mixin of the learners from candidate sets: ``score`` on weak labels."""
+
+    def score(self, X, y, sample_weight=None):
+        """Return the fraction of predictions inside the candidate sets (1 - ambiguous 0-1 loss).
+
+        With exact labels (1-D ``y``) this is the accuracy, so model selection tools
+        (``GridSearchCV``, ``cross_val_score``) work on candidate sets as they are.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+        y : CandidateSets, bool mask, list of label lists, or 1-D labels
+            Candidate label set (or label) of each row.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
+
+        Returns
+        -------
+        score : float
+            Weighted fraction of rows whose prediction is a candidate.
+        """
+        return candidate_score(self, X, y, sample_weight)
 
 
 def candidate_score(est, X, y, sample_weight=None):

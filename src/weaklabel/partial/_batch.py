@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._online import candidate_score
+from .._online import CandidateScore
 from .._validation import check_X, saved_temperature, transactional
 from ..labels import check_candidates
 from ..linear import LinearMulticlass
 
 
-class BatchPartialLinear(LinearMulticlass):
+class BatchPartialLinear(CandidateScore, LinearMulticlass):
     """Base of the linear batch learners from candidate sets (CLPL, PRODEN): one ``fit``
     that validates the inputs once and hands them to the learner's ``_fit_validated``."""
 
@@ -65,25 +65,6 @@ class BatchPartialLinear(LinearMulticlass):
             sw = class_weighted(sw, S / S.sum(axis=1, keepdims=True), classes, self.class_weight)
         Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         return Xf, S, classes, sw
-
-    def score(self, X, y, sample_weight=None):
-        """Fraction of predictions inside the candidate sets (with 1-D labels: accuracy).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-        y : CandidateSets, bool mask, list of label lists, or 1-D labels
-            Their weak labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each row; None gives every row weight 1.
-
-        Returns
-        -------
-        score : float
-            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
-        """
-        return candidate_score(self, X, y, sample_weight)
 
     def _state_meta(self):
         meta = {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}

@@ -12,14 +12,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._persist import SavesModel, register
 from .._validation import check_partial_fit_classes, keyword_only, check_X, check_X_values, transactional
-from .._online import candidate_score
+from .._online import CandidateScore
 from ..labels import CandidateSets, check_candidates
 
 __all__ = ["PLKNN"]
 
 
 @register
-class PLKNN(SavesModel, ClassifierMixin, BaseEstimator):
+class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
     """The k nearest neighbours' vote, from candidate label sets.
 
     Hüllermeier & Beringer, "Learning from ambiguously labeled examples", Intelligent
@@ -188,25 +188,6 @@ class PLKNN(SavesModel, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "classes_")
         return self.classes_[np.argmax(self._votes(X), axis=1)]
-
-    def score(self, X, y, sample_weight=None):
-        """Return the fraction of predictions inside the candidate sets (with 1-D labels: accuracy).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-        y : CandidateSets, bool mask, list of label lists, or 1-D labels
-            Their weak labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each row; None gives every row weight 1.
-
-        Returns
-        -------
-        float
-            The (weighted) share of predictions in their set.
-        """
-        return candidate_score(self, X, y, sample_weight)
 
 
     @classmethod

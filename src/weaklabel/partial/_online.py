@@ -12,14 +12,14 @@ import numpy as np
 from .._validation import check_partial_fit_classes, transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, describe_rows
 from ..calibration import OutOfFoldTemperature
 from ..labels import check_candidates
-from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear, candidate_score
+from .._online import EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear
 from .._persist import register
 from .._docs import with_doc
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
 
-class _OnlineCandidateLearner(OutOfFoldTemperature, OnlineLinear):
+class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear):
     """Shared machinery: validation, fresh/continued state, epochs over the kernel."""
 
     _rule = RULE_AVG
@@ -129,28 +129,6 @@ class _OnlineCandidateLearner(OutOfFoldTemperature, OnlineLinear):
     def _set_extra_mixing_state(self, arrays):
         self._scale = 1.0                      # Pegasos keeps ||W||^2 incrementally
         self._normsq = float(np.sum(self._W * self._W))
-
-    def score(self, X, y, sample_weight=None):
-        """Fraction of predictions inside the candidate sets (1 - ambiguous 0-1 loss).
-
-        With exact labels (1-D ``y``) this is the accuracy, so model selection tools
-        (``GridSearchCV``, ``cross_val_score``) work on candidate sets as they are.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Samples to classify.
-        y : CandidateSets, bool mask, list of label lists, or 1-D labels
-            Candidate label set (or label) of each sample.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weights of the samples.
-
-        Returns
-        -------
-        score : float
-            Weighted fraction of samples whose prediction is a candidate.
-        """
-        return candidate_score(self, X, y, sample_weight)
 
     # ---- persistence / tags ---------------------------------------------------
     def _state_arrays(self):
