@@ -107,7 +107,7 @@ class BagScoring:
         Returns
         -------
         score : float
-            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
+            The (weighted) share of bags whose predicted labeling is a candidate.
         """
         pred = self.predict(X)
         B = as_bags(y, pred.shape[0], name="y")

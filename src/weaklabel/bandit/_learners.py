@@ -112,7 +112,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         Returns
         -------
         score : float
-            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
+            The (weighted) accuracy, share inside the sets, or agreement with the log.
         """
         from ..labels import BanditFeedback
 

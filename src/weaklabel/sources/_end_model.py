@@ -206,7 +206,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         Returns
         -------
         score : float
-            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
+            The share of covered rows where the end model predicts the label model's class.
         """
         check_is_fitted(self, "estimator_")
         votes, _ = check_votes(y, n_classes=self.classes_.size, n_sources=self.label_model_.n_sources_,

@@ -136,7 +136,8 @@ class _LabelModel(SavesModel, BaseEstimator):
         Returns
         -------
         score : float
-            The mean accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``).
+            Accuracy on the rows with a known label; without ``y``, the held-out vote
+            score.
         """
         if y is None:
             return held_out_vote_score(self, L)
@@ -147,6 +148,22 @@ class _LabelModel(SavesModel, BaseEstimator):
             raise ValueError("y holds no known label (every entry is -1); nothing to score.")
         return float(np.mean(pred[known] == g[known]))
 
+    def predict_proba(self, L):
+        """Return the posterior of each row's true class; the class balance for a row without a vote.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes of the rows to label, with the fitted number of sources.
+
+        Returns
+        -------
+        P : ndarray of shape (n_rows, n_classes)
+            One row of class probabilities per row of votes (for :class:`MajorityVote`,
+            each class's share of the row's weighted votes).
+        """
+        votes, K = self._check(L, reset=False)
+        return self._proba(votes, K)
 
 
 @register
@@ -255,21 +272,7 @@ class MajorityVote(_LabelModel):
                      self._members(self.n_classes_), self._winners)
         self.class_balance_ = (self._winners + 1.0) / (self._winners.sum() + self.n_classes_)
 
-    def predict_proba(self, L):
-        """Each class's share of a row's (weighted) votes; the class balance for a row
-        without a vote.
-
-        Parameters
-        ----------
-        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
-            Votes of the rows to label, with the fitted number of sources.
-
-        Returns
-        -------
-        P : ndarray of shape (n_rows, n_classes)
-            One row of class probabilities per row of votes.
-        """
-        votes, K = self._check(L, reset=False)
+    def _proba(self, votes, K):
         P = self._counts(votes, K)
         total = P.sum(axis=1, keepdims=True)
         return np.where(total > 0, P / np.where(total > 0, total, 1.0), self.class_balance_[None, :])
@@ -510,20 +513,7 @@ class DawidSkene(_LabelModel):
         _, ll = self._posteriors(votes, self.confusions_, self.class_balance_)
         self.log_likelihood_, self.n_iter_, self.converged_ = float(ll), self._t, False
 
-    def predict_proba(self, L):
-        """Posterior of each row's true class; the class balance for a row without a vote.
-
-        Parameters
-        ----------
-        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
-            Votes of the rows to label, with the fitted number of sources.
-
-        Returns
-        -------
-        P : ndarray of shape (n_rows, n_classes)
-            One row of class probabilities per row of votes.
-        """
-        votes, _ = self._check(L, reset=False)
+    def _proba(self, votes, K):
         return self._posteriors(votes, self.confusions_, self.class_balance_)[0]
 
     @classmethod
@@ -756,20 +746,7 @@ class PrecisionVote(_LabelModel):
         self._publish(self._s_right * n_eff, self._s_total * n_eff, self._s_class * n_eff)
         self.n_iter_, self.converged_ = self._t, False
 
-    def predict_proba(self, L):
-        """Posterior of each row's true class; the class balance for a row without a vote.
-
-        Parameters
-        ----------
-        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
-            Votes of the rows to label, with the fitted number of sources.
-
-        Returns
-        -------
-        P : ndarray of shape (n_rows, n_classes)
-            One row of class probabilities per row of votes.
-        """
-        votes, _ = self._check(L, reset=False)
+    def _proba(self, votes, K):
         return self._posteriors(votes, self.weights_, self.class_balance_)
 
     @classmethod

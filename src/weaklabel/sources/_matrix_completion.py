@@ -252,21 +252,7 @@ class MatrixCompletion(_LabelModel):
             self.class_balance_ = self._balance(K, self._gold_counts)
         return self
 
-    def predict_proba(self, L):
-        """Posterior of each row's true class from its votes; the class balance for a row
-        without a vote.
-
-        Parameters
-        ----------
-        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
-            Votes of the rows to label, with the fitted number of sources.
-
-        Returns
-        -------
-        P : ndarray of shape (n_rows, n_classes)
-            One row of class probabilities per row of votes.
-        """
-        votes, K = self._check(L, reset=False)
+    def _proba(self, votes, K):
         rows = np.repeat(np.arange(votes.n_rows), np.diff(votes.indptr))
         log_mu = np.log(np.clip(self.mu_, 1e-6, 1.0))
         S = np.tile(np.log(self.class_balance_), (votes.n_rows, 1))
