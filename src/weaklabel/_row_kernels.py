@@ -105,26 +105,45 @@ def _argmax(v):
             best = k
     return best
 
-@njit(cache=True, nogil=True, inline="always")
-def _dense_scores(W, X, i, scores):
-    """scores = W.T @ X[i] for a dense row (no compaction: dense rows are mostly nonzero
-    here, and a direct loop beats the gather); returns ||X[i]||^2.
-    """
-    n_classes = W.shape[1]
-    for k in range(n_classes):
-        scores[k] = 0.0
+
+# ---- the dense fast path: weights class-major (n_classes, n_features) during a pass ----------
+#: the floating-point liberties of the dense path: sums may be reassociated (vectorised) and
+#: multiply-adds fused; NaN and infinities keep their meaning
+DENSE_FASTMATH = {"reassoc", "contract", "nsz"}
+
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_scores(Wt, X, i, scale, scores):
+    """``scores[k] = scale * Wt[k] . X[i]`` for a dense row, ``Wt`` class-major: one
+    contiguous, vectorised dot product per class.  Returns ``||X[i]||^2``."""
+    n_classes, d = Wt.shape
     nsq = 0.0
-    for j in range(X.shape[1]):
+    for j in range(d):
         xj = X[i, j]
         nsq += xj * xj
-        for k in range(n_classes):
-            scores[k] += xj * W[j, k]
+    for k in range(n_classes):
+        s = 0.0
+        for j in range(d):
+            s += Wt[k, j] * X[i, j]
+        scores[k] = s * scale if scale != 1.0 else s
     return nsq
 
-@njit(cache=True, nogil=True, inline="always")
-def _dense_update(W, X, i, upd_k, upd_c, n_upd):
-    """W[:, upd_k[u]] += upd_c[u] * X[i] for u < n_upd (dense row)."""
-    for j in range(X.shape[1]):
-        xj = X[i, j]
-        for u in range(n_upd):
-            W[j, upd_k[u]] += upd_c[u] * xj
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_update(Wt, X, i, upd_k, upd_c, n_upd, track_norm):
+    """``Wt[upd_k[u]] += upd_c[u] * X[i]`` for u < n_upd (class-major, dense row), each a
+    contiguous axpy; returns the change of ``||Wt||_F^2`` when ``track_norm``."""
+    d = Wt.shape[1]
+    dnorm = 0.0
+    for u in range(n_upd):
+        k = upd_k[u]
+        c = upd_c[u]
+        if track_norm:
+            for j in range(d):
+                delta = c * X[i, j]
+                dnorm += delta * (2.0 * Wt[k, j] + delta)
+                Wt[k, j] += delta
+        else:
+            for j in range(d):
+                Wt[k, j] += c * X[i, j]
+    return dnorm

@@ -19,7 +19,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import _argmax, _dense_scores, _dense_update, _prefetch, _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import (DENSE_FASTMATH, _argmax, _cm_scores, _cm_update, _prefetch, _row_nonzeros, _row_scores,
+                            _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
@@ -148,6 +149,14 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     logged, y, proposed, correct, cand, logp = feedback
     pred_out, prop_out, corr_out = history
     acc, t0 = averaging
+    # dense rows: weights (and the average's accumulator) class-major for the pass, written
+    # back at the end (contiguous, vectorised dot products and updates)
+    if is_dense:
+        M = np.ascontiguousarray(W.T)
+        Acc = np.ascontiguousarray(acc.T) if acc.shape[0] > 0 else acc
+    else:
+        M = W
+        Acc = acc
     n_classes = W.shape[1]
     width = 0 if is_dense else W.shape[0]
     nz_val = np.empty(width, dtype=W.dtype)
@@ -170,7 +179,7 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
         i = order[r]
         if is_dense:
             cnt = 0
-            nsq = _dense_scores(W, X_dense, i, scores)
+            nsq = _cm_scores(M, X_dense, i, 1.0, scores)
         else:
             cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
             _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
@@ -270,11 +279,11 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
                 for q in range(n_upd):      # W's step, and averaging must not change the learning)
                     upd_a[q] = upd_c[q] * tr
                 if is_dense:
-                    _dense_update(acc, X_dense, i, upd_k, upd_a, n_upd)
+                    _cm_update(Acc, X_dense, i, upd_k, upd_a, n_upd, False)
                 else:
                     _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_a, n_upd, False)
             if is_dense:
-                _dense_update(W, X_dense, i, upd_k, upd_c, n_upd)
+                _cm_update(M, X_dense, i, upd_k, upd_c, n_upd, False)
             elif 4 * n_upd > n_classes:
                 # many classes move (SPA's support set early on): one contiguous,
                 # vectorised row update beats scattered per-class writes
@@ -290,7 +299,15 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
             else:
                 _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1
-    if use_u:
+    if is_dense:
+        if use_u:
+            for k in range(n_classes):
+                for j in range(U.shape[0]):
+                    M[k, j] += U[j]
+        W[:, :] = M.T
+        if acc.shape[0] > 0:
+            acc[:, :] = Acc.T
+    elif use_u:
         for j in range(U.shape[0]):
             uj = U[j]
             if uj != 0.0:
@@ -423,6 +440,78 @@ def _confidit_pass(W, state, params, rows, order, feedback, history, sw):
                     for e in range(d):
                         A_inv[c, a, e] -= va * V[c, e]
         n_updates += 1
+    return t, n_updates
+
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_quad_diag(Ainv, X, i, quad):
+    """``quad[k] = sum_j X[i, j]^2 / A[k, j]`` from the inverse diagonals ``Ainv``
+    (class-major, dense row): multiplications, no division."""
+    for k in range(Ainv.shape[0]):
+        q = 0.0
+        for j in range(Ainv.shape[1]):
+            xj = X[i, j]
+            q += xj * xj * Ainv[k, j]
+        quad[k] = q
+
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_project_diag(M, Ainv, X, i, k, coef):
+    """``M[k] -= coef * X[i] / A[k]`` (the projection's step, dense row)."""
+    for j in range(M.shape[1]):
+        M[k, j] -= coef * X[i, j] * Ainv[k, j]
+
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_step_diag(M, Ad, Ainv, X, i, c, v, s):
+    """Class ``c``'s weighted least-squares step on a dense row (diagonal ``A``, with its
+    inverse ``Ainv`` kept beside it)."""
+    for j in range(M.shape[1]):
+        xj = X[i, j]
+        a_old = Ad[c, j]
+        a_new = a_old + v * xj * xj
+        inv = 1.0 / a_new
+        M[c, j] = (a_old * M[c, j] + v * s * xj) * inv
+        Ad[c, j] = a_new
+        Ainv[c, j] = inv
+
+
+@njit(cache=True, nogil=True)
+def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history, sw):
+    """:func:`_confidit_pass` for diagonal ``A`` and dense rows, with the weights and the
+    diagonals class-major during the pass (contiguous, vectorised loops over the features),
+    written back at the end.  ``params`` is ``(eta, t)``; the other arguments as there.
+    Returns ``(t, n_updates)``.
+    """
+    eta, t = params
+    X = rows.dense
+    n_classes = W.shape[1]
+    M = np.ascontiguousarray(W.T)
+    Ad = np.ascontiguousarray(A_diag.T)
+    Ainv = 1.0 / Ad
+    scores = np.empty(n_classes)
+    quad = np.empty(n_classes)
+    ucb = np.empty(n_classes)
+    n_updates = 0
+    for r in range(order.shape[0]):
+        i = order[r]
+        nsq = _cm_scores(M, X, i, 1.0, scores)
+        _cm_quad_diag(Ainv, X, i, quad)
+        for k in range(n_classes):                  # projection onto |w_k . x| <= 1 in the A_k norm
+            sk = scores[k]
+            if (sk > 1.0 or sk < -1.0) and quad[k] > 0.0:
+                target = 1.0 if sk > 0.0 else -1.0
+                _cm_project_diag(M, Ainv, X, i, k, (sk - target) / quad[k])
+                scores[k] = target
+        c, b = _confidit_round(scores, quad, ucb, eta, t, i, r, feedback, history)
+        t += 1.0
+        v = sw[i] if sw.shape[0] > 0 else 1.0
+        if nsq == 0.0 or quad[c] == 0.0 or v == 0.0:
+            continue
+        _cm_step_diag(M, Ad, Ainv, X, i, c, v, 1.0 if b else -1.0)
+        n_updates += 1
+    W[:, :] = M.T
+    A_diag[:, :] = Ad.T
     return t, n_updates
 
 

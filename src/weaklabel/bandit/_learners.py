@@ -24,7 +24,7 @@ from .._persist import register
 from .._docs import with_doc
 from ..linear import with_intercept
 from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, Feedback, History, _bandit_pass,
-                       _confidit_pass, _sketched_confidit_pass)
+                       _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
 
@@ -865,8 +865,12 @@ class Confidit(_BanditLearner):
 
     def _epoch(self, rows, order, enc, hist, sw):
         diagonal = self._A_diag.size > 0
-        t, nu = _confidit_pass(self._W, (self._A_diag, self._A_inv), (diagonal, float(self.eta), float(self.t_)),
-                               rows, order, enc.feedback(), _history(hist), sw)
+        if diagonal and rows.is_dense:
+            t, nu = _confidit_diag_dense_pass(self._W, self._A_diag, (float(self.eta), float(self.t_)), rows, order,
+                                              enc.feedback(), _history(hist), sw)
+        else:
+            t, nu = _confidit_pass(self._W, (self._A_diag, self._A_inv), (diagonal, float(self.eta), float(self.t_)),
+                                   rows, order, enc.feedback(), _history(hist), sw)
         self._fill_propensities(enc, hist)
         self.t_ = int(t)
         return nu

@@ -505,3 +505,89 @@ def _fit_predict(est, Xtr, S, Xte):
     est.fit(Xtr, S)
     est.predict(Xte)
     return est
+
+
+#: the online learners of the machine-limit benchmark: (name, preset, labels the learner takes)
+LIMIT_LEARNERS = (("AvgPerceptron", "avg-perceptron", "sets"), ("MaxPerceptron", "max-perceptron", "sets"),
+                  ("AvgPegasos", "avg-pegasos", "sets"), ("MaxPegasos", "max-pegasos", "sets"),
+                  ("CSPA", "cspa", "labels"), ("Banditron", "banditron", "labels"),
+                  ("Confidit (diagonal)", "confidit", "labels"))
+
+
+def run_online_limits(name="usps", sparse_name="sector", repeats=3, batch=100, out=print):
+    """Rows per second of one pass of each online learner on dense float64, dense float32 and
+    sparse rows, beside the limits measured in the same run: reading the data (``X.sum()``)
+    and scoring it by one BLAS product (``X @ W``), and scikit-learn's ``Perceptron`` and
+    ``SGDClassifier`` (one pass each).  Then the cost of ``partial_fit`` on ``batch``-row
+    chunks against one ``fit`` pass.  Call it with BLAS pinned to one thread.
+
+    Returns
+    -------
+    list of dict
+        One row per (learner or limit, data form) with ``rows_per_s``.
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import Perceptron as SkPerceptron
+    from sklearn.linear_model import SGDClassifier
+
+    d = datasets.load(name)
+    X64 = np.ascontiguousarray(d.X_train, dtype=np.float64)
+    y = d.y_train
+    classes = np.unique(y)
+    S = make_candidate_sets(y, 2, random_state=0)
+    forms = {"dense float64": X64, "dense float32": X64.astype(np.float32)}
+    ds = datasets.load(sparse_name)
+    Xs, ys = sp.csr_matrix(ds.X_train, dtype=np.float64), ds.y_train
+    Ss = make_candidate_sets(ys, 2, random_state=0)
+    results = []
+
+    def record(what, form, n, t):
+        results.append({"what": what, "form": form, "rows_per_s": n / t})
+        out(f"  {what:28s} {form:14s} {n / t:14,.0f} rows/s")
+
+    out(f"{name}: {X64.shape[0]} x {X64.shape[1]} dense, {classes.size} classes; {sparse_name}: "
+        f"{Xs.shape[0]} x {Xs.shape[1]} CSR ({Xs.nnz / Xs.shape[0]:.0f} nonzeros a row)")
+    for form, X in forms.items():
+        n = X.shape[0]
+        W = np.zeros((X.shape[1], classes.size), dtype=X.dtype)
+        record("X.sum() (reading X)", form, n, _best_time(lambda X=X: X.sum(), repeats))
+        record("X @ W (one BLAS product)", form, n, _best_time(lambda X=X, W=W: X @ W, repeats))
+    for form, X, yy in (("dense float64", X64, y), ("sparse", Xs, ys)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            record("sklearn Perceptron", form, X.shape[0], _best_time(
+                lambda X=X, yy=yy: SkPerceptron(max_iter=1, tol=None, shuffle=False).fit(X, yy), repeats))
+            record("sklearn SGDClassifier", form, X.shape[0], _best_time(
+                lambda X=X, yy=yy: SGDClassifier(max_iter=1, tol=None, shuffle=False).fit(X, yy), repeats))
+    for label, preset, takes in LIMIT_LEARNERS:
+        cls = presets.get(preset).cls
+        params = {"max_iter": 1, "shuffle": False}
+        if preset == "confidit":
+            params["diagonal"] = True
+        for form, X, target in (("dense float64", X64, S if takes == "sets" else y),
+                                ("dense float32", forms["dense float32"], S if takes == "sets" else y),
+                                ("sparse", Xs, Ss if takes == "sets" else ys)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                cls(**params).fit(X[:50], target[:50])                     # compile outside the timing
+                t = _best_time(lambda cls=cls, X=X, target=target: cls(**params).fit(X, target), repeats)
+            record(label, form, X.shape[0], t)
+    out(f"partial_fit on {batch}-row chunks of {name} against one fit pass (dense float64):")
+    for label, preset, takes in LIMIT_LEARNERS:
+        cls = presets.get(preset).cls
+        params = {"max_iter": 1, "shuffle": False, **({"diagonal": True} if preset == "confidit" else {})}
+        target = S if takes == "sets" else y
+
+        def chunks(cls=cls, target=target, params=params):
+            est = cls(**params)
+            for lo in range(0, X64.shape[0], batch):
+                est.partial_fit(X64[lo:lo + batch], target[lo:lo + batch], classes=classes)
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t_fit = _best_time(lambda cls=cls, target=target, params=params: cls(**params).fit(X64, target), repeats)
+            t_chunks = _best_time(chunks, repeats)
+        results.append({"what": label, "form": f"partial_fit {batch}", "rows_per_s": X64.shape[0] / t_chunks,
+                        "fit_ratio": t_chunks / t_fit})
+        out(f"  {label:28s} {t_chunks / t_fit:5.2f}x one fit pass")
+    return results

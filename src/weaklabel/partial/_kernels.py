@@ -14,7 +14,7 @@ the lowest class index.
 import numpy as np
 from numba import njit
 
-from .._row_kernels import _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import _cm_scores, _cm_update, _row_nonzeros, _row_scores, _row_update
 
 # update rules
 RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y|
@@ -51,7 +51,11 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     rule, pegasos, eta, alpha = rule_params
     n_classes = W.shape[1]
     scores = np.empty(n_classes)
-    width = rows.dense.shape[1] if rows.is_dense else W.shape[0]
+    dense = rows.is_dense
+    # dense rows: the weights class-major for the pass (contiguous, vectorised dot products
+    # and updates), written back at the end; M is the matrix the pass updates either way
+    M = np.ascontiguousarray(W.T) if dense else W
+    width = 0 if dense else W.shape[0]
     nz_val = np.empty(width, dtype=W.dtype)
     nz_idx = np.empty(width, dtype=np.int64)
     upd_k = np.empty(n_classes, dtype=np.int64)
@@ -62,8 +66,12 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     for r in range(order.shape[0]):
         i = order[r]
         wi = sw[i] if weighted else 1.0
-        cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
-        _row_scores(W, scale, nz_val, nz_idx, cnt, scores)
+        if dense:
+            cnt = 0
+            _cm_scores(M, rows.dense, i, scale, scores)
+        else:
+            cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
+            _row_scores(M, scale, nz_val, nz_idx, cnt, scores)
 
         # prediction over all classes, lowest index on ties
         yhat = 0
@@ -121,20 +129,23 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
             scale *= 1.0 - eta_t * alpha      # the shrink happens every round
             if scale < _FOLD_BELOW:          # also t == 1, where the shrink gives 0
                 if scale == 0.0:
-                    W[:, :] = 0.0
+                    M[:, :] = 0.0
                     normsq = 0.0
                 else:
-                    W *= scale
+                    M *= scale
                     normsq = 0.0
-                    for j in range(W.shape[0]):
-                        for k in range(n_classes):
-                            normsq += W[j, k] * W[j, k]
+                    for a in range(M.shape[0]):
+                        for b in range(M.shape[1]):
+                            normsq += M[a, b] * M[a, b]
                 scale = 1.0
             if n_upd > 0:
                 step = eta_t * wi / scale
                 for u in range(n_upd):
                     upd_c[u] *= step
-                normsq += _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, True)
+                if dense:
+                    normsq += _cm_update(M, rows.dense, i, upd_k, upd_c, n_upd, True)
+                else:
+                    normsq += _row_update(M, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, True)
                 if normsq < 0.0:
                     normsq = 0.0
                 n_updates += 1
@@ -144,9 +155,14 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
         elif n_upd > 0:
             for u in range(n_upd):
                 upd_c[u] *= eta * wi
-            _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
+            if dense:
+                _cm_update(M, rows.dense, i, upd_k, upd_c, n_upd, False)
+            else:
+                _row_update(M, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1
         t += 1.0
+    if dense:
+        W[:, :] = M.T
     return scale, normsq, t, n_updates
 
 
