@@ -43,8 +43,8 @@ from sklearn.utils import check_random_state
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import (check_sample_weight, check_X, class_weighted, row_scale_of, saved_row_scale,
-                          saved_temperature, transactional)
+from ._validation import (_check_finite_state, check_sample_weight, check_X, class_weighted, row_scale_of,
+                          saved_row_scale, saved_temperature)
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore"]
@@ -120,12 +120,41 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             setattr(self, h + "_", self.classes_[buf] if buf.dtype == np.intp else buf)
         self.prediction_rows_ = visited
 
+    #: the arrays a pass writes in place (the others it replaces): what a call must copy to
+    #: put the model back if it fails
+    _inplace_state = ("_W",)
+    #: whether a pass that does not start afresh draws from the generator (exploring learners)
+    _draws_when_continuing = False
+
     # ---- the template -----------------------------------------------------------------
-    @transactional
     def _online_call(self, X, target, classes, reset, sample_weight=None):
         """``fit`` (``reset=True``, ``max_iter`` epochs) or one ``partial_fit`` epoch; a call
-        that raises leaves the estimator as it was (:func:`~weaklabel._validation.transactional`).
+        that raises leaves the estimator as it was.
+
+        The rollback is cheap: the attributes are kept by reference (a pass replaces them, it
+        does not write into them), and only the arrays the pass writes in place
+        (``_inplace_state``) and the generator's state are copied; a call that starts afresh
+        copies nothing (the old model's arrays are not written).
         """
+        saved = dict(self.__dict__)
+        fresh = reset or "classes_" not in saved
+        copies = {} if fresh else {k: saved[k].copy() for k in self._inplace_state if k in saved}
+        rng = saved.get("_rng")
+        rng_state = rng.get_state() if (not fresh and rng is not None and self._draws_when_continuing) else None
+        try:
+            out = self._online_pass(X, target, classes, reset, sample_weight)
+            _check_finite_state(self, "fit" if reset else "partial_fit")
+            return out
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            self.__dict__.update(copies)
+            if rng_state is not None:
+                rng.set_state(rng_state)
+            raise
+
+    def _online_pass(self, X, target, classes, reset, sample_weight=None):
+        """The template's work (see :meth:`_online_call`, which makes it transactional)."""
         first = reset or not hasattr(self, "classes_")
         if first:
             self._check_params()

@@ -415,12 +415,28 @@ def check_X(est, X, *, reset, name="X"):
     ``validate_data`` (CSR or dense, float64/float32, ``n_features_in_`` set when
     ``reset``), the canonical sparse form, and finite values within the kernels' range.
     """
+    if not reset and _plain_rows(est, X):
+        # a later call with a plain float array of the fitted width: what validate_data would
+        # check, without its per-call cost (a stream of small batches pays it every call)
+        if X.shape[1] != est.n_features_in_:
+            raise ValueError(f"{name} has {X.shape[1]} features, but {type(est).__name__} is expecting "
+                             f"{est.n_features_in_} features as input.")
+        check_X_finite(X, name)
+        return X
     check_X_values(X, name)
     X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
                       ensure_all_finite=False)
     X = canonical_sparse(X)
     check_X_finite(X, name)
     return X
+
+
+def _plain_rows(est, X):
+    """Whether ``X`` is a non-empty C-contiguous float64/float32 ndarray of 2 dimensions and the
+    estimator was fitted on arrays without feature names (nothing for validate_data to do
+    but count the features)."""
+    return (type(X) is np.ndarray and X.ndim == 2 and X.shape[0] > 0 and X.dtype in (np.float64, np.float32)
+            and X.flags.c_contiguous and hasattr(est, "n_features_in_") and not hasattr(est, "feature_names_in_"))
 
 
 def transactional(method):

@@ -225,6 +225,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
 
     # ---- the engine's hooks -----------------------------------------------------------
     _fitted_attrs = OnlineLinear._fitted_attrs + ("proposals_", "correct_", "propensities_", "_A_diag", "_A_inv")
+    _inplace_state = ("_W", "_W_cur", "_acc", "_A_diag", "_A_inv", "_B", "_G", "_H", "_nrows")
     _history = ("predictions", "proposals", "correct", "propensities")
 
     def _fill_propensities(self, enc, hist):
@@ -574,6 +575,7 @@ class SPA(_BanditLearner):
 
 class _Exploring(_BanditLearner):
     _explores = True
+    _draws_when_continuing = True               # one uniform per round, in partial_fit too
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN]}
 

@@ -318,6 +318,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
     # ---- the online engine's hooks (partial_fit; fit is the batch L-BFGS above) -----------
     _fitted_attrs = ("classes_", "_W", "n_iter_", "predictions_", "prediction_rows_", "_W_sgd", "t_", "eta_",
                      "loss_", "confusion_")
+    _inplace_state = ("_W", "_W_sgd")
 
     def _check_params(self):
         self._validate_params()
