@@ -410,6 +410,17 @@ def canonical_sparse(X):
     return X
 
 
+def check_class_labels(y):
+    """scikit-learn's ``check_classification_targets``, without its cost for a plain 1-D array
+    of integers, booleans or strings (always class labels); float and object labels, and
+    every other form, go through scikit-learn's check (continuous values are an error)."""
+    if isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "iubU":
+        return
+    from sklearn.utils.multiclass import check_classification_targets
+
+    check_classification_targets(y)
+
+
 def check_X(est, X, *, reset, name="X"):
     """The one boundary step for training rows: object dtype rejected, scikit-learn's
     ``validate_data`` (CSR or dense, float64/float32, ``n_features_in_`` set when

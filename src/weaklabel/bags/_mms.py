@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from .._validation import (StrOptions, class_weighted, saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values,
+from .._validation import (check_class_labels, StrOptions, class_weighted, saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values,
                            row_scale_of, saved_row_scale, transactional)
 from ..calibration import OutOfFoldTemperature
 from ..labels import BagCandidates, CandidateSets
@@ -39,7 +38,7 @@ def as_bags(y, n_rows, name="bags"):
         if arr is not None and arr.ndim == 1:
             if arr.size and arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
                 raise ValueError(f"{name} holds NaN or infinite labels.")
-            check_classification_targets(arr)
+            check_class_labels(arr)
             B = BagCandidates.from_labels(arr, np.arange(arr.size))
         else:
             B = BagCandidates.from_candidate_sets(y)

@@ -11,12 +11,11 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .._validation import transactional, Interval, StrOptions
 
-from .._validation import (check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
+from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
                            _labels_to_index)
 from ..calibration import OutOfFoldTemperature
 from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear
@@ -271,7 +270,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             labels = np.asarray(target.y)
             if labels.ndim == 2 and labels.shape[1] == 1:
                 labels = column_or_1d(labels, warn=True)
-            check_classification_targets(labels)
+            check_class_labels(labels)
         else:
             name = "proposed"
             labels = np.asarray(target.proposed)

@@ -8,12 +8,11 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import log_softmax
 from .._validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._docs import fill_doc
 from .._persist import register
-from .._validation import (check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
+from .._validation import (check_class_labels, check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
 from .._online import OnlineEngine
 from .._lbfgs import lbfgs_fit
@@ -391,7 +390,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
             return arr.astype(np.float64), classes
         if arr.ndim == 2 and arr.shape[1] == 1:
             arr = column_or_1d(arr, warn=True)
-        check_classification_targets(arr)
+        check_class_labels(arr)
         if arr.ndim != 1 or arr.shape[0] != n:
             raise ValueError(f"y must be 1-D noisy labels of length {n}; got shape {arr.shape}.")
         classes = _classes_array(np.unique(arr) if classes is None else classes)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._validation import StrOptions
+from .._validation import check_class_labels, StrOptions
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_X, transactional
 from .._persist import register
@@ -173,7 +172,7 @@ class LabelALittle(LinearMulticlass):
         if y_partial.ndim == 2 and y_partial.shape[1] == 1:
             y_partial = column_or_1d(y_partial, warn=True)
         if y_partial.ndim == 1 and y_partial.shape[0] == X.shape[0]:
-            check_classification_targets(y_partial)
+            check_class_labels(y_partial)
         if y_partial.ndim != 1 or y_partial.shape[0] != X.shape[0]:
             raise ValueError(f"y_partial must be 1-D of length {X.shape[0]} (-1 = unlabelled); got {y_partial.shape}.")
         labelled = np.flatnonzero(y_partial != -1)

@@ -8,12 +8,11 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import column_or_1d
 
 from .._validation import StrOptions
 
-from .._validation import (class_weighted, keyword_only, saved_temperature, 
+from .._validation import (check_class_labels, class_weighted, keyword_only, saved_temperature, 
     AT_LEAST_1,
     NON_NEGATIVE,
     _classes_array,
@@ -180,7 +179,7 @@ class UMA(OutOfFoldTemperature, LinearMulticlass):
             y = column_or_1d(y, warn=True)
         if y.dtype == object and len({isinstance(v, str) for v in y.ravel()}) > 1:
             raise ValueError("y mixes string and number labels; use one type for every label.")
-        check_classification_targets(y)
+        check_class_labels(y)
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
             raise ValueError(f"y must be 1-D noisy labels of length {X.shape[0]}; got shape {y.shape}.")
         if y.dtype.kind == "f" and not np.all(y == np.round(y)):
