@@ -19,6 +19,23 @@ _PLACEHOLDER = re.compile(r"^([ \t]*)\{(\w+)\}[ \t]*$", re.M)
 #: name -> numpydoc text (a parameter or attribute entry, written at a class docstring's
 #: indentation: the name at 4 spaces, its description at 8)
 SNIPPETS = {
+    "potentials": """
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores, ``pairwise[e][y_u, y_v]`` for ``e = (u, v)``: one table for every edge,
+        or one per edge.
+    edges : array-like of int of shape (n_edges, 2) or None, default=None
+        The graph; ``None`` means the chain 0-1-...-(n_nodes - 1).""",
+    "bandit_log": """
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.""",
     "online_attributes": """
     classes_ : ndarray of shape (n_classes,)
         The classes.

@@ -25,6 +25,8 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+
+from .._docs import fill_doc
 from scipy.stats import norm
 
 __all__ = ["Estimate", "ips", "snips", "doubly_robust"]
@@ -129,19 +131,13 @@ def _mean_estimate(terms):
     return Estimate(float(terms.mean()), se, n)
 
 
+@fill_doc
 def ips(actions, propensities, rewards, policy, *, n_actions=None):
     """Inverse propensity scoring estimate of ``policy``'s mean reward on the log.
 
     Parameters
     ----------
-    actions : array-like of int, shape (n,)
-        The logged (shown) action of each round.
-    propensities : array-like of shape (n,)
-        The logging policy's probability of that action, in (0, 1].
-    rewards : array-like of shape (n,)
-        The reward observed on each round.
-    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
-        The target policy on each round's context.
+    {bandit_log}
     n_actions : int, default=None
         With a deterministic policy: the number of actions (default: the largest index + 1).
 
@@ -162,6 +158,7 @@ def ips(actions, propensities, rewards, policy, *, n_actions=None):
     return _mean_estimate(w * r)
 
 
+@fill_doc
 def snips(actions, propensities, rewards, policy, *, n_actions=None):
     """Estimate ``policy``'s mean reward by self-normalised IPS.
 
@@ -169,14 +166,7 @@ def snips(actions, propensities, rewards, policy, *, n_actions=None):
 
     Parameters
     ----------
-    actions : array-like of int, shape (n,)
-        The logged (shown) action of each round.
-    propensities : array-like of shape (n,)
-        The logging policy's probability of that action, in (0, 1].
-    rewards : array-like of shape (n,)
-        The reward observed on each round.
-    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
-        The target policy on each round's context.
+    {bandit_log}
     n_actions : int, default=None
         With a deterministic policy: the number of actions (default: the largest index + 1).
 
@@ -195,19 +185,13 @@ def snips(actions, propensities, rewards, policy, *, n_actions=None):
     return Estimate(value, se, a.size)
 
 
+@fill_doc
 def doubly_robust(actions, propensities, rewards, policy, reward_model, *, n_actions=None):
     """Estimate ``policy``'s mean reward by the doubly robust estimator.
 
     Parameters
     ----------
-    actions : array-like of int, shape (n,)
-        The logged (shown) action of each round.
-    propensities : array-like of shape (n,)
-        The logging policy's probability of that action, in (0, 1].
-    rewards : array-like of shape (n,)
-        The reward observed on each round.
-    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
-        The target policy on each round's context.
+    {bandit_log}
     reward_model : array-like of shape (n, n_actions)
         ``rhat(x_i, a)``, a model's estimate of each action's reward on each round
         (fitted on other data than the log rounds it scores, or cross-fitted).

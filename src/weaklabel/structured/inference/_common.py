@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..._docs import fill_doc
+
 from ..graphs import check_graph
 from ._kernels import _energy
 
@@ -50,17 +52,13 @@ class MAPResult:
         return float(self.bound - self.value)
 
 
+@fill_doc
 def potentials(unary, pairwise, edges=None):
     """Validate potentials as float64 and contiguous.
 
     Parameters
     ----------
-    unary : array-like of shape (n, K)
-        Node scores.
-    pairwise : array-like of shape (K, K) or (n_edges, K, K)
-        Edge scores, shared by every edge or one table per edge.
-    edges : array-like of int of shape (n_edges, 2) or None, default=None
-        ``None`` means the chain 0-1-...-(n-1).
+    {potentials}
 
     Returns
     -------
@@ -97,12 +95,12 @@ def energy(unary, pairwise, edges, labels):
 
     Parameters
     ----------
-    unary : array-like of shape (n, K)
+    unary : array-like of shape (n_nodes, K)
         Node scores.
     pairwise : array-like of shape (K, K) or (n_edges, K, K)
         Edge scores.
     edges : array-like of int of shape (n_edges, 2) or None
-        The edges (None: the chain).
+        The graph; ``None`` means the chain.
     labels : array-like of int of shape (n,)
         The labeling.
 

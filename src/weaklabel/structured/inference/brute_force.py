@@ -6,11 +6,14 @@ import itertools
 
 import numpy as np
 
+from ..._docs import fill_doc
+
 from ._common import MAPResult, potentials
 
 __all__ = ["brute_force"]
 
 
+@fill_doc
 def brute_force(unary, pairwise, edges=None):
     """Find the exact MAP labeling by enumerating all K^n labelings (for tests).
 
@@ -18,12 +21,7 @@ def brute_force(unary, pairwise, edges=None):
 
     Parameters
     ----------
-    unary : array-like of shape (n, K)
-        Node scores.
-    pairwise : array-like of shape (K, K) or (n_edges, K, K)
-        Edge scores.
-    edges : array-like of int of shape (n_edges, 2) or None, default=None
-        The edges (None: the chain).
+    {potentials}
 
     Returns
     -------

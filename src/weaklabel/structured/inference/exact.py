@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._docs import fill_doc
+
 from ._common import MAPResult, _adjacency, potentials
 from ._kernels import _beliefs, _dfbb, _energy
 from .lp import lp_map
@@ -12,6 +14,7 @@ from .lp import lp_map
 __all__ = ["exact_map"]
 
 
+@fill_doc
 def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=2_000_000):
     """Exact MAP: :func:`lp_map`, then branch and bound when the relaxation is not tight.
 
@@ -35,12 +38,7 @@ def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=2_000_000):
 
     Parameters
     ----------
-    unary : array-like of shape (n_nodes, K)
-        Node scores.
-    pairwise : array-like of shape (K, K) or (n_edges, K, K)
-        Edge scores.
-    edges : array-like of shape (n_edges, 2) or None
-        The graph; ``None`` means a chain.
+    {potentials}
     max_iter : int, default=1000
         MPLP sweeps for the root relaxation.
     max_nodes : int, default=2000000

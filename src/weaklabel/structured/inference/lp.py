@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._docs import fill_doc
+
 from ._common import MAPResult, _adjacency, potentials
 from ._kernels import _beliefs, _csp_decode, _energy, _mplp
 
 __all__ = ["lp_map"]
 
 
+@fill_doc
 def lp_map(unary, pairwise, edges=None, max_iter=1000, tol=1e-9, messages=None, decode_nodes=20_000):
     """MAP by Schlesinger's LP relaxation of max-sum, solved in the dual by MPLP.
 
@@ -26,12 +29,7 @@ def lp_map(unary, pairwise, edges=None, max_iter=1000, tol=1e-9, messages=None, 
 
     Parameters
     ----------
-    unary : array-like of shape (n_nodes, K)
-        Node scores.
-    pairwise : array-like of shape (K, K) or (n_edges, K, K)
-        Edge scores, ``pairwise[e][y_u, y_v]`` for ``e = (u, v)``.
-    edges : array-like of shape (n_edges, 2) or None
-        The graph; ``None`` means the chain 0-1-...-(n-1).
+    {potentials}
     max_iter : int, default=1000
         Most sweeps over the edges.
     tol : float, default=1e-9

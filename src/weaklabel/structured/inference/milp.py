@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._docs import fill_doc
+
 from ._common import MAPResult, potentials
 from ._kernels import _beliefs, _energy
 from .lp import lp_map
@@ -12,6 +14,7 @@ from .lp import lp_map
 __all__ = ["milp_map"]
 
 
+@fill_doc
 def milp_map(unary, pairwise, edges=None, time_limit=None):
     """Exact MAP as an integer program solved by HiGHS (``scipy.optimize.milp``).
 
@@ -24,12 +27,7 @@ def milp_map(unary, pairwise, edges=None, time_limit=None):
 
     Parameters
     ----------
-    unary : array-like of shape (n_nodes, K)
-        Node scores.
-    pairwise : array-like of shape (K, K) or (n_edges, K, K)
-        Edge scores.
-    edges : array-like of shape (n_edges, 2) or None
-        The graph; ``None`` means a chain.
+    {potentials}
     time_limit : float or None, default=None
         Seconds for HiGHS; ``info["optimal"]`` is False if it stops early.
 
