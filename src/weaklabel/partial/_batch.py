@@ -3,6 +3,8 @@ candidate sets, and the saved state."""
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -12,7 +14,7 @@ from ..labels import check_candidates
 from ..linear import LinearMulticlass
 
 
-class BatchPartialLinear(CandidateScore, LinearMulticlass):
+class BatchPartialLinear(CandidateScore, LinearMulticlass, metaclass=ABCMeta):
     """Base of the linear batch learners from candidate sets (CLPL, PRODEN): one ``fit``
     that validates the inputs once and hands them to the learner's ``_fit_validated``."""
 
@@ -41,9 +43,9 @@ class BatchPartialLinear(CandidateScore, LinearMulticlass):
         self._finish_fit(X, y, sample_weight)
         return self
 
+    @abstractmethod
     def _fit_validated(self, Xf, S, classes, sw):
         """Fit the weights on validated inputs (sets ``_W``, ``n_iter_``, ``loss_``)."""
-        raise NotImplementedError
 
     def _finish_fit(self, X, y, sample_weight):
         """After the weights: what else ``fit`` fits (CLPL's temperature); default nothing."""
