@@ -19,6 +19,28 @@ _PLACEHOLDER = re.compile(r"^([ \t]*)\{(\w+)\}[ \t]*$", re.M)
 #: name -> numpydoc text (a parameter or attribute entry, written at a class docstring's
 #: indentation: the name at 4 spaces, its description at 8)
 SNIPPETS = {
+    "structured_XY": """
+    X : examples, in any form :meth:`fit` takes
+        The examples.
+    Y : labels or masks, in any form :meth:`fit` takes
+        Each node's annotation: a label, -1 (missing), or a candidate mask.""",
+    "predict_sections": """
+    {rows_to_score}
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Predicted labels.""",
+    "digits_candidates": """
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)""",
+    "rows_to_score": """
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The rows to score.""",
     "potentials": """
     unary : array-like of shape (n_nodes, K)
         Node scores.

@@ -18,6 +18,8 @@ from scipy.optimize import minimize_scalar
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import ShuffleSplit
+from ._docs import fill_doc
+from ._validation import store_params
 from ._validation import HasMethods, Interval
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
@@ -83,6 +85,7 @@ def fit_temperature(scores, S, confusion=None):
 
 
 @register
+@fill_doc
 class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A margin learner with ``predict_proba``: softmax of its scores at a fitted temperature.
 
@@ -113,12 +116,9 @@ class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, Cla
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
+    {digits_candidates}
     >>> from weaklabel.calibration import SoftmaxCalibrated
     >>> from weaklabel.partial import AvgPegasos
-    >>> from weaklabel.simulate import make_candidate_sets
-    >>> X, y = load_digits(return_X_y=True)
-    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> clf = SoftmaxCalibrated(AvgPegasos(random_state=0), random_state=0).fit(X / 16, S)
     >>> P = clf.predict_proba(X / 16)
     >>> P.shape, bool(abs(P.sum(axis=1) - 1).max() < 1e-12)
@@ -132,10 +132,7 @@ class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, Cla
     _fitted_marker = "temperature_"
 
     def __init__(self, estimator, *, holdout=0.2, confusion=None, random_state=None):
-        self.estimator = estimator
-        self.holdout = holdout
-        self.confusion = confusion
-        self.random_state = random_state
+        store_params(self, locals())
 
     def fit(self, X, y):
         """Train the learner on part of the rows and fit the temperature on the others.
@@ -183,13 +180,11 @@ class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, Cla
             self.n_features_in_ = est.n_features_in_
         return self
 
+    @fill_doc
     def decision_function(self, X):
         """Return the learner's class scores (unchanged by calibration).
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
 
         Returns
         -------
@@ -203,29 +198,20 @@ class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, Cla
         check_is_fitted(self, "temperature_")
         return _class_scores(self.estimator_, X) / self.temperature_
 
+    @fill_doc
     def predict(self, X):
         """Return the learner's predictions (calibration does not change the argmax).
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Predicted labels.
+        {predict_sections}
         """
         check_is_fitted(self, "temperature_")
         return self.estimator_.predict(X)
 
+    @fill_doc
     def score(self, X, y, sample_weight=None):
         """Return the learner's own score (on weak labels where it takes them).
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
         y : weak labels or labels
             In any form the learner's ``score`` takes.
         sample_weight : array-like of shape (n_samples,), default=None

@@ -16,6 +16,7 @@ import scipy.sparse as sp
 
 from sklearn.utils.validation import column_or_1d
 
+from ._docs import fill_doc
 from ._validation import _classes_array, _labels_to_index, describe_rows
 
 __all__ = ["CandidateSets", "BanditFeedback", "BagCandidates", "check_candidates", "load_candidate_svmlight",
@@ -330,6 +331,14 @@ class BanditFeedback:
         return f"BanditFeedback(n_samples={len(self)}, correct_rate={rate:.3f})"
 
 
+#: the ``Parameters`` section of the methods that read one bag
+_BAG_INDEX = """
+    Parameters
+    ----------
+    i : int
+        The bag (0 .. ``n_bags - 1``)."""
+
+
 class BagCandidates:
     """Bags of instances, each with a set of candidate labeling vectors (one is correct).
 
@@ -593,13 +602,11 @@ class BagCandidates:
             labelings.append(self.classes_[block[:, rank[rows[order[ptr[i]:ptr[i + 1]]]]]])
         return BagCandidates(new_of, labelings, classes=self.classes_)
 
+    @fill_doc(bag_index=_BAG_INDEX)
     def labelings(self, i):
         """Return bag ``i``'s candidate labeling vectors, as labels.
 
-        Parameters
-        ----------
-        i : int
-            The bag.
+        {bag_index}
 
         Returns
         -------
@@ -610,13 +617,11 @@ class BagCandidates:
         m = int(self.bag_sizes[i])
         return self.classes_[self.Z[self.z_ptr[i]:self.z_ptr[i + 1]].reshape(-1, m)]
 
+    @fill_doc(bag_index=_BAG_INDEX)
     def bag_rows(self, i):
         """Return the rows of ``X`` in bag ``i``, increasing.
 
-        Parameters
-        ----------
-        i : int
-            The bag.
+        {bag_index}
 
         Returns
         -------

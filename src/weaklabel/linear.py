@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._persist import SavesModel
 from ._row_kernels import Rows
+from ._docs import fill_doc
 from ._validation import check_X_values
 
 __all__ = ["LinearMulticlass", "SoftmaxProba", "kernel_ready", "kernel_rows", "with_intercept"]
@@ -156,13 +157,11 @@ class SoftmaxProba:
     class gives by ``_proba_scores(X)`` (its scores, divided by a temperature where it has one).
     """
 
+    @fill_doc
     def predict_proba(self, X):
         """Return the class probabilities: the softmax of the (tempered) class scores.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
 
         Returns
         -------
@@ -173,13 +172,11 @@ class SoftmaxProba:
 
         return softmax(self._proba_scores(X), axis=1)
 
+    @fill_doc
     def predict_log_proba(self, X):
         """Return the log of :meth:`predict_proba`.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
 
         Returns
         -------

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from ._validation import store_params
 from ._validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -84,8 +85,7 @@ class FeatureScaled(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, Base
                               "scaling": [StrOptions({"maxabs", "std"})]}
 
     def __init__(self, estimator, *, scaling="maxabs"):
-        self.estimator = estimator
-        self.scaling = scaling
+        store_params(self, locals())
 
     def _check(self, X, reset):
         check_X_values(X)

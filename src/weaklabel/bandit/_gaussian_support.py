@@ -9,6 +9,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._persist import SavesModel, register
+from .._docs import fill_doc
+from .._validation import store_params
 from .._validation import keyword_only, AT_LEAST_1, POSITIVE, check_X, transactional
 
 __all__ = ["GaussianSupport"]
@@ -84,10 +86,7 @@ class GaussianSupport(SavesModel, TransformerMixin, BaseEstimator):
 
     @keyword_only
     def __init__(self, *, n_support=700, g=1.0, center=False, normalize=True):
-        self.n_support = n_support
-        self.g = g
-        self.center = center
-        self.normalize = normalize
+        store_params(self, locals())
 
     @transactional
     def fit(self, X, y=None):
@@ -117,14 +116,12 @@ class GaussianSupport(SavesModel, TransformerMixin, BaseEstimator):
             self.offset_ = self._kernel(self.support_).mean(axis=0)
         return self
 
+    @fill_doc
     def transform(self, X):
         """Kernel features ``exp(-||x - b_j||^2 / g)`` (minus ``offset_``; unit norm rows
         if ``normalize``).
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
 
         Returns
         -------

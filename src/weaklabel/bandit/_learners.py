@@ -13,6 +13,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from .._docs import fill_doc
+from .._validation import store_params
 from .._validation import transactional, Interval, StrOptions
 
 from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
@@ -93,16 +95,14 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             self._fit_probability(X, y, sample_weight)
         return self
 
+    @fill_doc
     def score(self, X, y, sample_weight=None):
         """Accuracy on labels ``y``; on candidate sets of acceptable labels, the share of
         predictions inside them; on a log, the share of rows whose prediction agrees
         with the feedback (the proposal where it was right, any other label where it was
         wrong), so model selection works on logged feedback alone.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
         y : array-like of shape (n_samples,), or BanditFeedback
             Labels, candidate sets of acceptable labels, or a log.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -195,6 +195,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         return self._online_call(X, _LoggedTarget(fb.proposed, fb.correct, propensities), classes, reset=False,
                                  sample_weight=sample_weight)
 
+    @fill_doc
     def propose(self, X):
         """The labels the learner would propose now, without learning.
 
@@ -202,10 +203,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         their exploration distribution with the estimator's own seeded generator
         (which advances); Confidit proposes by its upper confidence bound.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
 
         Returns
         -------
@@ -384,7 +382,7 @@ class _OracleTarget:
     __slots__ = ("y",)
 
     def __init__(self, y):
-        self.y = y
+        store_params(self, locals())
 
 
 class _LoggedTarget:
@@ -505,18 +503,7 @@ class CSPA(_BanditLearner):
     def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        self.beta = beta
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.fit_intercept = fit_intercept
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.probability = probability
+        store_params(self, locals())
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints,
                               "beta": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="right")]}
@@ -559,17 +546,7 @@ class SPA(_BanditLearner):
     def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.fit_intercept = fit_intercept
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.probability = probability
+        store_params(self, locals())
 
 
 class _Exploring(_BanditLearner):
@@ -649,20 +626,7 @@ class Banditron(_Exploring):
                  fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        self.gamma = gamma
-        self.average = average
-        self.propensity_clip = propensity_clip
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.fit_intercept = fit_intercept
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.probability = probability
+        store_params(self, locals())
 
     # averaged weights: the kernel learns (and explores) with the current weights _W_cur and
     # keeps acc = sum_t t * step_t; _W, which predicts, is the mean of the weights after each round
@@ -756,19 +720,7 @@ class BPA(_Exploring):
                  fit_intercept=True,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        self.gamma = gamma
-        self.correct_margin = correct_margin
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.fit_intercept = fit_intercept
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.probability = probability
+        store_params(self, locals())
 
     _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
@@ -824,21 +776,7 @@ class Confidit(_BanditLearner):
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        self.eta = eta
-        self.alpha = alpha
-        self.row_scale = row_scale
-        self.diagonal = diagonal
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.fit_intercept = fit_intercept
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.probability = probability
+        store_params(self, locals())
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "diagonal": ["boolean", None]}
@@ -980,21 +918,7 @@ class SketchedConfidit(_BanditLearner):
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        self.eta = eta
-        self.alpha = alpha
-        self.row_scale = row_scale
-        self.sketch_size = sketch_size
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.fit_intercept = fit_intercept
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.probability = probability
+        store_params(self, locals())
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "sketch_size": [Interval(Integral, 2, None, closed="left")]}

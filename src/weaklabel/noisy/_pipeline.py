@@ -6,6 +6,8 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from .._docs import fill_doc
+from .._validation import store_params
 from .._validation import check_class_labels, StrOptions
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_X, transactional
@@ -128,12 +130,7 @@ class LabelALittle(LinearMulticlass):
                               "max_iter": [AT_LEAST_1], "tol": [NON_NEGATIVE], "random_state": ["random_state"]}
 
     def __init__(self, *, m=10, alpha=0.0, selection="error", max_iter=1000, tol=1e-6, random_state=None):
-        self.m = m
-        self.alpha = alpha
-        self.selection = selection
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
+        store_params(self, locals())
 
     @transactional
     def fit(self, X, y_partial, sample_weight=None):
@@ -209,14 +206,12 @@ class LabelALittle(LinearMulticlass):
         self._W = final._W
         return self
 
+    @fill_doc
     def score(self, X, y_partial, sample_weight=None):
         """Accuracy on the labelled rows of ``y_partial`` (-1 = unlabelled, not scored), so
         model selection works on the partly labelled data ``fit`` takes.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
         y_partial : array-like of shape (n_samples,)
             Labels, -1 for an unlabelled row.
         sample_weight : array-like of shape (n_samples,), default=None

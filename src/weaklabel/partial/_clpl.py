@@ -5,6 +5,7 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
+from .._validation import store_params
 from .._validation import Interval, StrOptions
 
 from .._docs import fill_doc
@@ -101,11 +102,8 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
+    {digits_candidates}
     >>> from weaklabel.partial import CLPL
-    >>> from weaklabel.simulate import make_candidate_sets
-    >>> X, y = load_digits(return_X_y=True)
-    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> clf = CLPL(alpha=1e-3).fit(X[:1400] / 16, S[:1400])
     >>> round(clf.score(X[1400:] / 16, y[1400:]), 2) > 0.8
     True
@@ -120,15 +118,7 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     @keyword_only
     def __init__(self, *, alpha=1e-4, loss="squared_hinge", fit_intercept=True, max_iter=500, tol=1e-6,
                  classes=None, probability=False, class_weight=None, verbose=0):
-        self.alpha = alpha
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.probability = probability
-        self.loss = loss
-        self.fit_intercept = fit_intercept
-        self.max_iter = max_iter
-        self.tol = tol
-        self.classes = classes
+        store_params(self, locals())
 
     def _fit_validated(self, Xf, S, classes, sw):
         K = classes.size

@@ -7,6 +7,8 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from .._docs import fill_doc
+from .._validation import store_params
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -19,6 +21,7 @@ __all__ = ["PLKNN"]
 
 
 @register
+@fill_doc
 class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
     """The k nearest neighbours' vote, from candidate label sets.
 
@@ -47,11 +50,8 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
+    {digits_candidates}
     >>> from weaklabel.partial import PLKNN
-    >>> from weaklabel.simulate import make_candidate_sets
-    >>> X, y = load_digits(return_X_y=True)
-    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> clf = PLKNN(n_neighbors=10).fit(X[:1400], S[:1400])
     >>> round(clf.score(X[1400:], y[1400:]), 2) > 0.9
     True
@@ -63,10 +63,7 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
 
     @keyword_only
     def __init__(self, *, n_neighbors=10, weights="distance", metric="minkowski", classes=None):
-        self.n_neighbors = n_neighbors
-        self.weights = weights
-        self.metric = metric
-        self.classes = classes
+        store_params(self, locals())
 
     @transactional
     def fit(self, X, y):
@@ -157,13 +154,11 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
         # ties: a tiny share of the nearest neighbour's vote, then the first class (argmax)
         return votes + 1e-9 * self._S[idx[:, 0]]
 
+    @fill_doc
     def predict_proba(self, X):
         """Return the share of the (weighted) votes each class gets.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
 
         Returns
         -------
@@ -173,18 +168,11 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
         v = self._votes(X)
         return v / v.sum(axis=1, keepdims=True)
 
+    @fill_doc
     def predict(self, X):
         """Return the label with the most votes.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Predicted labels.
+        {predict_sections}
         """
         check_is_fitted(self, "classes_")
         return self.classes_[np.argmax(self._votes(X), axis=1)]

@@ -7,6 +7,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
+from .._validation import store_params
 from .._validation import Interval, StrOptions
 
 from .._docs import fill_doc
@@ -128,11 +129,8 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
 
     Examples
     --------
-    >>> from sklearn.datasets import load_digits
+    {digits_candidates}
     >>> from weaklabel.partial import PRODEN
-    >>> from weaklabel.simulate import make_candidate_sets
-    >>> X, y = load_digits(return_X_y=True)
-    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> clf = PRODEN(alpha=1e-3).fit(X[:1400] / 16, S[:1400])
     >>> round(clf.score(X[1400:] / 16, y[1400:]), 2) > 0.85
     True
@@ -147,15 +145,7 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
     @keyword_only
     def __init__(self, *, alpha=1e-4, max_rounds=50, tol=1e-3, max_iter=10, fit_intercept=True, classes=None,
                  init="uniform", class_weight=None, verbose=0):
-        self.alpha = alpha
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.max_rounds = max_rounds
-        self.tol = tol
-        self.max_iter = max_iter
-        self.fit_intercept = fit_intercept
-        self.classes = classes
-        self.init = init
+        store_params(self, locals())
 
     def _fit_validated(self, Xf, S, classes, sw):
         d, K = Xf.shape[1], classes.size

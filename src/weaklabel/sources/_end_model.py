@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from .._docs import fill_doc
+from .._validation import store_params
 from .._validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -82,10 +84,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
     }
 
     def __init__(self, *, label_model=None, estimator=None, target="weighted", rows="covered"):
-        self.label_model = label_model
-        self.estimator = estimator
-        self.target = target
-        self.rows = rows
+        store_params(self, locals())
 
     @transactional
     def fit(self, X, y, *, n_classes=None):
@@ -149,13 +148,11 @@ class EndModel(ClassifierMixin, BaseEstimator):
         self.classes_ = np.arange(K)
         return self
 
+    @fill_doc
     def predict(self, X):
         """The end model's classes for ``X``.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
 
         Returns
         -------
@@ -165,13 +162,11 @@ class EndModel(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "estimator_")
         return self.estimator_.predict(X)
 
+    @fill_doc
     def predict_proba(self, X):
         """The end model's class probabilities for ``X``, one column per class.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
 
         Returns
         -------
@@ -187,6 +182,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         out[:, seen.astype(int)] = P
         return out
 
+    @fill_doc
     def score(self, X, y):
         """Agreement of the end model with the fitted label model on held-out votes, where
         they cover a row: a score that needs no true label.
@@ -196,10 +192,7 @@ class EndModel(ClassifierMixin, BaseEstimator):
         label model that always says one class would agree with an end model that learnt
         to say it.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
+        {rows_to_score}
         y : array-like of int of shape (n_samples, n_sources), or sparse matrix
             Held-out votes of the same sources.
 

@@ -24,6 +24,21 @@ def _softmax_inplace(v):
     return mx + np.log(total)
 
 
+@njit(cache=True, inline="always")
+def _balance(log_prior):
+    """The class balance ``softmax(log_prior)``."""
+    prior = np.exp(log_prior - np.max(log_prior))
+    return prior / prior.sum()
+
+
+@njit(cache=True, inline="always")
+def _start_row(t, empty, prior, start):
+    """Fill one row of ``T`` before its votes: the class balance ``prior`` when the row has
+    no vote (``empty``), else the log-scores ``start``; returns ``empty``."""
+    t[:] = prior if empty else start
+    return empty
+
+
 @njit(cache=True)
 def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
     """Posteriors of the true class of every row under the Dawid-Skene model with abstains.
@@ -43,16 +58,11 @@ def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
         for q in range(K):
             base[q] += log_theta[j, A, q]
     ll = 0.0
-    prior = np.exp(log_prior - np.max(log_prior))
-    prior /= prior.sum()
+    prior = _balance(log_prior)
     for i in range(n):
         lo, hi = indptr[i], indptr[i + 1]
-        if lo == hi:
-            for q in range(K):
-                T[i, q] = prior[q]
+        if _start_row(T[i], lo == hi, prior, base):
             continue
-        for q in range(K):
-            T[i, q] = base[q]
         for v in range(lo, hi):
             j = src[v]
             p = cls[v]
@@ -88,18 +98,12 @@ def lift_pass(indptr, src, cls, W, log_prior, T):
     likelihood).
     """
     n = indptr.size - 1
-    K = log_prior.size
-    prior = np.exp(log_prior - np.max(log_prior))
-    prior /= prior.sum()
+    prior = _balance(log_prior)
     trace = 0.0
     for i in range(n):
         lo, hi = indptr[i], indptr[i + 1]
-        if lo == hi:
-            for q in range(K):
-                T[i, q] = prior[q]
+        if _start_row(T[i], lo == hi, prior, log_prior):
             continue
-        for q in range(K):
-            T[i, q] = log_prior[q]
         for v in range(lo, hi):
             T[i, cls[v]] += W[src[v], cls[v]]
         trace += _softmax_inplace(T[i])

@@ -13,6 +13,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
+from .._validation import store_params
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -198,8 +199,7 @@ class MajorityVote(_LabelModel):
     _parameter_constraints = {"weights": ["array-like", None], "sets": ["array-like", None]}
 
     def __init__(self, *, weights=None, sets=None):
-        self.weights = weights
-        self.sets = sets
+        store_params(self, locals())
 
     def _source_weights(self, m):
         if self.weights is None:
@@ -389,14 +389,7 @@ class DawidSkene(_LabelModel):
 
     def __init__(self, *, prior="auto", prior_diagonal="auto", prior_class=1.0, max_iter=100, tol=1e-8, decay=0.7,
                  abstain="evidence", sets=None):
-        self.prior = prior
-        self.prior_diagonal = prior_diagonal
-        self.prior_class = prior_class
-        self.max_iter = max_iter
-        self.tol = tol
-        self.decay = decay
-        self.abstain = abstain
-        self.sets = sets
+        store_params(self, locals())
 
     # ---- EM pieces -----------------------------------------------------------------------
 
@@ -642,12 +635,7 @@ class PrecisionVote(_LabelModel):
                               "decay": [Interval(Real, 0.5, 1, closed="right")]}
 
     def __init__(self, *, prior_right=5.0, prior_wrong=2.0, prior_class=1.0, max_iter=200, tol=1e-7, decay=0.7):
-        self.prior_right = prior_right
-        self.prior_wrong = prior_wrong
-        self.prior_class = prior_class
-        self.max_iter = max_iter
-        self.tol = tol
-        self.decay = decay
+        store_params(self, locals())
 
     # ---- EM pieces -----------------------------------------------------------------------
 

@@ -118,7 +118,8 @@ def keyword(words, label, *, field=None, case=False, name=None):
     Returns
     -------
     LabelingFunction
-        The labeling function.
+        Votes ``label`` on a record whose text holds one of the words (as whole words);
+        abstains (-1) otherwise.
 
     Examples
     --------
@@ -154,7 +155,8 @@ def regex(pattern, label, *, field=None, flags=0, name=None):
     Returns
     -------
     LabelingFunction
-        The labeling function.
+        Votes ``label`` on a record whose text the pattern matches; abstains (-1)
+        otherwise.
 
     Examples
     --------

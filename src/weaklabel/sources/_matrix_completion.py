@@ -8,6 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment, minimize
+from .._validation import store_params
 from .._validation import Interval
 
 from .._persist import register
@@ -100,11 +101,7 @@ class MatrixCompletion(_LabelModel):
                               "dependencies": ["array-like", None]}
 
     def __init__(self, *, class_balance=None, prec_init=0.7, l2=0.03, max_iter=500, dependencies=None):
-        self.class_balance = class_balance
-        self.prec_init = prec_init
-        self.l2 = l2
-        self.max_iter = max_iter
-        self.dependencies = dependencies
+        store_params(self, locals())
 
     def _balance(self, K, gold_counts=None):
         if self.class_balance is None:

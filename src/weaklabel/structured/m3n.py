@@ -35,6 +35,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._persist import SavesModel, register
+from .._docs import fill_doc
+from .._validation import store_params
 from .._validation import StrOptions
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least, transactional
@@ -287,6 +289,7 @@ class _M3NBase(SavesModel, BaseEstimator):
                                      for i in range(ex.m)]
         return per, F
 
+    @fill_doc
     def score(self, X, Y):
         """Return the share of the annotated nodes predicted right.
 
@@ -295,10 +298,7 @@ class _M3NBase(SavesModel, BaseEstimator):
 
         Parameters
         ----------
-        X : examples, in any form :meth:`fit` takes
-            The examples.
-        Y : labels or masks, in any form :meth:`fit` takes
-            Each node's annotation: a label, -1 (missing), or a candidate mask.
+        {structured_XY}
 
         Returns
         -------
@@ -480,15 +480,7 @@ class MILM3N(_M3NBase):
 
     def __init__(self, *, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
                  n_states=None, n_symbols=None, random_state=None):
-        self.graph = graph
-        self.inference = inference
-        self.alpha = alpha
-        self.solver = solver
-        self.max_iter = max_iter
-        self.tol = tol
-        self.n_states = n_states
-        self.n_symbols = n_symbols
-        self.random_state = random_state
+        store_params(self, locals())
 
     _parameter_constraints = {"graph": [Graph, tuple, None], "inference": [StrOptions({"viterbi", "exact"})],
                               "alpha": [POSITIVE], "solver": [StrOptions({"bcfw", "bmrm"})], "max_iter": [AT_LEAST_1],
@@ -528,6 +520,7 @@ class MILM3N(_M3NBase):
         self.n_iter_ = h.shape[0]
         self.converged_ = bool(h[-1, 3] <= self.tol * max(abs(h[-1, 1]), 1e-12))
 
+    @fill_doc
     def partial_error(self, X, Y):
         """Return the mean partial loss l^p of the predictions.
 
@@ -536,10 +529,7 @@ class MILM3N(_M3NBase):
 
         Parameters
         ----------
-        X : examples, in any form :meth:`fit` takes
-            The examples.
-        Y : labels or masks, in any form :meth:`fit` takes
-            Each node's annotation: a label, -1 (missing), or a candidate mask.
+        {structured_XY}
 
         Returns
         -------
@@ -603,11 +593,7 @@ class RampCCCPM3N(MILM3N):
 
     def __init__(self, *, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
                  n_states=None, n_symbols=None, random_state=None, n_rounds=10, concave="all", start="zero"):
-        super().__init__(graph=graph, inference=inference, alpha=alpha, solver=solver, max_iter=max_iter, tol=tol,
-                         n_states=n_states, n_symbols=n_symbols, random_state=random_state)
-        self.n_rounds = n_rounds
-        self.concave = concave
-        self.start = start
+        store_params(self, locals())
 
     _parameter_constraints = {**MILM3N._parameter_constraints, "n_rounds": [AT_LEAST_1],
                               "concave": [StrOptions({"all", "candidates"})], "start": [StrOptions({"zero", "convex"})]}
@@ -732,15 +718,7 @@ class LPMILM3N(_M3NBase):
 
     def __init__(self, *, graph=None, alpha=0.0, max_iter=30, learning_rate=0.05, batch_size=10, n_states=None,
                  n_symbols=None, random_state=None, pairwise_scale=1.0):
-        self.graph = graph
-        self.alpha = alpha
-        self.max_iter = max_iter
-        self.learning_rate = learning_rate
-        self.batch_size = batch_size
-        self.n_states = n_states
-        self.n_symbols = n_symbols
-        self.random_state = random_state
-        self.pairwise_scale = pairwise_scale
+        store_params(self, locals())
 
     _parameter_constraints = {"graph": [Graph, tuple, None], "alpha": [NON_NEGATIVE], "max_iter": [AT_LEAST_1],
                               "learning_rate": [POSITIVE], "batch_size": [AT_LEAST_1], "n_states": [AT_LEAST_1, None],
