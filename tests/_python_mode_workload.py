@@ -66,9 +66,11 @@ def _workload():
     y = rng.randint(0, 3, 40)
     S = make_candidate_sets(y, 2, random_state=0)
     check_X_values(X)
-    from weaklabel._validation import _magnitudes, _scan_values
+    from weaklabel._validation import _row_norms_in_range, _scan_values
     keep("scan_values", _scan_values(np.array([1.0, -3.0, 0.5, np.nan, 2.0])))
-    keep("magnitudes", _magnitudes(np.array([1.0, -3.0, 0.0, 0.5, 2.0, -1e-3, 7.0])))
+    vals = np.array([1.0, -3.0, 0.0, 1e-150, 0.0, 2.0, np.inf, 7.0])
+    keep("row_norms", _row_norms_in_range(vals, np.array([0, 3, 5, 8]), 1e200, 1e-100))
+    keep("row_norms32", _row_norms_in_range(vals.astype(np.float32), np.array([0, 3, 5, 8]), 1e200, 1e-100))
     for i, M in enumerate((X, sp.csr_matrix(X))):
         keep(f"avgpegasos{i}", AvgPegasos(max_iter=2, random_state=0).fit(M, S, sample_weight=np.ones(40)).coef_)
         keep(f"maxperceptron{i}", MaxPerceptron(max_iter=2, random_state=0).fit(M, S).decision_function(M))

@@ -178,3 +178,39 @@ def test_refit_with_bad_input_keeps_the_fitted_model(cls):
         with pytest.raises(ValueError):
             est.fit(*args)
         _same(before, _state(est))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("form", ["dense", "csr"])
+def test_the_one_pass_input_check_names_the_row_and_accepts_what_cannot_overflow(dtype, form):
+    from weaklabel._validation import check_X_finite
+
+    def check(Z):
+        Z = np.asarray(Z, dtype=dtype)
+        check_X_finite(sp.csr_matrix(Z) if form == "csr" else Z)
+
+    Z = np.ones((6, 5))
+    check(Z)
+    for value, what in ((np.nan, "NaN"), (np.inf, "infinity"), (-np.inf, "infinity")):
+        bad = Z.copy()
+        bad[4, 2] = value
+        with pytest.raises(ValueError, match=f"contains {what} \\(first at row 4\\)"):
+            check(bad)
+    big = Z.copy()
+    big[3, 1] = 1e150
+    if dtype is np.float64:                   # float32 cannot hold it (it is already inf)
+        with pytest.raises(ValueError, match="magnitude up to 1e\\+150"):
+            check(big)
+    many = np.full((2, 400), 9e99 if dtype is np.float64 else 3e38)   # norms beyond 1e200, values in range
+    check(many)
+    zero_row = Z.copy()
+    zero_row[2] = 0.0
+    check(zero_row)                           # an all-zero row is fine
+    if dtype is np.float64:
+        lone = Z.copy()
+        lone[1, 3] = 1e-160                   # a tiny value beside normal ones squares to nothing harmful
+        check(lone)
+        tiny = zero_row.copy()
+        tiny[2, 1] = 1e-160                   # a row of only tiny values: its squared norm underflows
+        with pytest.raises(ValueError, match="down to 1e-160 \\(row 2\\)"):
+            check(tiny)

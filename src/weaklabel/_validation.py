@@ -93,7 +93,10 @@ def check_partial_fit_classes(est, classes, *, first, given_by_y=False, call="pa
                              f"e.g. {call}(X, y, classes=np.arange(n_classes)); got classes=None.")
         return None if classes is None else _classes_array(classes)
     if classes is not None:
-        given = np.unique(np.asarray(classes))
+        given = np.asarray(classes)
+        if given.shape == est.classes_.shape and np.array_equal(given, est.classes_):
+            return est.classes_
+        given = np.unique(given)
         if not np.array_equal(given, est.classes_):
             raise ValueError(f"classes={given.tolist()} differs from the classes of the first {call} call "
                              f"{est.classes_.tolist()}; pass the same classes or none.")
@@ -209,7 +212,7 @@ class DataScaleWarning(UserWarning):
 
 # Values beyond this magnitude overflow float64 once squared inside the kernels.
 _MAX_ABS_X = 1e100
-# Nonzero values below this magnitude underflow once squared (a row's squared norm).
+# A row whose nonzero values all lie below this magnitude has a squared norm that underflows.
 _MIN_ABS_X = 1e-100
 
 
@@ -264,74 +267,72 @@ def _scan_values(values):
     return -1, m, lo
 
 
-@njit(cache=True, nogil=True, fastmath=True)
-def _magnitudes(values):
-    """(max |value|, min nonzero |value|) of values known to be finite: four independent
-    accumulators, so the reductions do not wait on each other (twice the speed of
-    :func:`_scan_values`, which must stop at the first non-finite value)."""
-    n = values.size
-    m0 = m1 = m2 = m3 = 0.0
-    l0 = l1 = l2 = l3 = np.inf
-    q = n // 4 * 4
-    for p in range(0, q, 4):
-        a0 = abs(values[p])
-        a1 = abs(values[p + 1])
-        a2 = abs(values[p + 2])
-        a3 = abs(values[p + 3])
-        m0 = a0 if a0 > m0 else m0
-        m1 = a1 if a1 > m1 else m1
-        m2 = a2 if a2 > m2 else m2
-        m3 = a3 if a3 > m3 else m3
-        b0 = a0 if a0 != 0.0 else np.inf
-        b1 = a1 if a1 != 0.0 else np.inf
-        b2 = a2 if a2 != 0.0 else np.inf
-        b3 = a3 if a3 != 0.0 else np.inf
-        l0 = b0 if b0 < l0 else l0
-        l1 = b1 if b1 < l1 else l1
-        l2 = b2 if b2 < l2 else l2
-        l3 = b3 if b3 < l3 else l3
-    for p in range(q, n):
-        a = abs(values[p])
-        m0 = a if a > m0 else m0
-        b = a if a != 0.0 else np.inf
-        l0 = b if b < l0 else l0
-    return max(max(m0, m1), max(m2, m3)), min(min(l0, l1), min(l2, l3))
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _row_norms_in_range(values, indptr, hi, tiny):
+    """First row whose squared norm is not ``<= hi`` (a NaN, an infinity, or values too large
+    to square: a candidate for the exact scan), and first row holding a nonzero value of
+    magnitude below ``tiny`` among the rows whose squared norm is below ``tiny ** 2``; each
+    -1 if none.  Row ``r`` is ``values[indptr[r]:indptr[r+1]]``.  One vectorised pass in
+    the values' own precision (the sums may be reordered, never assumed finite).
+    """
+    zero = np.zeros(1, dtype=values.dtype)[0]
+    lo = tiny * tiny
+    big = small = -1
+    for r in range(indptr.size - 1):
+        a, b = indptr[r], indptr[r + 1]
+        s = zero
+        for p in range(a, b):
+            s += values[p] * values[p]
+        t = np.float64(s)                      # compared in float64 (hi, lo are beyond float32)
+        if not t <= hi:
+            if big < 0:
+                big = r
+        elif t < lo and small < 0:
+            for p in range(a, b):
+                if values[p] != 0.0 and abs(values[p]) < tiny:
+                    small = r
+                    break
+        if big >= 0 and small >= 0:
+            break
+    return big, small
 
 
 def check_X_finite(X, name="X"):
-    """Reject NaN/inf (naming the first row) and values so large that the kernels' squared
-    norms would overflow, or so small that they underflow.  A finite sum (numpy's
-    vectorised one) proves every value finite, and the magnitudes are then read in one fast
-    pass; otherwise one exact pass finds the first non-finite value.
+    """Reject NaN/inf (naming the first row), values so large that the kernels' squared norms
+    would overflow (``|x| > 1e100``), and rows whose nonzero values are so small that their
+    squared norm underflows (below ``1e-200``).  One pass computes every row's squared norm;
+    only when one is out of range does an exact pass find the value to name.
     """
     values = X.data if sp.issparse(X) else X
     flat = np.ravel(values)
-    if np.isfinite(flat.sum()):
-        bad = -1
-        biggest, smallest = _magnitudes(flat)
-    else:                                              # a NaN / inf, or a sum that overflowed
-        bad, biggest, smallest = _scan_values(flat)
-    if bad >= 0:
-        if sp.issparse(X):
-            row = int(np.searchsorted(X.indptr, bad, side="right") - 1)
-        else:
-            row = int(bad // max(1, X.shape[1])) if X.ndim == 2 else int(bad)
-        what = "NaN" if np.isnan(flat[bad]) else "infinity"
+    if sp.issparse(X):
+        indptr = X.indptr
+    else:
+        width = max(1, int(np.prod(X.shape[1:])))           # a row: one entry of the first axis
+        indptr = np.arange(0, flat.size + 1, width, dtype=np.int64)
+    big, small = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X)
+    if big >= 0:
+        bad, biggest, _ = _scan_values(flat)
+        if bad >= 0:
+            row = int(np.searchsorted(indptr, bad, side="right") - 1)
+            what = "NaN" if np.isnan(flat[bad]) else "infinity"
+            raise ValueError(
+                f"Input {name} contains {what} (first at row {row}); every value must be finite. "
+                "Impute or drop those rows first (e.g. sklearn.impute.SimpleImputer)."
+            )
+        if biggest > _MAX_ABS_X:
+            raise ValueError(
+                f"{name} has values of magnitude up to {biggest:.3g}; the learners need "
+                f"|{name}| <= {_MAX_ABS_X:g} to avoid overflow. Scale the features first "
+                "(e.g. sklearn.preprocessing.MaxAbsScaler)."
+            )
+    if small >= 0:
+        row = np.abs(flat[indptr[small]:indptr[small + 1]])
+        smallest = float(np.min(row[row != 0]))
         raise ValueError(
-            f"Input {name} contains {what} (first at row {row}); every value must be finite. "
-            "Impute or drop those rows first (e.g. sklearn.impute.SimpleImputer)."
-        )
-    if biggest > _MAX_ABS_X:
-        raise ValueError(
-            f"{name} has values of magnitude up to {biggest:.3g}; the learners need "
-            f"|{name}| <= {_MAX_ABS_X:g} to avoid overflow. Scale the features first "
-            "(e.g. sklearn.preprocessing.MaxAbsScaler)."
-        )
-    if smallest < _MIN_ABS_X:
-        raise ValueError(
-            f"{name} has nonzero values of magnitude down to {smallest:.3g}; the learners need every nonzero "
-            f"|{name}| >= {_MIN_ABS_X:g}, or its squared norms underflow. Scale the features first "
-            "(e.g. sklearn.preprocessing.MaxAbsScaler) or set such values to 0."
+            f"{name} has nonzero values of magnitude down to {smallest:.3g} (row {small}), so small that the "
+            f"row's squared norm underflows; the learners need such values >= {_MIN_ABS_X:g}. Scale the "
+            "features first (e.g. sklearn.preprocessing.MaxAbsScaler) or set such values to 0."
         )
 
 
@@ -344,6 +345,8 @@ def _classes_array(classes, name="classes"):
             classes = classes.astype(str)
         except (TypeError, ValueError):
             raise TypeError(f"{name} must hold numbers or strings; got dtype object.") from None
+    if classes.dtype.kind in "iuf" and (classes.size == 1 or bool(np.all(classes[1:] > classes[:-1]))):
+        return classes.copy()                  # already sorted and distinct (a repeated call's classes)
     uniq = np.unique(classes)
     if uniq.size != classes.size:
         raise ValueError(f"{name} must not repeat a label; got {classes.size} labels, {uniq.size} distinct.")

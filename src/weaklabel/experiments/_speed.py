@@ -573,6 +573,19 @@ def run_online_limits(name="usps", sparse_name="sector", repeats=3, batch=100, o
                 t = _best_time(lambda cls=cls, X=X, target=target: cls(**params).fit(X, target), repeats)
             record(label, form, X.shape[0], t)
     out(f"partial_fit on {batch}-row chunks of {name} against one fit pass (dense float64):")
+
+    def sk_chunks():
+        est = SkPerceptron(max_iter=1, tol=None, shuffle=False)
+        for lo in range(0, X64.shape[0], batch):
+            est.partial_fit(X64[lo:lo + batch], y[lo:lo + batch], classes=classes)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        t_fit = _best_time(lambda: SkPerceptron(max_iter=1, tol=None, shuffle=False).fit(X64, y), repeats)
+        t_chunks = _best_time(sk_chunks, repeats)
+    results.append({"what": "sklearn Perceptron", "form": f"partial_fit {batch}", "rows_per_s": X64.shape[0] / t_chunks,
+                    "fit_ratio": t_chunks / t_fit})
+    out(f"  {'sklearn Perceptron':28s} {t_chunks / t_fit:5.2f}x one fit pass (for reference)")
     for label, preset, takes in LIMIT_LEARNERS:
         cls = presets.get(preset).cls
         params = {"max_iter": 1, "shuffle": False, **({"diagonal": True} if preset == "confidit" else {})}
