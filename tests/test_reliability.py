@@ -17,7 +17,7 @@ from weaklabel import BagCandidates
 from weaklabel.bags import MMS, CandidateLabelSVM
 from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport
 from weaklabel.noisy import UMA, LabelALittle
-from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from weaklabel.partial import AvgPegasos, AvgPerceptron, KernelPRODEN, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 
 ONLINE = [AvgPerceptron(random_state=0), MaxPerceptron(random_state=0), AvgPegasos(alpha=0.01, random_state=0),
           MaxPegasos(alpha=0.01, random_state=0), Perceptron(random_state=0), Pegasos(alpha=0.01, random_state=0),
@@ -25,7 +25,8 @@ ONLINE = [AvgPerceptron(random_state=0), MaxPerceptron(random_state=0), AvgPegas
           Confidit(random_state=0), Confidit(diagonal=True, random_state=0)]
 BATCH = [UMA(confusion="identity", max_iter=30), UMA(confusion=np.eye(3), max_iter=30, warm_start=True),
          LabelALittle(m=3, max_iter=30, random_state=0), MMS(max_iter=2, random_state=0),
-         CandidateLabelSVM(random_state=0), GaussianSupport(n_support=10)]
+         CandidateLabelSVM(random_state=0), GaussianSupport(n_support=10),
+         KernelPRODEN(n_components=20, max_iter=50, random_state=0)]
 
 
 def _data(n=60, d=5, seed=0):
@@ -127,6 +128,8 @@ def _model(est):
         return np.asarray(est.coef_)
     if hasattr(est, "support_"):
         return est.support_
+    if isinstance(est, KernelPRODEN):
+        return np.concatenate([est.landmarks_.ravel(), est._W.ravel()])
     raise AssertionError(f"no model array on {est!r}")
 
 

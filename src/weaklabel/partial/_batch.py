@@ -36,7 +36,7 @@ class BatchPartialLinear(CandidateScore, LinearMulticlass, metaclass=ABCMeta):
         self
             The fitted estimator.
         """
-        Xf, S, classes, sw = self._fit_inputs(X, y, sample_weight)
+        Xf, S, classes, sw = fit_inputs(self, X, y, sample_weight)
         self._fit_validated(Xf, S, classes, sw)
         self.classes_ = classes
         self.__dict__.pop("temperature_", None)
@@ -49,24 +49,6 @@ class BatchPartialLinear(CandidateScore, LinearMulticlass, metaclass=ABCMeta):
 
     def _finish_fit(self, X, y, sample_weight):
         """After the weights: what else ``fit`` fits (CLPL's temperature); default nothing."""
-
-    def _fit_inputs(self, X, y, sample_weight):
-        """Validated ``(Xf, S, classes, sw)``: rows as CSR or float64, the candidate mask over
-        ``classes`` (at least 2, no empty set) and the weights (None when not given).
-        """
-        from .._validation import check_sample_weight, class_weighted
-
-        self._validate_params()
-        X = check_X(self, X, reset=True)
-        S, classes = check_candidates(y, X.shape[0], self.classes)
-        if classes.size < 2:
-            raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class {classes.tolist()}.")
-        sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
-                                                                     ensure_non_negative=True)
-        if self.class_weight is not None:
-            sw = class_weighted(sw, S / S.sum(axis=1, keepdims=True), classes, self.class_weight)
-        Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-        return Xf, S, classes, sw
 
     def _state_meta(self):
         meta = {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
@@ -85,3 +67,24 @@ class BatchPartialLinear(CandidateScore, LinearMulticlass, metaclass=ABCMeta):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+def fit_inputs(est, X, y, sample_weight):
+    """A batch learner's validated ``fit`` inputs ``(Xf, S, classes, sw)``: the parameters
+    checked, rows as CSR or float64 (``n_features_in_`` set), the candidate mask over
+    ``est.classes`` or the labels seen (at least 2, no empty set), and the row weights
+    (None when not given) times ``est.class_weight``'s.
+    """
+    from .._validation import check_sample_weight, class_weighted
+
+    est._validate_params()
+    X = check_X(est, X, reset=True)
+    S, classes = check_candidates(y, X.shape[0], est.classes)
+    if classes.size < 2:
+        raise ValueError(f"{type(est).__name__} needs at least 2 classes; got 1 class {classes.tolist()}.")
+    sw = None if sample_weight is None else check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                                 ensure_non_negative=True)
+    if est.class_weight is not None:
+        sw = class_weighted(sw, S / S.sum(axis=1, keepdims=True), classes, est.class_weight)
+    Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    return Xf, S, classes, sw

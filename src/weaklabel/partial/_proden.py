@@ -17,7 +17,7 @@ from .._lbfgs import lbfgs_fit
 from ..linear import SoftmaxProba
 from ._batch import BatchPartialLinear
 
-__all__ = ["PRODEN", "weighted_cross_entropy"]
+__all__ = ["PRODEN", "candidate_likelihood_loss", "weighted_cross_entropy"]
 
 #: rows per block of the loss: about 256 KB of scores, so that the max, numpy's (SIMD)
 #: exponential and the gradient pass find a block in cache
@@ -148,35 +148,90 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
         store_params(self, locals())
 
     def _fit_validated(self, Xf, S, classes, sw):
-        d, K = Xf.shape[1], classes.size
         if self.init == "clpl":
             from ._clpl import clpl_loss
 
-            W0, _ = lbfgs_fit(Xf, K, lambda Z: clpl_loss(Z, S, "squared_hinge", sw), alpha=self.alpha,
+            W0, _ = lbfgs_fit(Xf, classes.size, lambda Z: clpl_loss(Z, S, "squared_hinge", sw), alpha=self.alpha,
                               fit_intercept=self.fit_intercept, max_iter=500, tol=1e-6)
-            Q = _restricted_posterior(_scores(Xf, W0, d), S)
+            Q = _restricted_posterior(_scores(Xf, W0, Xf.shape[1]), S)
         else:
-            Sf = S.astype(np.float64)
-            Q = Sf / Sf.sum(axis=1, keepdims=True)
-        W = None
-        rounds = 0
-        for rounds in range(1, self.max_rounds + 1):
-            W, res = lbfgs_fit(Xf, K, lambda Z, Q=Q: weighted_cross_entropy(Z, Q, sw), alpha=self.alpha,
-                               fit_intercept=self.fit_intercept, max_iter=self.max_iter, tol=1e-6, W0=W)
-            Q_new = _restricted_posterior(_scores(Xf, W, d), S)
-            change = float(np.abs(Q_new - Q).max())
-            Q = Q_new
-            if self.verbose:
-                print(f"PRODEN round {rounds}: loss {res.fun:.6g}, largest change of a weight q {change:.3g}",
-                      flush=True)
-            if change < self.tol and res.nit < self.max_iter:     # weights settled and the last solve converged
-                break
-        if not np.isfinite(W).all():
-            raise FloatingPointError("PRODEN weights are not finite; raise alpha.")
+            Q = None
+        W, Q, rounds, loss = proden_rounds(Xf, S, sw, alpha=self.alpha, fit_intercept=self.fit_intercept,
+                                           max_rounds=self.max_rounds, max_iter=self.max_iter, tol=self.tol,
+                                           Q=Q, verbose=self.verbose)
         self._W = W
         self.confidence_ = Q
         self.n_iter_ = rounds
-        self.loss_ = float(res.fun)
+        self.loss_ = loss
+
+
+def candidate_likelihood_loss(Z, S, sample_weight=None):
+    """Mean of ``-log sum_{a in S_i} softmax(Z_i)_a`` and its gradient in ``Z``.
+
+    The negative log-likelihood of the candidate sets (the "CC" loss of Feng, Lv, Han, Xu,
+    Niu, Geng, An & Sugiyama, "Provably consistent partial-label learning", NeurIPS 2020),
+    whose stationary points are PRODEN's fixed points.  Its gradient is
+    ``softmax(Z_i) - q_i``, with ``q_i`` the softmax restricted to the set.
+
+    Parameters
+    ----------
+    Z : ndarray of shape (n_samples, n_classes)
+        Scores.
+    S : ndarray of bool of shape (n_samples, n_classes)
+        The candidate sets (none empty).
+    sample_weight : ndarray of shape (n_samples,), default=None
+        The mean is weighted.
+
+    Returns
+    -------
+    loss : float
+        The mean negative log-likelihood of the sets.
+    grad : ndarray of shape (n_samples, n_classes)
+        Its gradient in ``Z``.
+    """
+    from scipy.special import logsumexp
+
+    Z = np.asarray(Z, dtype=np.float64)
+    w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    w = w / w.sum()
+    every = logsumexp(Z, axis=1)
+    inside = np.where(S, Z, -np.inf)
+    candidates = logsumexp(inside, axis=1)
+    G = np.exp(Z - every[:, None])
+    G -= np.exp(inside - candidates[:, None])
+    G *= w[:, None]
+    return float(w @ (every - candidates)), G
+
+
+def proden_rounds(Xf, S, sw, *, alpha, fit_intercept, max_rounds, max_iter, tol, Q=None, W=None, verbose=0):
+    """PRODEN's rounds on validated rows: ``(W, Q, rounds, loss)``.
+
+    Each round is ``max_iter`` L-BFGS iterations on the ``Q``-weighted cross-entropy plus
+    ``alpha/2 ||W||^2`` (warm-started from the last round's ``W``), then ``Q`` becomes the
+    model's posterior restricted to the candidate sets; the rounds stop when no weight moves
+    by more than ``tol`` and the last L-BFGS converged.  ``Q=None`` starts uniform over each
+    set; ``W`` is a warm start.  (The rounds of :class:`PRODEN`, shared with
+    :class:`KernelPRODEN`, which runs them on its kernel features.)
+    """
+    K = S.shape[1]
+    if Q is None:
+        Sf = S.astype(np.float64)
+        Q = Sf / Sf.sum(axis=1, keepdims=True)
+    rounds = 0
+    for rounds in range(1, max_rounds + 1):
+        W, res = lbfgs_fit(Xf, K, lambda Z, Q=Q: weighted_cross_entropy(Z, Q, sw), alpha=alpha,
+                           fit_intercept=fit_intercept, max_iter=max_iter, tol=1e-6, W0=W)
+        Q_new = _restricted_posterior(_scores(Xf, W, Xf.shape[1]), S)
+        change = float(np.abs(Q_new - Q).max())
+        Q = Q_new
+        if verbose:
+            print(f"PRODEN round {rounds}: loss {res.fun:.6g}, largest change of a weight q {change:.3g}",
+                  flush=True)
+        if change < tol and res.nit < max_iter:     # weights settled and the last solve converged
+            break
+    if not np.isfinite(W).all():
+        raise FloatingPointError("PRODEN weights are not finite; raise alpha.")
+    return W, Q, rounds, float(res.fun)
 
 
 def _scores(X, W, d):
