@@ -1,12 +1,15 @@
 """Off-policy evaluation: estimators against plain loops, and the coverage of their intervals
 on simulated logs whose true value is known."""
 
+import functools
+
 import numpy as np
 import pytest
 
 from weaklabel.bandit.evaluation import doubly_robust, ips, snips
 
 
+@functools.lru_cache(maxsize=None)               # the coverage tests read the same 200 logs
 def _log(seed, n=1000, K=5, eps=0.3):
     """Contexts with true labels y; the logging policy is eps-greedy around a 60 %-right
     guess; the target policy is stochastic (70 % on a 75 %-right guess, the rest uniform).
@@ -120,3 +123,112 @@ def test_hostile_logs_are_refused_before_they_overflow_or_allocate():
             with pytest.raises(ValueError, match="n_actions must be a positive integer"):
                 est(a, p, r, a, n_actions=bad)
     assert ips(a, p, r, P, n_actions=3).value == ips(a, p, r, P).value
+
+
+# ---- the estimators beside IPS / SNIPS / DR, the diagnostics and the cross-fitted model ----------
+
+from weaklabel.bandit.evaluation import (OffPolicyWarning, clipped_ips, cross_fit_rewards, diagnose,  # noqa: E402
+                                         direct_method, dr_shrinkage, sndr, switch_dr)
+
+
+def _decent(R):
+    """An informative but biased reward model."""
+    return 0.8 * R + 0.1
+
+
+def test_new_estimators_equal_plain_loops():
+    a, p, r, P, truth, R, y = _log(1, n=60)
+    Rm = _decent(R) + 0.05 * np.random.default_rng(0).random(P.shape)
+    n = 60
+    w = [P[i, a[i]] / p[i] for i in range(n)]
+    dm = [sum(P[i, k] * Rm[i, k] for k in range(P.shape[1])) for i in range(n)]
+    res = [r[i] - Rm[i, a[i]] for i in range(n)]
+    assert direct_method(a, p, r, P, Rm).value == pytest.approx(sum(dm) / n)
+    assert clipped_ips(a, p, r, P, clip=3.0).value == pytest.approx(sum(min(w[i], 3.0) * r[i] for i in range(n)) / n)
+    assert switch_dr(a, p, r, P, Rm, tau=3.0).value == pytest.approx(
+        sum(dm[i] + (w[i] * res[i] if w[i] <= 3.0 else 0.0) for i in range(n)) / n)
+    assert dr_shrinkage(a, p, r, P, Rm, lam=4.0).value == pytest.approx(
+        sum(dm[i] + 4.0 * w[i] / (w[i] ** 2 + 4.0) * res[i] for i in range(n)) / n)
+    assert sndr(a, p, r, P, Rm).value == pytest.approx(
+        sum(dm) / n + sum(w[i] * res[i] for i in range(n)) / sum(w))
+    # the limits: no clipping, switching or shrinking left is doubly robust / IPS, with no bias
+    big = 1e9
+    assert clipped_ips(a, p, r, P, clip=big).value == pytest.approx(ips(a, p, r, P).value)
+    assert switch_dr(a, p, r, P, Rm, tau=big).value == pytest.approx(doubly_robust(a, p, r, P, Rm).value)
+    assert dr_shrinkage(a, p, r, P, Rm, lam=1e12).value == pytest.approx(doubly_robust(a, p, r, P, Rm).value)
+    assert switch_dr(a, p, r, P, Rm, tau=big).bias == 0.0
+    # the bias a shortcut reports is the mean of what it drops from the unbiased terms
+    assert direct_method(a, p, r, P, Rm).bias == pytest.approx(abs(sum(w[i] * res[i] for i in range(n)) / n))
+    assert clipped_ips(a, p, r, P, clip=3.0).bias == pytest.approx(
+        sum(max(w[i] - 3.0, 0.0) * r[i] for i in range(n)) / n)
+
+
+@pytest.mark.parametrize("estimator", ["clipped_ips", "direct_method", "switch_dr", "dr_shrinkage", "sndr"])
+def test_new_intervals_cover_the_truth_in_90_percent_of_200_seeds(estimator):
+    hits = 0
+    for seed in range(200):
+        a, p, r, P, truth, R, y = _log(seed)
+        if estimator == "clipped_ips":
+            est = clipped_ips(a, p, r, P)
+        else:
+            est = globals()[estimator](a, p, r, P, _decent(R))
+        low, high = est.interval(0.95)
+        hits += low <= truth <= high
+    assert hits >= 180, hits
+
+
+def test_shrinkage_and_switching_cover_with_a_poor_model_as_doubly_robust_does():
+    hits = {"switch_dr": 0, "dr_shrinkage": 0}
+    for seed in range(200):
+        a, p, r, P, truth, R, y = _log(seed)
+        for name, fn in (("switch_dr", switch_dr), ("dr_shrinkage", dr_shrinkage)):
+            low, high = fn(a, p, r, P, np.full_like(P, 0.5)).interval(0.95)
+            hits[name] += low <= truth <= high
+    assert min(hits.values()) >= 180, hits
+
+
+def test_diagnostics_and_the_warning_when_an_interval_cannot_be_trusted():
+    a, p, r, P, truth, R, y = _log(0)
+    d = diagnose(a, p, P)
+    w = P[np.arange(a.size), a] / p
+    assert d.ess == pytest.approx(w.sum() ** 2 / (w ** 2).sum())
+    assert d.max_weight == pytest.approx(w.max()) and d.trusted and d.unsupported_mass == 0.0
+    assert d.top_share == pytest.approx(np.sort(w)[-10:].sum() / w.sum())
+    # a far logger: a handful of rounds carry the weights
+    far = np.full(1000, 0.5)
+    far[:5] = 0.0005
+    with pytest.warns(OffPolicyWarning, match="effective sample size"):
+        ips(a, far, r, P)
+    assert not diagnose(a, far, P).trusted
+    # a target that takes an action the log never shows
+    keep = a != 4
+    with pytest.warns(OffPolicyWarning, match="never shows"):
+        snips(a[keep], p[keep], r[keep], P[keep])
+    assert diagnose(a[keep], p[keep], P[keep]).unsupported_mass == pytest.approx(P[keep, 4].mean())
+
+
+def test_cross_fitted_rewards_never_score_a_round_with_a_model_that_saw_it():
+    from sklearn.model_selection import KFold
+    from sklearn.neighbors import KNeighborsRegressor
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((120, 3))
+    a = rng.integers(0, 3, 120)
+    r = rng.random(120)                                       # pure noise: memorising it is all a model can do
+    R = cross_fit_rewards(X, a, r, n_actions=3, estimator=KNeighborsRegressor(1), random_state=0)
+    rows = np.arange(120)
+    assert not np.any(np.isclose(R[rows, a], r))               # a 1-NN fitted on its own round would return r_i
+    for fit, score in KFold(5, shuffle=True, random_state=0).split(X):     # the same folds, by hand
+        for k in range(3):
+            own = fit[a[fit] == k]
+            model = KNeighborsRegressor(1).fit(X[own], r[own])
+            np.testing.assert_allclose(R[score, k], model.predict(X[score]))
+    binary = (X[:, 0] > 0).astype(float)
+    Rb = cross_fit_rewards(X, a, binary, n_actions=3, random_state=0)        # LogisticRegression by default
+    assert ((Rb >= 0) & (Rb <= 1)).all() and np.mean((Rb[rows, a] > 0.5) == (binary > 0.5)) > 0.9
+    with pytest.raises(ValueError, match="n_splits"):
+        cross_fit_rewards(X, a, r, n_actions=3, n_splits=1)
+    with pytest.raises(ValueError, match="actions must be"):
+        cross_fit_rewards(X, a + 1, r, n_actions=3)
+    with pytest.raises(ValueError, match="clip must be a positive number"):
+        clipped_ips(a, np.full(120, 0.5), r, np.eye(3)[a], clip=0)
