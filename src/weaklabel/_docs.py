@@ -19,6 +19,20 @@ _PLACEHOLDER = re.compile(r"^([ \t]*)\{(\w+)\}[ \t]*$", re.M)
 #: name -> numpydoc text (a parameter or attribute entry, written at a class docstring's
 #: indentation: the name at 4 spaces, its description at 8)
 SNIPPETS = {
+    "candidate_fit_sections": """
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The training rows.
+    y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+        Candidate label set of each sample (1-D labels are singleton sets).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each row; None gives every row weight 1.
+
+    Returns
+    -------
+    self
+        The fitted estimator.""",
     "structured_XY": """
     X : examples, in any form :meth:`fit` takes
         The examples.

@@ -105,6 +105,14 @@ _REWARD_MODEL = """
     reward_model : array-like of shape (n, n_actions)
         ``rhat(x_i, a)``, a model's estimate of each action's reward on each round (fitted
         on other data than the rounds it scores, or by :func:`cross_fit_rewards`)."""
+_MODEL_LOG_SECTIONS = """
+    Parameters
+    ----------
+    {bandit_log}
+    {reward_model}
+    {n_actions}
+
+    {estimate}"""
 _ESTIMATE = """
     Returns
     -------
@@ -213,20 +221,14 @@ def snips(actions, propensities, rewards, policy, *, n_actions=None):
     return Estimate(value, se, a.size)
 
 
-@fill_doc(reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS, estimate=_ESTIMATE)
+@fill_doc(model_log_sections=_MODEL_LOG_SECTIONS, reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS,
+          estimate=_ESTIMATE)
 def doubly_robust(actions, propensities, rewards, policy, reward_model, *, n_actions=None):
     """Estimate ``policy``'s mean reward by the doubly robust estimator.
 
-    Parameters
-    ----------
-    {bandit_log}
-    {reward_model}
-    {n_actions}
-
-    {estimate}
+    {model_log_sections}
     """
-    a, p, r, P, w = _weighted_log(actions, propensities, rewards, policy, n_actions)
-    dm, residual = _model_terms(a, r, P, reward_model)
+    a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
     return _mean_estimate(dm + w * residual)
 
 
@@ -318,6 +320,13 @@ def _self_normalised(w, terms, what):
     return value, float(np.sqrt(np.sum(w * w * (terms - value) ** 2)) / total)
 
 
+def _model_log(actions, propensities, rewards, policy, reward_model, n_actions, warn=True):
+    """The validated log's actions, importance weights, direct-method terms and residuals."""
+    a, _, r, P, w = _weighted_log(actions, propensities, rewards, policy, n_actions, warn=warn)
+    dm, residual = _model_terms(a, r, P, reward_model)
+    return a, w, dm, residual
+
+
 def _model_terms(a, r, P, reward_model):
     """Each round's direct-method term ``sum_a pi(a|x_i) rhat(x_i, a)`` and residual
     ``r_i - rhat(x_i, a_i)``."""
@@ -341,7 +350,8 @@ def _positive(value, name):
     return float(value)
 
 
-@fill_doc(reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS, estimate=_ESTIMATE)
+@fill_doc(model_log_sections=_MODEL_LOG_SECTIONS, reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS,
+          estimate=_ESTIMATE)
 def direct_method(actions, propensities, rewards, policy, reward_model, *, n_actions=None):
     """Estimate ``policy``'s mean reward by the reward model alone (the direct method).
 
@@ -350,13 +360,7 @@ def direct_method(actions, propensities, rewards, policy, reward_model, *, n_act
     spread only; its ``bias`` is the doubly robust correction ``mean_i w_i (r_i -
     rhat(x_i, a_i))`` it leaves out, which widens its interval.
 
-    Parameters
-    ----------
-    {bandit_log}
-    {reward_model}
-    {n_actions}
-
-    {estimate}
+    {model_log_sections}
 
     Examples
     --------
@@ -364,8 +368,7 @@ def direct_method(actions, propensities, rewards, policy, reward_model, *, n_act
     >>> round(direct_method([0, 1], [0.5, 0.5], [1, 0], [[1, 0], [0, 1]], [[0.8, 0.1], [0.3, 0.4]]).value, 4)
     0.6
     """
-    a, p, r, P, w = _weighted_log(actions, propensities, rewards, policy, n_actions, warn=False)
-    dm, residual = _model_terms(a, r, P, reward_model)
+    a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions, warn=False)
     return _with_bias(_mean_estimate(dm), w * residual)
 
 
@@ -413,8 +416,7 @@ def switch_dr(actions, propensities, rewards, policy, reward_model, *, tau=10.0,
     {estimate}
     """
     tau = _positive(tau, "tau")
-    a, p, r, P, w = _weighted_log(actions, propensities, rewards, policy, n_actions)
-    dm, residual = _model_terms(a, r, P, reward_model)
+    a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
     kept = np.where(w <= tau, w, 0.0)
     return _with_bias(_mean_estimate(dm + kept * residual), (w - kept) * residual)
 
@@ -440,13 +442,13 @@ def dr_shrinkage(actions, propensities, rewards, policy, reward_model, *, lam=10
     {estimate}
     """
     lam = _positive(lam, "lam")
-    a, p, r, P, w = _weighted_log(actions, propensities, rewards, policy, n_actions)
-    dm, residual = _model_terms(a, r, P, reward_model)
+    a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
     shrunk = lam * w / (w * w + lam)
     return _with_bias(_mean_estimate(dm + shrunk * residual), (w - shrunk) * residual)
 
 
-@fill_doc(reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS, estimate=_ESTIMATE)
+@fill_doc(model_log_sections=_MODEL_LOG_SECTIONS, reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS,
+          estimate=_ESTIMATE)
 def sndr(actions, propensities, rewards, policy, reward_model, *, n_actions=None):
     """Estimate ``policy``'s mean reward by self-normalised doubly robust.
 
@@ -455,16 +457,9 @@ def sndr(actions, propensities, rewards, policy, reward_model, *, n_actions=None
     residuals, slightly biased).  The standard error adds the model term's and the
     correction's (delta method) over the rounds' joint terms.
 
-    Parameters
-    ----------
-    {bandit_log}
-    {reward_model}
-    {n_actions}
-
-    {estimate}
+    {model_log_sections}
     """
-    a, p, r, P, w = _weighted_log(actions, propensities, rewards, policy, n_actions)
-    dm, residual = _model_terms(a, r, P, reward_model)
+    a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
     correction, _ = _self_normalised(w, residual, "self-normalised DR")
     terms = dm + w / w.mean() * (residual - correction)            # the linearised per-round terms
     n = a.size

@@ -70,7 +70,7 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
     Lv, Xu, Feng, Niu, Geng & Sugiyama, "Progressive Identification of True Labels for
     Partial-Label Learning", ICML 2020, on the Nystroem features of a Gaussian kernel
     (Williams & Seeger, NIPS 2001; :func:`nystroem_map`), standardised.  The model is
-    non-linear in ``X``: a softmax of ``W . phi(x)`` with ``phi`` the map onto
+    non-linear in ``X``: a softmax of ``phi(x) @ W`` with ``phi`` the map onto
     ``n_components`` landmark rows.  PRODEN's rounds seek the stationary points of the
     candidate likelihood (:func:`candidate_likelihood_loss`, the CC loss of Feng et al.,
     NeurIPS 2020); this learner goes there directly: L-BFGS on that likelihood plus
@@ -159,23 +159,12 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
                  tol=1e-5, classes=None, class_weight=None, random_state=None, verbose=0):
         store_params(self, locals())
 
+    @fill_doc
     @transactional
     def fit(self, X, y, sample_weight=None):
         """Choose the kernel width and penalty on held-out candidate sets, then fit.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The training rows.
-        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
-            Candidate label set of each sample (1-D labels are singleton sets).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each row; None gives every row weight 1.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
+        {candidate_fit_sections}
         """
         Xf, S, classes, sw = fit_inputs(self, X, y, sample_weight)
         rng = check_random_state(self.random_state)
@@ -242,7 +231,7 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
 
     @fill_doc
     def decision_function(self, X):
-        """Return the class scores ``W . phi(x)`` (the logits of :meth:`predict_proba`).
+        """Return the class scores ``phi(x) @ W`` (the logits of :meth:`predict_proba`).
 
         {rows_to_score}
 
