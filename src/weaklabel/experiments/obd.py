@@ -1,0 +1,133 @@
+"""Off-policy evaluation on real logs: the Open Bandit Dataset sample.
+
+Protocol (the "evaluation of OPE" of Saito, Aihara, Matsutani & Narita, NeurIPS 2021
+Datasets and Benchmarks, on the 10,000-round sample of each campaign that ships with obp):
+the same platform logged its recommendations under two policies, uniform random and
+Bernoulli Thompson sampling (BTS).  The random policy's click rate is estimated from the
+BTS log by every estimator of :mod:`weaklabel.bandit.evaluation` (the target policy: each
+item with probability 1 / n_items at the logged position; the reward model cross-fitted on
+the BTS log by 5 folds, one logistic regression per item on the user features, affinities
+and position) and compared with its on-policy rate, the mean click of its own log.  The
+other direction (BTS's rate from the random log) needs BTS's item probabilities on the
+random log's rounds, which the sample does not hold.
+
+Reported per campaign and estimator: the estimate and its 95 % interval, its relative error
+``|estimate - on-policy| / on-policy``, whether the interval covers the on-policy rate, and
+whether the difference is within the two logs' joint 95 % interval
+``1.96 sqrt(se_estimate^2 + se_on-policy^2)``; and, over ``bootstrap`` resamples of the
+rounds of both logs (the reward model kept), the share of resamples whose interval covers
+the resampled on-policy rate and the mean relative error.  The diagnostics of the BTS log's
+importance weights come with them.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..bandit import evaluation as ope
+from ..datasets import load_obd
+from .engine import Experiment
+from .results import Summary, Table
+
+EXPERIMENT = "obd"
+DATASETS = ("all", "men", "women")
+ESTIMATORS = ("ips", "snips", "clipped_ips", "direct_method", "doubly_robust", "switch_dr", "dr_shrinkage", "sndr")
+MODEL_BASED = ("direct_method", "doubly_robust", "switch_dr", "dr_shrinkage", "sndr")
+
+
+def _estimate(name, a, p, r, P, R):
+    fn = getattr(ope, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ope.OffPolicyWarning)
+        return fn(a, p, r, P, R) if name in MODEL_BASED else fn(a, p, r, P)
+
+
+def campaign_cell(cfg):
+    """One campaign: the random policy's click rate from the BTS log, every estimator."""
+    rnd, bts = load_obd("random", cfg["dataset"]), load_obd("bts", cfg["dataset"])
+    n, K = bts.actions.size, bts.n_items
+    P = np.full((n, K), 1.0 / K)
+    R = ope.cross_fit_rewards(bts.X, bts.actions, bts.rewards, n_actions=K, random_state=0)
+    on = float(rnd.rewards.mean())
+    on_se = float(rnd.rewards.std(ddof=1) / np.sqrt(rnd.rewards.size))
+    diag = ope.diagnose(bts.actions, bts.propensities, P)
+    rng = np.random.RandomState(cfg["seed"])
+    draws = [(rng.randint(0, n, n), rng.randint(0, rnd.rewards.size, rnd.rewards.size))
+             for _ in range(cfg["bootstrap"])]
+    out = {"on_policy": on, "on_policy_se": on_se, "clicks_bts": int(bts.rewards.sum()),
+           "clicks_random": int(rnd.rewards.sum()), "n_items": K, "ess": diag.ess, "max_weight": diag.max_weight,
+           "top_share": diag.top_share, "warnings": list(diag.warnings), "estimates": {}}
+    for name in ESTIMATORS:
+        est = _estimate(name, bts.actions, bts.propensities, bts.rewards, P, R)
+        low, high = est.interval(0.95)
+        covered, errors = 0, []
+        for rows, own in draws:
+            b = _estimate(name, bts.actions[rows], bts.propensities[rows], bts.rewards[rows], P[rows], R[rows])
+            target = float(rnd.rewards[own].mean())
+            lo_b, hi_b = b.interval(0.95)
+            covered += lo_b <= target <= hi_b
+            errors.append(abs(b.value - target) / target if target > 0 else np.nan)
+        out["estimates"][name] = {
+            "value": est.value, "stderr": est.stderr, "bias": est.bias, "low": low, "high": high,
+            "relative_error": abs(est.value - on) / on, "covers": bool(low <= on <= high),
+            "within_joint": bool(abs(est.value - on) <= 1.96 * np.hypot(est.stderr + est.bias, on_se)),
+            "bootstrap_coverage": covered / len(draws), "bootstrap_relative_error": float(np.nanmean(errors))}
+    return out
+
+
+def plan(quick=False, repeats=None, datasets=None):
+    names = list(datasets) if datasets else (["men"] if quick else list(DATASETS))
+    return {"datasets": names, "bootstrap": repeats if repeats is not None else (20 if quick else 200),
+            "quick": bool(quick)}
+
+
+def execute(ctx):
+    p = ctx.plan
+    cells = [ctx.cell(campaign_cell, "eval", dataset=name, bootstrap=p["bootstrap"], seed=0) for name in p["datasets"]]
+    return ctx.run(cells, desc=EXPERIMENT)
+
+
+def summarize(ctx, rows):
+    p = ctx.plan
+    logs, estimates = [], []
+    for cfg, res in rows:
+        name = cfg["dataset"]
+        logs.append([name, res["n_items"], res["clicks_random"], res["on_policy"], 1.96 * res["on_policy_se"],
+                     res["clicks_bts"], res["ess"], res["max_weight"], res["top_share"],
+                     "; ".join(w.split(":")[0] for w in res["warnings"]) or "none"])
+        for est in ESTIMATORS:
+            e = res["estimates"][est]
+            estimates.append([name, est, e["value"], f"[{e['low']:.5f}, {e['high']:.5f}]", e["relative_error"],
+                              "yes" if e["covers"] else "no", "yes" if e["within_joint"] else "no",
+                              e["bootstrap_coverage"], e["bootstrap_relative_error"]])
+    tables = [
+        Table("logs", "The logs: the random policy's on-policy click rate and the BTS log's importance weights "
+                      "for the random policy",
+              ["campaign", "items", "clicks (random log)", "on-policy click rate", "+- (95 %)", "clicks (BTS log)",
+               "effective sample size", "largest weight", "top 1 % weight share", "warning"], logs,
+              formats={"on-policy click rate": ".5f", "+- (95 %)": ".5f", "effective sample size": ".1f",
+                       "largest weight": ".1f", "top 1 % weight share": ".3f"},
+              note="10,000 rounds per log. The weights are 1 / (n_items * BTS's propensity)."),
+        Table("estimates", "The random policy's click rate estimated from the BTS log",
+              ["campaign", "estimator", "estimate", "95 % interval", "relative error", "covers the on-policy rate",
+               "within the joint interval", "bootstrap coverage", "bootstrap relative error"], estimates,
+              formats={"estimate": ".5f", "relative error": ".3f", "bootstrap coverage": ".2f",
+                       "bootstrap relative error": ".3f"},
+              note=f"Bootstrap: {p['bootstrap']} resamples of the rounds of both logs (the cross-fitted reward model "
+                   "kept); coverage is the share whose interval covers the resampled on-policy rate. The default "
+                   "settings: clip = tau = lam = 10."),
+    ]
+    intro = ("The Open Bandit Dataset sample (10,000 real rounds per campaign and policy): the uniform random "
+             "policy's click rate estimated from the Bernoulli Thompson sampling log, against its on-policy rate."
+             + (" QUICK run." if p["quick"] else ""))
+    return Summary("Off-policy evaluation on the Open Bandit Dataset", intro, tables, [])
+
+
+#: a reproduction module's public face is the experiments it registers (the command line runs
+#: them); its cells and helpers are the engine's to call
+__all__ = ["EXPERIMENTS"]
+
+EXPERIMENTS = [Experiment(EXPERIMENT, "Off-policy evaluation on the Open Bandit Dataset (random rate from the BTS log)",
+                          plan, execute, summarize, datasets=DATASETS, repeats_help="bootstrap resamples (default 200)")]
