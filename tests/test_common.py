@@ -33,7 +33,7 @@ ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perc
               Confidit(**_KW), SketchedConfidit(sketch_size=4, **_KW), GaussianSupport(n_support=20),
               UMA(confusion="identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
               CorrectedLogistic(confusion="identity"), CorrectedLogistic(confusion="identity", correction="backward"), CLPL(),
-              CLPL(loss="logistic"), PRODEN(), PLKNN(), KernelPRODEN(n_components=30, max_iter=100, random_state=0), Pegasos(probability=True, random_state=0),
+              CLPL(loss="logistic"), PRODEN(), PLKNN(), KernelPRODEN(gamma=0.5, alpha=0.01, n_components=30, max_iter=100, random_state=0), Pegasos(probability=True, random_state=0),
               CSPA(probability=True, random_state=0, **_KW), CLPL(probability=True),
               UMA(confusion="identity", max_iter=50, probability=True), MMS(max_iter=3, random_state=0, probability=True),
               CandidateLabelSVM(random_state=0, probability=True)]
@@ -80,10 +80,9 @@ def _expected(est):
     if isinstance(est, (MMS, CandidateLabelSVM)):
         out["check_fit_score_takes_y"] = _BAGS
     if isinstance(est, KernelPRODEN):
-        why = ("the Nystroem landmarks and the rows held out to choose gamma and alpha are drawn from the rows: a "
-               "row repeated k times can be drawn k times, a weighted row once, so the feature maps differ (with "
-               "fixed gamma and alpha and every row a landmark, weights equal repeated rows: "
-               "tests/partial/test_kernel_proden.py)")
+        why = ("the Nystroem landmarks (and, with gamma or alpha 'auto', the held-out rows) are drawn from the rows "
+               "and the features are standardised over the rows: a row repeated k times counts k times in each, a "
+               "row of weight k once, so the feature maps differ")
         out["check_sample_weight_equivalence_on_dense_data"] = why
         out["check_sample_weight_equivalence_on_sparse_data"] = why
     if isinstance(est, (UMA, MMS)):

@@ -26,7 +26,7 @@ ONLINE = [AvgPerceptron(random_state=0), MaxPerceptron(random_state=0), AvgPegas
 BATCH = [UMA(confusion="identity", max_iter=30), UMA(confusion=np.eye(3), max_iter=30, warm_start=True),
          LabelALittle(m=3, max_iter=30, random_state=0), MMS(max_iter=2, random_state=0),
          CandidateLabelSVM(random_state=0), GaussianSupport(n_support=10),
-         KernelPRODEN(n_components=20, max_iter=50, random_state=0)]
+         KernelPRODEN(gamma=0.5, alpha=0.01, n_components=20, max_iter=50, random_state=0)]
 
 
 def _data(n=60, d=5, seed=0):
