@@ -10,8 +10,13 @@ the check runs before them.
 import os
 
 import pytest
+from threadpoolctl import threadpool_limits
 
 from weaklabel import datasets
+
+# BLAS on one thread in each test process: pytest-xdist already runs one process per core, and
+# two BLAS threads per process on two cores only make the processes wait for each other
+_ONE_BLAS_THREAD = threadpool_limits(limits=1)
 
 # every figure a test draws is checked (legend holds every series, labels, nothing covered
 # or cut off): weaklabel.experiments.render.figure_problems

@@ -140,7 +140,7 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
     --------
     {digits_candidates}
     >>> from weaklabel.partial import KernelPRODEN
-    >>> clf = KernelPRODEN(n_components=200, random_state=0).fit(X[:1000] / 16, S[:1000])
+    >>> clf = KernelPRODEN(n_components=100, max_iter=200, random_state=0).fit(X[:600] / 16, S[:600])
     >>> round(clf.score(X[1000:] / 16, y[1000:]), 2) > 0.9
     True
     """
