@@ -29,3 +29,13 @@ def test_the_random_rate_from_the_bts_log_on_men():
     assert est["clipped_ips"]["value"] <= est["ips"]["value"] + 1e-12
     assert 0.2 < est["dr_shrinkage"]["relative_error"] < 0.3
     assert res["ess"] > 100 and not res["warnings"]
+
+
+def test_learned_policies_are_estimated_on_the_second_half_with_their_weights_read():
+    res = obd.learned_cell({"dataset": "men", "explore": 0.1})
+    assert res["clicks_fit"] == 42 and res["clicks_test"] == 27
+    for pol in res["policies"].values():
+        for est in ("snips", "doubly_robust"):
+            assert pol[est]["low"] <= pol[est]["value"] <= pol[est]["high"]
+        assert pol["ess"] < 100            # the published table: too small a sample to beat the random logger
+        assert not (pol["snips"]["above_random"] or pol["doubly_robust"]["above_random"])
