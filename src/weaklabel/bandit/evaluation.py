@@ -29,7 +29,8 @@ normal interval.  :func:`diagnose` reads the importance weights (effective sampl
 largest weights, the target's mass on actions the log never shows) and each estimator that
 weights rounds warns (:class:`OffPolicyWarning`) when its interval cannot be trusted.
 :func:`cross_fit_rewards` fits the reward model by K folds, so that no round is scored by a
-model fitted on it.
+model fitted on it, and :func:`estimate_propensities` fits the logging policy the same way
+for a log that lacks its propensities.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ from .._docs import fill_doc
 from scipy.stats import norm
 
 __all__ = ["Estimate", "Diagnostics", "OffPolicyWarning", "ips", "snips", "doubly_robust", "direct_method",
-           "clipped_ips", "switch_dr", "dr_shrinkage", "sndr", "diagnose", "cross_fit_rewards"]
+           "clipped_ips", "switch_dr", "dr_shrinkage", "sndr", "diagnose", "cross_fit_rewards",
+           "estimate_propensities"]
 
 
 @dataclass(frozen=True)
@@ -557,27 +559,16 @@ def cross_fit_rewards(X, actions, rewards, *, n_actions, estimator=None, n_split
     from sklearn.base import clone, is_classifier
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.model_selection import KFold
-    from sklearn.utils import check_array
 
-    n_actions = int(n_actions) if isinstance(n_actions, numbers.Integral) and not isinstance(n_actions, bool) \
-        else n_actions
-    if not isinstance(n_actions, int) or n_actions < 1:
-        raise ValueError(f"n_actions must be a positive integer; got {n_actions!r}.")
-    X = check_array(X, accept_sparse="csr", dtype=np.float64)
-    a = np.asarray(actions)
+    X, a, n_actions, n_splits = _check_rounds(X, actions, n_actions, n_splits)
     r = np.asarray(rewards, dtype=np.float64)
     n = X.shape[0]
-    if a.shape != (n,) or a.dtype.kind not in "iu" or (n and (a.min() < 0 or a.max() >= n_actions)):
-        raise ValueError(f"actions must be ({n},) action indices in 0..{n_actions - 1}; got dtype {a.dtype}, "
-                         f"shape {a.shape}.")
     if r.shape != (n,) or not np.isfinite(r).all():
         raise ValueError(f"rewards must be ({n},) finite numbers; got shape {r.shape}.")
-    if isinstance(n_splits, bool) or not isinstance(n_splits, numbers.Integral) or not 2 <= n_splits <= n:
-        raise ValueError(f"n_splits must be an integer in 2..{n} (the rounds); got {n_splits!r}.")
     binary = bool(np.isin(r, (0.0, 1.0)).all())
     base = estimator if estimator is not None else (LogisticRegression(max_iter=1000) if binary else Ridge())
     R = np.empty((n, n_actions))
-    for fit_rows, score_rows in KFold(int(n_splits), shuffle=True, random_state=random_state).split(X):
+    for fit_rows, score_rows in KFold(n_splits, shuffle=True, random_state=random_state).split(X):
         overall = float(r[fit_rows].mean())
         for k in range(n_actions):
             rows = fit_rows[a[fit_rows] == k]
@@ -590,3 +581,87 @@ def cross_fit_rewards(X, actions, rewards, *, n_actions, estimator=None, n_split
             else:
                 R[score_rows, k] = model.predict(X[score_rows])
     return R
+
+
+def estimate_propensities(X, actions, *, n_actions, estimator=None, n_splits=5, min_propensity=1e-3,
+                          random_state=None):
+    """Propensities for a log that lacks them: a model of the logging policy, cross-fitted.
+
+    The logging policy ``mu(a | x)`` is fitted as a classifier of the logged action from the
+    context (by default multinomial ``LogisticRegression``), by ``n_splits`` folds so that no
+    round's propensity comes from a model fitted on it, and each round gets the probability
+    of its logged action, floored at ``min_propensity`` (a weight is at most its inverse).
+    The estimators then read these as they read logged propensities: unbiased only as far as
+    the model is right (the bandit user guide measures the bias on simulated logs).
+
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n, n_features)
+        The rounds' contexts.
+    actions : array-like of int, shape (n,)
+        The logged actions, in ``0 .. n_actions - 1``.
+    n_actions : int
+        The number of actions.
+    estimator : scikit-learn classifier, default=None
+        Has ``predict_proba``; ``None``: ``LogisticRegression(max_iter=1000)``.
+    n_splits : int, default=5
+        The folds (at least 2).
+    min_propensity : float, default=1e-3
+        The smallest propensity returned, in (0, 1].
+    random_state : int, RandomState instance or None, default=None
+        Shuffles the rounds into folds.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        The estimated probability of each round's logged action, in ``[min_propensity, 1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.bandit.evaluation import estimate_propensities
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.randn(400, 2)
+    >>> a = (X[:, 0] + 0.5 * rng.randn(400) > 0).astype(int)     # a logger that follows x_0
+    >>> p = estimate_propensities(X, a, n_actions=2, random_state=0)
+    >>> bool(p.min() >= 1e-3 and p.max() <= 1 and p[np.abs(X[:, 0]) > 1.5].mean() > 0.9)
+    True
+    """
+    from sklearn.base import clone
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import KFold
+
+    X, a, n_actions, n_splits = _check_rounds(X, actions, n_actions, n_splits)
+    floor = _positive(min_propensity, "min_propensity")
+    if floor > 1:
+        raise ValueError(f"min_propensity must be in (0, 1]; got {min_propensity!r}.")
+    base = estimator if estimator is not None else LogisticRegression(max_iter=1000)
+    p = np.empty(a.size)
+    for fit_rows, score_rows in KFold(n_splits, shuffle=True, random_state=random_state).split(X):
+        seen = np.unique(a[fit_rows])
+        if seen.size == 1:                                 # one action logged in this part: it is all there is
+            p[score_rows] = np.where(a[score_rows] == seen[0], 1.0, floor)
+            continue
+        model = clone(base).fit(X[fit_rows], a[fit_rows])
+        proba = model.predict_proba(X[score_rows])
+        column = {int(c): k for k, c in enumerate(model.classes_)}
+        idx = np.array([column.get(int(x), -1) for x in a[score_rows]])
+        p[score_rows] = np.where(idx >= 0, proba[np.arange(score_rows.size), np.maximum(idx, 0)], 0.0)
+    return np.clip(p, floor, 1.0)
+
+
+def _check_rounds(X, actions, n_actions, n_splits):
+    """Validated ``(X, actions, n_actions, n_splits)`` of a log's rounds (the cross-fitted models)."""
+    from sklearn.utils import check_array
+
+    if isinstance(n_actions, bool) or not isinstance(n_actions, numbers.Integral) or n_actions < 1:
+        raise ValueError(f"n_actions must be a positive integer; got {n_actions!r}.")
+    X = check_array(X, accept_sparse="csr", dtype=np.float64)
+    a = np.asarray(actions)
+    n = X.shape[0]
+    if a.shape != (n,) or a.dtype.kind not in "iu" or (n and (a.min() < 0 or a.max() >= n_actions)):
+        raise ValueError(f"actions must be ({n},) action indices in 0..{n_actions - 1}; got dtype {a.dtype}, "
+                         f"shape {a.shape}.")
+    if isinstance(n_splits, bool) or not isinstance(n_splits, numbers.Integral) or not 2 <= n_splits <= n:
+        raise ValueError(f"n_splits must be an integer in 2..{n} (the rounds); got {n_splits!r}.")
+    return X, a, int(n_actions), int(n_splits)
