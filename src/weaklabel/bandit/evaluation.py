@@ -585,7 +585,7 @@ def cross_fit_rewards(X, actions, rewards, *, n_actions, estimator=None, n_split
 
 def estimate_propensities(X, actions, *, n_actions, estimator=None, n_splits=5, min_propensity=1e-3,
                           random_state=None):
-    """Propensities for a log that lacks them: a model of the logging policy, cross-fitted.
+    """Estimate the propensities of a log that lacks them, by a cross-fitted logging model.
 
     The logging policy ``mu(a | x)`` is fitted as a classifier of the logged action from the
     context (by default multinomial ``LogisticRegression``), by ``n_splits`` folds so that no
