@@ -115,6 +115,11 @@ _MODEL_LOG_SECTIONS = """
     {n_actions}
 
     {estimate}"""
+_ROUNDS = """
+    X : {array-like, sparse matrix} of shape (n, n_features)
+        The rounds' contexts.
+    actions : array-like of int, shape (n,)
+        The logged actions, in ``0 .. n_actions - 1``."""
 _ESTIMATE = """
     Returns
     -------
@@ -509,6 +514,7 @@ def diagnose(actions, propensities, policy, *, n_actions=None):
                        warnings=tuple(_weight_warnings(a, P, w)))
 
 
+@fill_doc(rounds=_ROUNDS)
 def cross_fit_rewards(X, actions, rewards, *, n_actions, estimator=None, n_splits=5, random_state=None):
     """A reward model ``rhat(x_i, a)`` for every logged round and action, cross-fitted.
 
@@ -521,10 +527,7 @@ def cross_fit_rewards(X, actions, rewards, *, n_actions, estimator=None, n_split
 
     Parameters
     ----------
-    X : {array-like, sparse matrix} of shape (n, n_features)
-        The rounds' contexts.
-    actions : array-like of int, shape (n,)
-        The logged actions, in ``0 .. n_actions - 1``.
+    {rounds}
     rewards : array-like of shape (n,)
         The logged rewards.
     n_actions : int
@@ -583,6 +586,7 @@ def cross_fit_rewards(X, actions, rewards, *, n_actions, estimator=None, n_split
     return R
 
 
+@fill_doc(rounds=_ROUNDS)
 def estimate_propensities(X, actions, *, n_actions, estimator=None, n_splits=5, min_propensity=1e-3,
                           random_state=None):
     """Estimate the propensities of a log that lacks them, by a cross-fitted logging model.
@@ -596,10 +600,7 @@ def estimate_propensities(X, actions, *, n_actions, estimator=None, n_splits=5, 
 
     Parameters
     ----------
-    X : {array-like, sparse matrix} of shape (n, n_features)
-        The rounds' contexts.
-    actions : array-like of int, shape (n,)
-        The logged actions, in ``0 .. n_actions - 1``.
+    {rounds}
     n_actions : int
         The number of actions.
     estimator : scikit-learn classifier, default=None
