@@ -9,9 +9,10 @@ to the lowest index.
 from collections import namedtuple
 
 from llvmlite import ir
+import numpy as np
 from numba import njit, types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
 #: the rows a kernel reads, as one value: a dense C-contiguous ``dense`` (``is_dense``) or
@@ -45,6 +46,18 @@ def _prefetch(typingctx, arr, i, j):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+def _cast_to(arr, x):
+    """``x`` as a scalar of ``arr``'s dtype (in numba, chosen when the kernel is compiled)."""
+    return arr.dtype.type(x)
+
+
+@overload(_cast_to, inline="always")
+def _cast_to_impl(arr, x):
+    if isinstance(arr, types.Array) and arr.dtype == types.float32:
+        return lambda arr, x: np.float32(x)
+    return lambda arr, x: np.float64(x)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -117,33 +130,57 @@ def _cm_scores(Wt, X, i, scale, scores):
     """``scores[k] = scale * Wt[k] . X[i]`` for a dense row, ``Wt`` class-major: one
     contiguous, vectorised dot product per class.  Returns ``||X[i]||^2``."""
     n_classes, d = Wt.shape
-    nsq = 0.0
-    for j in range(d):
+    # each sum starts from its first term, so it is accumulated in the rows' and weights'
+    # own precision (float32 rows and weights: float32 lanes, twice as many per vector)
+    nsq = X[i, 0] * X[i, 0]
+    for j in range(1, d):
         xj = X[i, j]
         nsq += xj * xj
     for k in range(n_classes):
-        s = 0.0
-        for j in range(d):
+        s = Wt[k, 0] * X[i, 0]
+        for j in range(1, d):
             s += Wt[k, j] * X[i, j]
         scores[k] = s * scale if scale != 1.0 else s
-    return nsq
+    return np.float64(nsq)
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_update(Wt, X, i, upd_k, upd_c, n_upd, track_norm):
     """``Wt[upd_k[u]] += upd_c[u] * X[i]`` for u < n_upd (class-major, dense row), each a
-    contiguous axpy; returns the change of ``||Wt||_F^2`` when ``track_norm``."""
+    contiguous axpy; returns the change of ``||Wt||_F^2`` when ``track_norm``.  With
+    float32 ``Wt``, ``X`` and ``upd_c`` every operation is in float32."""
     d = Wt.shape[1]
     dnorm = 0.0
     for u in range(n_upd):
         k = upd_k[u]
         c = upd_c[u]
         if track_norm:
-            for j in range(d):
+            delta = c * X[i, 0]
+            dk = delta * (Wt[k, 0] + Wt[k, 0] + delta)      # in the weights' precision
+            Wt[k, 0] += delta
+            for j in range(1, d):
                 delta = c * X[i, j]
-                dnorm += delta * (2.0 * Wt[k, j] + delta)
+                dk += delta * (Wt[k, j] + Wt[k, j] + delta)
                 Wt[k, j] += delta
+            dnorm += dk
         else:
             for j in range(d):
                 Wt[k, j] += c * X[i, j]
     return dnorm
+
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_dot(v, X, i):
+    """``v . X[i]`` for a dense row, accumulated in the operands' precision (vectorised)."""
+    s = v[0] * X[i, 0]
+    for j in range(1, v.shape[0]):
+        s += v[j] * X[i, j]
+    return np.float64(s)
+
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_axpy(v, c, X, i):
+    """``v += c * X[i]`` for a dense row, ``c`` cast to ``v``'s precision (vectorised)."""
+    c_v = _cast_to(v, c)
+    for j in range(v.shape[0]):
+        v[j] += c_v * X[i, j]

@@ -302,6 +302,9 @@ def check_X_finite(X, name="X"):
     would overflow (``|x| > 1e100``), and rows whose nonzero values are so small that their
     squared norm underflows (below ``1e-200``).  One pass computes every row's squared norm;
     only when one is out of range does an exact pass find the value to name.
+
+    Returns whether every row's squared norm is finite in ``X``'s own precision (float32
+    rows with values near 1e19 pass the check but their squares overflow float32).
     """
     values = X.data if sp.issparse(X) else X
     flat = np.ravel(values)
@@ -311,6 +314,8 @@ def check_X_finite(X, name="X"):
         width = max(1, int(np.prod(X.shape[1:])))           # a row: one entry of the first axis
         indptr = np.arange(0, flat.size + 1, width, dtype=np.int64)
     big, small = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X)
+    if big < 0 and small < 0:
+        return True
     if big >= 0:
         bad, biggest, _ = _scan_values(flat)
         if bad >= 0:
@@ -334,6 +339,7 @@ def check_X_finite(X, name="X"):
             f"row's squared norm underflows; the learners need such values >= {_MIN_ABS_X:g}. Scale the "
             "features first (e.g. sklearn.preprocessing.MaxAbsScaler) or set such values to 0."
         )
+    return big < 0
 
 
 def _classes_array(classes, name="classes"):
@@ -455,13 +461,19 @@ def check_X(est, X, *, reset, name="X"):
         if X.shape[1] != est.n_features_in_:
             raise ValueError(f"{name} has {X.shape[1]} features, but {type(est).__name__} is expecting "
                              f"{est.n_features_in_} features as input.")
-        check_X_finite(X, name)
-        return X
+        return _float32_in_range(X, check_X_finite(X, name))
     check_X_values(X, name)
     X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
                       ensure_all_finite=False)
     X = canonical_sparse(X)
-    check_X_finite(X, name)
+    return _float32_in_range(X, check_X_finite(X, name))
+
+
+def _float32_in_range(X, norms_in_range):
+    """Dense float32 rows are learned in float32 unless a row's squared norm overflows float32
+    (``|x|`` near 1e19): such rows are learned in float64 (a copy)."""
+    if not norms_in_range and not sp.issparse(X) and X.dtype == np.float32:
+        return X.astype(np.float64)
     return X
 
 

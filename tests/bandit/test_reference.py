@@ -399,3 +399,20 @@ def test_banditron_on_a_log_with_propensities_matches_the_reference(stream, clip
                              propensities=p)
     np.testing.assert_allclose(est.coef_, W, rtol=1e-9, atol=1e-9)
     np.testing.assert_array_equal(est.predictions_, [o[0] for o in out])
+
+
+@SETTINGS
+@given(streams(), st.sampled_from(["cspa", "spa"]))
+def test_float32_rows_follow_the_reference_to_float32_precision(stream, rule):
+    """Dense float32 rows are learned in float32 (weights, steps and CSPA's shared part): the
+    weights are the reference's on the same float32 values to float32 precision, wherever
+    no decision of the reference sat within float32 rounding of flipping."""
+    X, y, K, _ = stream
+    X32 = X.astype(np.float32)
+    W, out, gap = linear_pass(rule, X32.astype(np.float64), K, y=y, beta=0.5)
+    assume(gap > 1e-3 * (1.0 + np.abs(W).max() * np.abs(X).max() * X.shape[1]))
+    est = (CSPA(beta=0.5) if rule == "cspa" else SPA()).set_params(max_iter=1, shuffle=False)
+    est.partial_fit(X32, y, classes=np.arange(K))
+    assert est.coef_.dtype == np.float64
+    np.testing.assert_allclose(est.coef_, W, rtol=1e-4, atol=1e-5 * (1.0 + np.abs(W).max()))
+    np.testing.assert_array_equal(est.predictions_, [o[0] for o in out])

@@ -25,7 +25,8 @@ class _Decisions:
     implementation: they received the same operations in the same order.
     """
 
-    def __init__(self):
+    def __init__(self, tol=_TOL):
+        self.tol = tol
         self.ambiguous = False
         self.pred_clear = []
         self.history = {}
@@ -38,7 +39,7 @@ class _Decisions:
         """argmax of s over idx, lowest index on ties; flags near-ties."""
         vals = s[idx]
         best = idx[int(np.flatnonzero(vals == vals.max())[0])]
-        scale = _TOL * (1.0 + abs(s[best]))
+        scale = self.tol * (1.0 + abs(s[best]))
         hb = self.history.get(int(best), [])
         for k in idx:
             if k != best and abs(s[k] - s[best]) <= scale and self.history.get(int(k), []) != hb:
@@ -51,7 +52,7 @@ class _Decisions:
         return best
 
     def positive(self, margin_loss):
-        if abs(margin_loss) <= _TOL * 10:
+        if abs(margin_loss) <= self.tol * 10:
             self.ambiguous = True
         return margin_loss > 0
 
@@ -74,13 +75,13 @@ def _scores(W, x):
     return out
 
 
-def _reference_perceptron_rule(X, S, rule, eta, order, sw=None):
+def _reference_perceptron_rule(X, S, rule, eta, order, sw=None, tol=_TOL):
     """Avg ('avg') / Max ('max') Perceptron, or the mistake-driven Perceptron ('mistake');
     with sample weights ``sw`` row i's step is ``eta * sw[i]``."""
     n, d = X.shape
     K = S.shape[1]
     W = np.zeros((K, d))
-    dec = _Decisions()
+    dec = _Decisions(tol)
     preds = []
     base = eta
     for t, i in enumerate(order):
@@ -119,13 +120,13 @@ def _reference_perceptron_rule(X, S, rule, eta, order, sw=None):
     return W, np.array(preds), dec
 
 
-def _reference_pegasos(X, S, rule, alpha, order, sw=None):
+def _reference_pegasos(X, S, rule, alpha, order, sw=None, tol=_TOL):
     """Avg/Max Pegasos: shrink every round, subgradient step on a positive loss, project;
     with sample weights ``sw`` row i's subgradient is multiplied by ``sw[i]``."""
     n, d = X.shape
     K = S.shape[1]
     W = np.zeros((K, d))
-    dec = _Decisions()
+    dec = _Decisions(tol)
     preds = []
     for t, i in enumerate(order, start=1):
         x, Y = X[i], S[i]
@@ -276,6 +277,44 @@ def test_float32_close_to_float64():
         a = cls(**kw).fit(X, S)
         b = cls(**kw).fit(X.astype(np.float32), S)
         assert_allclose(a.coef_, b.coef_, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("cls", [AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos])
+@given(problem=candidate_streams())
+@settings(max_examples=40, deadline=None)
+def test_float32_rows_follow_the_reference_to_float32_precision(cls, problem):
+    """Dense float32 rows are learned in float32 (weights and steps): the weights are the
+    reference's on the same float32 values, to float32 precision, wherever no decision of
+    the reference sat within float32 rounding of flipping."""
+    X, S = problem
+    X32 = X.astype(np.float32)
+    est = cls(max_iter=1, shuffle=False).fit(X32, S)
+    X64, order = X32.astype(np.float64), np.arange(len(X))
+    if cls in (AvgPegasos, MaxPegasos):
+        ref = _reference_pegasos(X64, S, "avg" if cls is AvgPegasos else "max", est.alpha * est.row_scale_ ** 2,
+                                 order, tol=1e-4)
+    else:
+        ref = _reference_perceptron_rule(X64, S, RULES[cls], est.eta, order, tol=1e-4)
+    W, preds, dec = ref
+    assume(not dec.ambiguous)
+    assert est.coef_.dtype == np.float64
+    assert_allclose(est.coef_, W, rtol=1e-4, atol=1e-5 * (1.0 + np.abs(W).max()))
+    clear = np.array(dec.pred_clear, dtype=bool)
+    assert_array_equal(est.predictions_[clear], est.classes_[preds[clear]])
+
+
+def test_float32_rows_whose_squares_overflow_float32_are_learned_in_float64():
+    """|x| near 1e19 is within the learners' range but its square overflows float32: such
+    rows take the float64 path, and the weights stay finite and equal float64's."""
+    rng = np.random.default_rng(0)
+    X = (rng.standard_normal((30, 4)) * 1e20).astype(np.float32)
+    S = rng.random((30, 3)) < 0.5
+    S[np.arange(30), rng.integers(0, 3, 30)] = True
+    for cls in (AvgPerceptron, MaxPegasos):
+        a = cls(max_iter=1, shuffle=False).fit(X, S)
+        b = cls(max_iter=1, shuffle=False).fit(X.astype(np.float64), S)
+        assert np.all(np.isfinite(a.coef_))
+        assert_array_equal(a.coef_, b.coef_)
 
 
 @pytest.mark.parametrize("cls", [AvgPerceptron, MaxPerceptron, Perceptron])

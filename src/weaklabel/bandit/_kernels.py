@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, _argmax, _cm_scores, _cm_update, _prefetch, _row_nonzeros, _row_scores,
+from .._row_kernels import (DENSE_FASTMATH, _argmax, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _prefetch, _row_nonzeros, _row_scores,
                             _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
@@ -151,11 +151,13 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     acc, t0 = averaging
     # dense rows: weights (and the average's accumulator) class-major for the pass, written
     # back at the end (contiguous, vectorised dot products and updates)
+    # in the rows' precision (float32 rows: float32 weights and steps for the pass; the
+    # average's accumulator stays float64); sparse rows update W in place (M is empty)
+    M = np.empty((W.shape[1], W.shape[0]) if is_dense else (0, 0), dtype=X_dense.dtype)
     if is_dense:
-        M = np.ascontiguousarray(W.T)
+        M[:, :] = W.T
         Acc = np.ascontiguousarray(acc.T) if acc.shape[0] > 0 else acc
     else:
-        M = W
         Acc = acc
     n_classes = W.shape[1]
     width = 0 if is_dense else W.shape[0]
@@ -166,13 +168,16 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     sel = np.empty(n_classes, dtype=np.int64)
     upd_k = np.empty(n_classes + 1, dtype=np.int64)
     upd_c = np.empty(n_classes + 1)
+    upd_m = np.empty(n_classes + 1, dtype=M.dtype)     # the steps in M's precision
     upd_a = np.empty(n_classes + 1)
     coef = np.empty(n_classes)
     # CSPA's wrong-answer step adds the same multiple of x to every class but one: that
     # common part is kept in U (true weights W[:, k] + U), so the step costs O(nnz), not
     # O(nnz K).  Score differences, hence every decision, ignore U; it is folded in at the end.
     use_u = rule == RULE_CSPA
-    U = np.zeros(W.shape[0] if use_u else 0)
+    # (dense rows: Ud, in M's precision; sparse rows: U)
+    U = np.zeros(W.shape[0] if use_u and not is_dense else 0)
+    Ud = np.zeros(W.shape[0] if use_u and is_dense else 0, dtype=M.dtype)
     has_cand = cand.shape[0] > 0
     n_updates = 0
     for r in range(order.shape[0]):
@@ -189,8 +194,7 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
         if use_u:
             ux = 0.0
             if is_dense:
-                for j in range(X_dense.shape[1]):
-                    ux += X_dense[i, j] * U[j]
+                ux = _cm_dot(Ud, X_dense, i)
             else:
                 for p in range(cnt):
                     ux += nz_val[p] * U[nz_idx[p]]
@@ -235,8 +239,7 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
                     c = wi * beta * lt / nsq
                     shared = c / n_classes
                     if is_dense:
-                        for j in range(X_dense.shape[1]):
-                            U[j] += shared * X_dense[i, j]
+                        _cm_axpy(Ud, shared, X_dense, i)
                     else:
                         for p in range(cnt):
                             U[nz_idx[p]] += shared * nz_val[p]
@@ -283,7 +286,8 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
                 else:
                     _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_a, n_upd, False)
             if is_dense:
-                _cm_update(M, X_dense, i, upd_k, upd_c, n_upd, False)
+                upd_m[:n_upd] = upd_c[:n_upd]
+                _cm_update(M, X_dense, i, upd_k, upd_m, n_upd, False)
             elif 4 * n_upd > n_classes:
                 # many classes move (SPA's support set early on): one contiguous,
                 # vectorised row update beats scattered per-class writes
@@ -302,8 +306,8 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     if is_dense:
         if use_u:
             for k in range(n_classes):
-                for j in range(U.shape[0]):
-                    M[k, j] += U[j]
+                for j in range(Ud.shape[0]):
+                    M[k, j] += Ud[j]
         W[:, :] = M.T
         if acc.shape[0] > 0:
             acc[:, :] = Acc.T

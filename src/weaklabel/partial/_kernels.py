@@ -24,6 +24,23 @@ RULE_MISTAKE = 2      # classic multiclass Perceptron: update when argmax != y
 # Fold the scale back into W only when it gets this small: precision does not depend
 # on magnitude, and |W| <= radius / 1e-80 keeps ||W||^2 far from overflow.
 _FOLD_BELOW = 1e-80
+#: the same for float32 weights (a float32 pass on float32 rows): |W| / 1e-12 stays far
+#: below float32's overflow even squared
+_FOLD_BELOW_32 = 1e-12
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fold_scale(A, scale):
+    """``A *= scale`` (all zero when ``scale == 0``); returns ``||A||_F^2`` afterwards."""
+    if scale == 0.0:
+        A[:, :] = 0.0
+        return 0.0
+    A *= scale
+    normsq = 0.0
+    for a in range(A.shape[0]):
+        for b in range(A.shape[1]):
+            normsq += A[a, b] * A[a, b]
+    return normsq
 
 
 @njit(cache=True, nogil=True)
@@ -33,6 +50,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     Parameters
     ----------
     W : float64 array (n_features, n_classes), updated in place; true weights are scale * W.
+        On dense float32 rows the pass runs on a float32 copy of W (written back at the end).
     state : ``(scale, normsq, t)``, the scale factor, ||W||_F^2 and the Pegasos round counter.
     rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`).
     S : bool array (n_samples, n_classes), candidate sets.
@@ -53,13 +71,21 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     scores = np.empty(n_classes)
     dense = rows.is_dense
     # dense rows: the weights class-major for the pass (contiguous, vectorised dot products
-    # and updates), written back at the end; M is the matrix the pass updates either way
-    M = np.ascontiguousarray(W.T) if dense else W
+    # and updates) in the rows' precision, written back at the end: float32 rows are learned
+    # in float32 (the steps too), float64 rows in float64; W itself stays float64.  Sparse
+    # rows update W in place (M is then empty).
+    M = np.empty((n_classes, W.shape[0]) if dense else (0, 0), dtype=rows.dense.dtype)
+    if dense:
+        M[:, :] = W.T
+    # Pegasos keeps the weights divided by scale: fold the scale in before the precision
+    # of the matrix the pass updates could overflow
+    fold_below = _FOLD_BELOW if (M.itemsize == 8 or not dense) else _FOLD_BELOW_32
     width = 0 if dense else W.shape[0]
     nz_val = np.empty(width, dtype=W.dtype)
     nz_idx = np.empty(width, dtype=np.int64)
     upd_k = np.empty(n_classes, dtype=np.int64)
     upd_c = np.empty(n_classes)
+    upd_m = np.empty(n_classes, dtype=M.dtype)     # the steps in M's precision
     radius = 1.0 / np.sqrt(alpha) if pegasos else 0.0
     n_updates = 0
     weighted = sw.shape[0] > 0
@@ -71,7 +97,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
             _cm_scores(M, rows.dense, i, scale, scores)
         else:
             cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
-            _row_scores(M, scale, nz_val, nz_idx, cnt, scores)
+            _row_scores(W, scale, nz_val, nz_idx, cnt, scores)
 
         # prediction over all classes, lowest index on ties
         yhat = 0
@@ -127,25 +153,18 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
         if pegasos:
             eta_t = 1.0 / (alpha * t)
             scale *= 1.0 - eta_t * alpha      # the shrink happens every round
-            if scale < _FOLD_BELOW:          # also t == 1, where the shrink gives 0
-                if scale == 0.0:
-                    M[:, :] = 0.0
-                    normsq = 0.0
-                else:
-                    M *= scale
-                    normsq = 0.0
-                    for a in range(M.shape[0]):
-                        for b in range(M.shape[1]):
-                            normsq += M[a, b] * M[a, b]
+            if scale < fold_below:           # also t == 1, where the shrink gives 0
+                normsq = _fold_scale(M, scale) if dense else _fold_scale(W, scale)
                 scale = 1.0
             if n_upd > 0:
                 step = eta_t * wi / scale
                 for u in range(n_upd):
                     upd_c[u] *= step
                 if dense:
-                    normsq += _cm_update(M, rows.dense, i, upd_k, upd_c, n_upd, True)
+                    upd_m[:n_upd] = upd_c[:n_upd]
+                    normsq += _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, True)
                 else:
-                    normsq += _row_update(M, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, True)
+                    normsq += _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, True)
                 if normsq < 0.0:
                     normsq = 0.0
                 n_updates += 1
@@ -156,9 +175,10 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
             for u in range(n_upd):
                 upd_c[u] *= eta * wi
             if dense:
-                _cm_update(M, rows.dense, i, upd_k, upd_c, n_upd, False)
+                upd_m[:n_upd] = upd_c[:n_upd]
+                _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, False)
             else:
-                _row_update(M, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
+                _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1
         t += 1.0
     if dense:
