@@ -170,3 +170,100 @@ def test_banditron_learns_off_policy_from_a_logs_propensities():
     with pytest.raises(ValueError, match="propensities must be"):
         Banditron().partial_fit_feedback(X[:3], [0, 1, 2], [True, False, True], classes=np.arange(10),
                                          propensities=[0.5, 0.0, 1.2])
+
+
+def test_from_frame_reads_the_open_bandit_datasets_own_files_as_load_obd_does():
+    """OBD's raw layout (item ids, positions 1-3, hashed text user features, an item table)
+    through from_frame gives load_obd's arrays, column for column."""
+    pd = pytest.importorskip("pandas")
+    from weaklabel.bandit.logs import BanditLog
+    from weaklabel.datasets import load_obd
+    from weaklabel.datasets._registry import _resolve
+
+    base = "logs/obd/bts/men"
+    log_path, _ = _resolve(f"{base}/men.csv.xz", "obd")
+    item_path, _ = _resolve(f"{base}/item_context.csv.xz", "obd")
+    df = pd.read_csv(log_path, index_col=0, parse_dates=["timestamp"])
+    items = pd.read_csv(item_path, index_col=0).astype({f"item_feature_{k}": str for k in (1, 2, 3)})
+    log = BanditLog.from_frame(df, action="item_id", reward="click", propensity="propensity_score",
+                               position="position", item_features=items)
+    ref = load_obd("bts", "men")
+    assert log.feature_names == ref.feature_names                 # timestamp left out, text one-hot, position last
+    assert abs(log.X - ref.X).max() < 1e-12
+    np.testing.assert_array_equal(log.actions, ref.actions)
+    np.testing.assert_array_equal(log.positions, ref.positions)
+    np.testing.assert_array_equal(log.rewards, ref.rewards)
+    np.testing.assert_array_equal(log.propensities, ref.propensities)
+    np.testing.assert_allclose(log.item_features, ref.item_features)
+    assert log.item_feature_names[0] == "item_feature_0"
+
+
+def test_from_frame_rejects_hostile_frames_with_one_line_each():
+    pd = pytest.importorskip("pandas")
+    from weaklabel.bandit.logs import BanditLog
+
+    df = pd.DataFrame({"a": [0, 1], "r": [1.0, 0.0], "p": [0.5, 0.5], "x": [1.0, 2.0], "u": ["s", "t"]})
+    kw = {"action": "a", "reward": "r", "propensity": "p"}
+    got = BanditLog.from_frame(df, **kw)
+    assert got.feature_names == ["x", "u=s", "u=t"] and got.positions is None and got.item_features is None
+    for bad, match in [(df.assign(r=[np.nan, 0.0]), "'r' must be finite; row 0"),
+                       (df.assign(p=[0.5, 1.5]), r"'p' must be in \(0, 1\]; row 1"),
+                       (df.assign(p=[0.0, 0.5]), r"row 0 is 0.0"),
+                       (df.assign(x=[1.0, np.inf]), "feature column 'x' must be finite; row 1"),
+                       (df.assign(a=[-1, 0]), "non-negative integers")]:
+        with pytest.raises(ValueError, match=match):
+            BanditLog.from_frame(bad, **kw)
+    with pytest.raises(ValueError, match="no column 'slot'"):
+        BanditLog.from_frame(df, position="slot", **kw)
+    with pytest.raises(ValueError, match="item_features has 1 rows"):
+        BanditLog.from_frame(df, item_features=np.ones((1, 2)), **kw)
+    with pytest.raises(ValueError, match="empty"):
+        BanditLog.from_frame(df.iloc[:0], **kw)
+
+
+def test_cb_adf_round_trip_and_vw_reads_it(tmp_path):
+    from weaklabel.bandit.logs import read_vw_cb_adf, write_vw_cb_adf
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 4)) * (rng.random((30, 4)) < 0.6)
+    items = rng.normal(size=(3, 2))
+    a = rng.integers(0, 3, 30)
+    r, p = -(a == 1).astype(float), rng.uniform(0.2, 1.0, 30)
+    path = tmp_path / "log.adf"
+    write_vw_cb_adf(path, X, a, r, p, items, feature_names=[f"u^f{j}" for j in range(4)],
+                    item_feature_names=["item^i0", "item^i1"])
+    text = path.read_text()
+    assert text.count("shared |u ") + text.count("shared |\n") == 30 and text.count("\n\n") == 30
+    log = read_vw_cb_adf(path)
+    assert sorted(log.feature_names) == [f"u^f{j}" for j in range(4) if X[:, j].any()]
+    order = [log.feature_names.index(f"u^f{j}") for j in range(4)]
+    np.testing.assert_allclose(log.X.toarray()[:, order], X)
+    np.testing.assert_array_equal(log.actions, a)
+    np.testing.assert_allclose(log.rewards, r)
+    np.testing.assert_allclose(log.propensities, p)
+    np.testing.assert_allclose(log.item_features, items)
+    assert log.item_feature_names == ["item^i0", "item^i1"]
+    vw = pytest.importorskip("vowpalwabbit")
+    model = vw.Workspace("--cb_explore_adf --quiet")
+    for block in text.strip().split("\n\n"):
+        model.learn(block.splitlines())
+    pmf = model.predict(["shared |u f0:1", "|item i0:0.5", "|item i1:1", "|item i0:-1"])
+    model.finish()
+    assert len(pmf) == 3 and abs(sum(pmf) - 1) < 1e-5
+
+
+@pytest.mark.parametrize("text, match", [
+    ("shared | a\n| x\n| y\n", "line 1: a round must label exactly one action line"),
+    ("shared | a\n0:1:0.5 | x\n0:1:0.5 | y\n", "labels 2"),
+    ("shared | a\n0:1:0 | x\n| y\n", r"line 2: a label needs .*probability in \(0, 1\]"),
+    ("shared | a\n0:nan:0.5 | x\n| y\n", "cost finite"),
+    ("shared | a\n0:1:0.5 | x\n| y\n\nshared | b\n| x\n0:0:0.5 | z\n", "line 5: this round's actions differ"),
+    ("shared | a\n0:1:0.5 | x:inf\n| y\n", "line 2: feature 'x'"),
+    ("shared a\n0:1:0.5 | x\n", "line 1: expected 'shared | features'"),
+    ("", "no round"),
+])
+def test_cb_adf_bad_rounds_are_named(text, match):
+    from weaklabel.bandit.logs import read_vw_cb_adf
+
+    with pytest.raises(ValueError, match=match):
+        read_vw_cb_adf(io.StringIO(text))
