@@ -184,7 +184,7 @@ def test_from_frame_reads_the_open_bandit_datasets_own_files_as_load_obd_does():
     log_path, _ = _resolve(f"{base}/men.csv.xz", "obd")
     item_path, _ = _resolve(f"{base}/item_context.csv.xz", "obd")
     df = pd.read_csv(log_path, index_col=0, parse_dates=["timestamp"])
-    items = pd.read_csv(item_path, index_col=0).astype({f"item_feature_{k}": str for k in (1, 2, 3)})
+    items = pd.read_csv(item_path, index_col=0)
     log = BanditLog.from_frame(df, action="item_id", reward="click", propensity="propensity_score",
                                position="position", item_features=items)
     ref = load_obd("bts", "men")

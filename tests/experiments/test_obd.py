@@ -39,3 +39,19 @@ def test_learned_policies_are_estimated_on_the_second_half_with_their_weights_re
             assert pol[est]["low"] <= pol[est]["value"] <= pol[est]["high"]
         assert pol["ess"] < 100            # the published table: too small a sample to beat the random logger
         assert not (pol["snips"]["above_random"] or pol["doubly_robust"]["above_random"])
+
+
+def test_the_bts_rate_from_the_random_log_on_men():
+    """The other direction: BTS's week-averaged item shares as the target, read off its log."""
+    res = obd.reverse_cell({"dataset": "men", "bootstrap": 3, "seed": 0})
+    assert res["on_policy"] == pytest.approx(0.0069)
+    assert res["unsupported"] == 0.0 and not res["warnings"] and res["ess"] > 2000   # the random log supports every item
+    est = res["estimates"]
+    assert all(e["covers"] for e in est.values())          # the published table: every interval covers
+    assert est["ips"]["value"] == pytest.approx(0.00566, abs=5e-6)
+    assert est["clipped_ips"]["value"] == pytest.approx(est["ips"]["value"])   # weights <= 7.5: nothing clipped
+
+
+def test_position_frequencies_are_each_positions_item_shares():
+    F = obd._position_frequencies(np.array([0, 1, 1, 2, 0]), np.array([0, 0, 0, 1, 2]), 3)
+    np.testing.assert_allclose(F, [[1 / 3, 2 / 3, 0], [0, 0, 1], [1, 0, 0]])

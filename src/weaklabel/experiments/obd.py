@@ -8,8 +8,11 @@ BTS log by every estimator of :mod:`weaklabel.bandit.evaluation` (the target pol
 item with probability 1 / n_items at the logged position; the reward model cross-fitted on
 the BTS log by 5 folds, one logistic regression per item on the user features, affinities
 and position) and compared with its on-policy rate, the mean click of its own log.  The
-other direction (BTS's rate from the random log) needs BTS's item probabilities on the
-random log's rounds, which the sample does not hold.
+other direction estimates BTS's rate from the random log: the sample records only the shown
+item's BTS propensity, and those moved during the week, so the target is BTS's distribution
+averaged over the week, read off its log as each item's share of the rounds at each
+position (for a policy that does not look at the user, its click rate is that average's
+if the items' click rates held steady over the week).
 
 A second stage learns a policy on the first half of the BTS log (in time order) and
 estimates its click rate on the second half (SNIPS and doubly robust, the reward model
@@ -52,6 +55,36 @@ def _estimate(name, a, p, r, P, R):
         return fn(a, p, r, P, R) if name in MODEL_BASED else fn(a, p, r, P)
 
 
+def _evaluate(a, p, r, P, R, on_rewards, draws, resampled_target):
+    """Every estimator on one log against the other log's on-policy rate, with the bootstrap:
+    ``draws`` holds (rows of this log, rows of the on-policy log) per resample and
+    ``resampled_target(rows, own)`` the target's probabilities on the resampled rows."""
+    on = float(on_rewards.mean())
+    on_se = float(on_rewards.std(ddof=1) / np.sqrt(on_rewards.size))
+    out = {}
+    for name in ESTIMATORS:
+        est = _estimate(name, a, p, r, P, R)
+        low, high = est.interval(0.95)
+        covered, errors = 0, []
+        for rows, own in draws:
+            b = _estimate(name, a[rows], p[rows], r[rows], resampled_target(rows, own), R[rows])
+            target = float(on_rewards[own].mean())
+            lo_b, hi_b = b.interval(0.95)
+            covered += lo_b <= target <= hi_b
+            errors.append(abs(b.value - target) / target if target > 0 else np.nan)
+        out[name] = {
+            "value": est.value, "stderr": est.stderr, "bias": est.bias, "low": low, "high": high,
+            "relative_error": abs(est.value - on) / on, "covers": bool(low <= on <= high),
+            "within_joint": bool(abs(est.value - on) <= 1.96 * np.hypot(est.stderr + est.bias, on_se)),
+            "bootstrap_coverage": covered / len(draws), "bootstrap_relative_error": float(np.nanmean(errors))}
+    return out
+
+
+def _draws(seed, n_log, n_own, bootstrap):
+    rng = np.random.RandomState(seed)
+    return [(rng.randint(0, n_log, n_log), rng.randint(0, n_own, n_own)) for _ in range(bootstrap)]
+
+
 def campaign_cell(cfg):
     """One campaign: the random policy's click rate from the BTS log, every estimator."""
     rnd, bts = load_obd("random", cfg["dataset"]), load_obd("bts", cfg["dataset"])
@@ -59,29 +92,44 @@ def campaign_cell(cfg):
     P = np.full((n, K), 1.0 / K)
     R = ope.cross_fit_rewards(bts.X, bts.actions, bts.rewards, n_actions=K, random_state=0)
     on = float(rnd.rewards.mean())
-    on_se = float(rnd.rewards.std(ddof=1) / np.sqrt(rnd.rewards.size))
     diag = ope.diagnose(bts.actions, bts.propensities, P)
-    rng = np.random.RandomState(cfg["seed"])
-    draws = [(rng.randint(0, n, n), rng.randint(0, rnd.rewards.size, rnd.rewards.size))
-             for _ in range(cfg["bootstrap"])]
-    out = {"on_policy": on, "on_policy_se": on_se, "clicks_bts": int(bts.rewards.sum()),
-           "clicks_random": int(rnd.rewards.sum()), "n_items": K, "ess": diag.ess, "max_weight": diag.max_weight,
-           "top_share": diag.top_share, "warnings": list(diag.warnings), "estimates": {}}
-    for name in ESTIMATORS:
-        est = _estimate(name, bts.actions, bts.propensities, bts.rewards, P, R)
-        low, high = est.interval(0.95)
-        covered, errors = 0, []
-        for rows, own in draws:
-            b = _estimate(name, bts.actions[rows], bts.propensities[rows], bts.rewards[rows], P[rows], R[rows])
-            target = float(rnd.rewards[own].mean())
-            lo_b, hi_b = b.interval(0.95)
-            covered += lo_b <= target <= hi_b
-            errors.append(abs(b.value - target) / target if target > 0 else np.nan)
-        out["estimates"][name] = {
-            "value": est.value, "stderr": est.stderr, "bias": est.bias, "low": low, "high": high,
-            "relative_error": abs(est.value - on) / on, "covers": bool(low <= on <= high),
-            "within_joint": bool(abs(est.value - on) <= 1.96 * np.hypot(est.stderr + est.bias, on_se)),
-            "bootstrap_coverage": covered / len(draws), "bootstrap_relative_error": float(np.nanmean(errors))}
+    draws = _draws(cfg["seed"], n, rnd.rewards.size, cfg["bootstrap"])
+    out = {"on_policy": on, "on_policy_se": float(rnd.rewards.std(ddof=1) / np.sqrt(rnd.rewards.size)),
+           "clicks_bts": int(bts.rewards.sum()), "clicks_random": int(rnd.rewards.sum()), "n_items": K,
+           "ess": diag.ess, "max_weight": diag.max_weight, "top_share": diag.top_share,
+           "warnings": list(diag.warnings)}
+    out["estimates"] = _evaluate(bts.actions, bts.propensities, bts.rewards, P, R, rnd.rewards, draws,
+                                 lambda rows, own: P[rows])
+    return out
+
+
+def _position_frequencies(actions, positions, n_items):
+    """``F[position, item]``: the share of a log's rounds at each position that showed each item."""
+    F = np.zeros((3, n_items))
+    np.add.at(F, (positions, actions), 1.0)
+    return F / np.maximum(F.sum(axis=1, keepdims=True), 1.0)
+
+
+def reverse_cell(cfg):
+    """One campaign: BTS's click rate from the random log.  The target is BTS's item
+    distribution at each position averaged over the week, read off its own log as the share
+    of its rounds at that position that showed each item (the sample records only the shown
+    item's propensity, and BTS's probabilities moved during the week)."""
+    rnd, bts = load_obd("random", cfg["dataset"]), load_obd("bts", cfg["dataset"])
+    K = rnd.n_items
+    P = _position_frequencies(bts.actions, bts.positions, K)[rnd.positions]
+    R = ope.cross_fit_rewards(rnd.X, rnd.actions, rnd.rewards, n_actions=K, random_state=0)
+    diag = ope.diagnose(rnd.actions, rnd.propensities, P)
+    draws = _draws(cfg["seed"], rnd.rewards.size, bts.rewards.size, cfg["bootstrap"])
+
+    def resampled(rows, own):       # the target re-read from the resampled BTS log
+        return _position_frequencies(bts.actions[own], bts.positions[own], K)[rnd.positions[rows]]
+
+    out = {"on_policy": float(bts.rewards.mean()),
+           "on_policy_se": float(bts.rewards.std(ddof=1) / np.sqrt(bts.rewards.size)),
+           "ess": diag.ess, "max_weight": diag.max_weight, "unsupported": diag.unsupported_mass,
+           "warnings": list(diag.warnings)}
+    out["estimates"] = _evaluate(rnd.actions, rnd.propensities, rnd.rewards, P, R, bts.rewards, draws, resampled)
     return out
 
 
@@ -143,7 +191,7 @@ def learned_cell(cfg):
 def plan(quick=False, repeats=None, datasets=None):
     names = list(datasets) if datasets else (["men"] if quick else list(DATASETS))
     return {"datasets": names, "bootstrap": repeats if repeats is not None else (20 if quick else 200),
-            "explore": 0.1, "quick": bool(quick)}
+            "explore": 0.1, "reverse": True, "quick": bool(quick)}
 
 
 def execute(ctx):
@@ -153,12 +201,17 @@ def execute(ctx):
     if "explore" not in p:                     # a run planned before the learned-policy stage
         return rows
     learned = [ctx.cell(learned_cell, "learned", dataset=name, explore=p["explore"]) for name in p["datasets"]]
-    return rows, ctx.run(learned, desc="learned policies")
+    learned = ctx.run(learned, desc="learned policies")
+    if "reverse" not in p:                     # a run planned before the reverse direction
+        return rows, learned
+    reverse = [ctx.cell(reverse_cell, "reverse", dataset=name, bootstrap=p["bootstrap"], seed=0)
+               for name in p["datasets"]]
+    return rows, learned, ctx.run(reverse, desc="BTS from the random log")
 
 
 def summarize(ctx, result):
     p = ctx.plan
-    rows, learned = result if isinstance(result, tuple) else (result, [])
+    rows, learned, reverse = (tuple(result) + ([],) * 2)[:3] if isinstance(result, tuple) else (result, [], [])
     logs, estimates = [], []
     for cfg, res in rows:
         name = cfg["dataset"]
@@ -187,6 +240,26 @@ def summarize(ctx, result):
                    "kept); coverage is the share whose interval covers the resampled on-policy rate. The default "
                    "settings: clip = tau = lam = 10."),
     ]
+    if reverse:
+        rrows = []
+        for cfg, res in reverse:
+            for est in ESTIMATORS:
+                e = res["estimates"][est]
+                rrows.append([cfg["dataset"], est, res["on_policy"], 1.96 * res["on_policy_se"], e["value"],
+                              f"[{e['low']:.5f}, {e['high']:.5f}]", e["relative_error"],
+                              "yes" if e["covers"] else "no", "yes" if e["within_joint"] else "no",
+                              e["bootstrap_coverage"], e["bootstrap_relative_error"], res["ess"]])
+        tables.append(Table(
+            "reverse", "The other direction: BTS's click rate estimated from the random log",
+            ["campaign", "estimator", "BTS on-policy click rate", "+- (95 %)", "estimate", "95 % interval",
+             "relative error", "covers the on-policy rate", "within the joint interval", "bootstrap coverage",
+             "bootstrap relative error", "effective sample size"], rrows,
+            formats={"BTS on-policy click rate": ".5f", "+- (95 %)": ".5f", "estimate": ".5f",
+                     "relative error": ".3f", "bootstrap coverage": ".2f", "bootstrap relative error": ".3f",
+                     "effective sample size": ".1f"},
+            note="The target: BTS's item shares at each position in its own log (its distribution averaged over the "
+                 "week); the random log supports every item. The bootstrap resamples both logs and re-reads the "
+                 "target from the resampled BTS log; the reward model is cross-fitted on the random log."))
     if learned:
         lrows = []
         for cfg, res in learned:
@@ -207,7 +280,8 @@ def summarize(ctx, result):
                                  f"{p['explore']:.0%}; the reward model of the estimates is cross-fitted on the second "
                                  "half."))
     intro = ("The Open Bandit Dataset sample (10,000 real rounds per campaign and policy): the uniform random "
-             "policy's click rate estimated from the Bernoulli Thompson sampling log, against its on-policy rate."
+             "policy's click rate estimated from the Bernoulli Thompson sampling log, against its on-policy rate"
+             + (", and the other way round." if reverse else ".")
              + (" QUICK run." if p["quick"] else ""))
     return Summary("Off-policy evaluation on the Open Bandit Dataset", intro, tables, [])
 
@@ -216,5 +290,6 @@ def summarize(ctx, result):
 #: them); its cells and helpers are the engine's to call
 __all__ = ["EXPERIMENTS"]
 
-EXPERIMENTS = [Experiment(EXPERIMENT, "Off-policy evaluation on the Open Bandit Dataset (random rate from the BTS log)",
+EXPERIMENTS = [Experiment(EXPERIMENT, "Off-policy evaluation on the Open Bandit Dataset (each policy's rate from the "
+                                      "other's log)",
                           plan, execute, summarize, datasets=DATASETS, repeats_help="bootstrap resamples (default 200)")]
