@@ -83,8 +83,8 @@ plt.show()
 
 # %%
 # From the random log every interval covers BTS's measured rate. From the BTS log the
-# estimators read the random policy's rate 20-40 % low, and four of the eight
-# intervals (IPS, clipped IPS, doubly robust, SNDR) miss the measured point, though every estimate stays within the two
-# samples' joint interval; the estimators that count their bias (direct method, switch DR,
-# DR with shrinkage) cover it. The reproduction ``weaklabel reproduce obd`` runs all three
-# campaigns with a bootstrap over both logs.
+# estimators read the random policy's rate 20-40 % low, and four of the eight intervals
+# (IPS, clipped IPS, doubly robust, SNDR) miss the measured point, though every estimate
+# stays within the two samples' joint interval; the estimators that count their bias
+# (direct method, switch DR, DR with shrinkage) cover it. The reproduction
+# ``weaklabel reproduce obd`` runs all three campaigns with a bootstrap over both logs.
