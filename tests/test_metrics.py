@@ -1,5 +1,7 @@
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from weaklabel.metrics import accuracy, ambiguous_zero_one_loss, progressive_error_curve
@@ -85,3 +87,52 @@ def test_candidate_log_loss_matches_a_loop_and_chooses_alpha():
     search = GridSearchCV(PRODEN(), {"alpha": [1e-3, 1.0]}, scoring=candidate_log_loss_score, cv=3)
     search.fit(X[:600] / 16, Sd)
     assert search.best_params_ == {"alpha": 1e-3} and search.best_score_ < 0
+
+
+def _aa_reference(S, P):
+    """PLENCH's approximated accuracy, row by row: the model's probability of its own
+    prediction once restricted to the candidate set and renormalised."""
+    total = 0.0
+    for s, p in zip(S, P):
+        yhat = int(np.argmax(p))
+        z = sum(p[k] for k in range(len(p)) if s[k])
+        total += (p[yhat] / z) if (s[yhat] and z > 0) else 0.0
+    return total / len(S)
+
+
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 30), k=st.integers(2, 6))
+@settings(max_examples=60, deadline=None)
+def test_approximated_accuracy_matches_the_reference_and_is_at_most_the_covering_rate(seed, n, k):
+    from weaklabel.metrics import approximated_accuracy, covering_rate
+
+    rng = np.random.default_rng(seed)
+    S = rng.random((n, k)) < 0.4
+    S[np.arange(n), rng.integers(0, k, n)] = True
+    P = rng.dirichlet(np.ones(k), n)
+    aa = approximated_accuracy(S, P)
+    assert aa == pytest.approx(_aa_reference(S, P), abs=1e-12)
+    assert aa <= covering_rate(S, P.argmax(1)) + 1e-12
+    y = rng.integers(0, k, n)                       # one label a set: AA is the accuracy of the argmax
+    assert approximated_accuracy(np.eye(k, dtype=bool)[y], P) == pytest.approx(np.mean(P.argmax(1) == y))
+
+
+def test_plench_scorers_choose_in_grid_search_and_reject_bad_probabilities():
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import GridSearchCV
+
+    from weaklabel.metrics import (approximated_accuracy, approximated_accuracy_score, covering_rate,
+                                   covering_rate_score)
+    from weaklabel.partial import PRODEN
+    from weaklabel.simulate import make_candidate_sets
+
+    X, y = load_digits(return_X_y=True)
+    S = make_candidate_sets(y[:500], 3, random_state=0)
+    for scorer in (approximated_accuracy_score, covering_rate_score):
+        search = GridSearchCV(PRODEN(), {"alpha": [1e-3, 10.0]}, scoring=scorer, cv=3).fit(X[:500] / 16, S)
+        assert search.best_params_ == {"alpha": 1e-3}          # a penalty of 10 leaves a near-uniform model
+        assert 0.5 < search.best_score_ <= 1.0
+    assert covering_rate([[0, 1], [2]], [1, 2]) == 1.0
+    with pytest.raises(ValueError, match="non-negative"):
+        approximated_accuracy([[0], [1]], np.array([[0.5, np.nan], [0.2, 0.8]]))
+    with pytest.raises(ValueError, match="2-D"):
+        approximated_accuracy([[0]], np.array([0.5, 0.5]))

@@ -1,4 +1,5 @@
-"""Metrics for weak supervision: ambiguous 0-1 loss and progressive (online) curves."""
+"""Metrics for weak supervision: ambiguous 0-1 loss, label-free model-selection criteria
+(candidate likelihood, covering rate, approximated accuracy) and progressive (online) curves."""
 
 from __future__ import annotations
 
@@ -6,10 +7,24 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._docs import fill_doc
 from .labels import BanditFeedback, CandidateSets, check_candidates
 
-__all__ = ["ambiguous_zero_one_loss", "candidate_log_loss", "candidate_log_loss_score", "progressive_error", "progressive_error_curve", "progressive_validation",
-           "ProgressiveScore", "accuracy"]
+#: the parameters every candidate-set scorer takes (``GridSearchCV``'s scorer signature)
+_SCORER = """
+    Parameters
+    ----------
+    estimator : fitted classifier with ``{method}`` and ``classes_``
+        The model to score.
+    X : {{array-like, sparse matrix}} of shape (n_samples, n_features)
+        The held-out rows.
+    S : CandidateSets or any form :func:`~weaklabel.labels.check_candidates` accepts
+        Their candidate sets, over the estimator's classes."""
+_SCORER_DOCS = {"scorer_proba": _SCORER.format(method="predict_proba"), "scorer_predict": _SCORER.format(method="predict")}
+
+__all__ = ["ambiguous_zero_one_loss", "candidate_log_loss", "candidate_log_loss_score", "covering_rate",
+           "covering_rate_score", "approximated_accuracy", "approximated_accuracy_score", "progressive_error",
+           "progressive_error_curve", "progressive_validation", "ProgressiveScore", "accuracy"]
 
 
 def ambiguous_zero_one_loss(S, y_pred, *, classes=None, normalize=True):
@@ -89,6 +104,7 @@ def candidate_log_loss(S, proba, *, eps=1e-15):
     return float(-np.mean(np.log(np.clip(inside, eps, None))))
 
 
+@fill_doc(**_SCORER_DOCS)
 def candidate_log_loss_score(estimator, X, S):
     """Score an estimator by the likelihood of held-out candidate sets.
 
@@ -96,14 +112,7 @@ def candidate_log_loss_score(estimator, X, S):
     ``estimator.predict_proba(X)`` on the candidate sets ``S`` (greater is better), so that
     hyper-parameters are chosen by the likelihood of held-out candidate sets.
 
-    Parameters
-    ----------
-    estimator : fitted classifier with ``predict_proba`` and ``classes_``
-        The model to score.
-    X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        The held-out rows.
-    S : CandidateSets or any form :func:`~weaklabel.labels.check_candidates` accepts
-        Their candidate sets, over the estimator's classes.
+    {scorer_proba}
 
     Returns
     -------
@@ -125,6 +134,158 @@ def candidate_log_loss_score(estimator, X, S):
     """
     mask, _ = check_candidates(S, n_samples=X.shape[0], classes=estimator.classes_, name="S")
     return -candidate_log_loss(mask, estimator.predict_proba(X))
+
+
+def covering_rate(S, y_pred, *, classes=None):
+    """Share of predictions inside their candidate set: one minus the ambiguous 0-1 loss.
+
+    The covering rate (CR) of Wang et al., "Realistic evaluation of deep partial-label
+    learning algorithms" (PLENCH, ICLR 2025), one of their criteria for choosing a
+    partial-label learner's hyper-parameters without a true label.
+
+    Parameters
+    ----------
+    S : CandidateSets, bool mask, list of label lists or 1-D labels
+        The candidate sets.
+    y_pred : array-like of shape (n_samples,)
+        The predicted labels.
+    classes : array-like, default=None
+        Needed when ``S`` is a bare mask whose columns are not ``0 .. n_classes-1``.
+
+    Returns
+    -------
+    float
+        The share of predictions inside their candidate set, in [0, 1].
+
+    See Also
+    --------
+    ambiguous_zero_one_loss : One minus this.
+    approximated_accuracy : PLENCH's other label-free criterion, from probabilities.
+
+    Examples
+    --------
+    >>> from weaklabel.metrics import covering_rate
+    >>> covering_rate([[0, 1], [2]], [1, 0])
+    0.5
+    """
+    return 1.0 - ambiguous_zero_one_loss(S, y_pred, classes=classes)
+
+
+def approximated_accuracy(S, proba):
+    """Estimate the accuracy of a model's predictions from candidate sets alone.
+
+    The approximated accuracy (AA) of Wang et al. (PLENCH, ICLR 2025): each row's
+    prediction ``argmax_k p_k(x)`` is right with the probability the model itself gives it
+    once the model's probabilities are restricted to the row's candidate set and
+    renormalised, ``q(yhat) = p_yhat [yhat in S] / sum_{a in S} p_a``; AA is the mean of
+    ``q(yhat)``.  It is at most the covering rate (a prediction outside the set counts 0)
+    and equals the accuracy when every set holds one label.
+
+    Parameters
+    ----------
+    S : CandidateSets, bool mask (n_samples, n_classes), list of label lists or 1-D labels
+        Columns in the order of the model's ``classes_``; labels are column indices.
+    proba : array-like of shape (n_samples, n_classes)
+        ``predict_proba`` of the model.
+
+    Returns
+    -------
+    float
+        The estimated accuracy, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``proba`` is not 2-D, holds a negative or non-finite value, or its columns do not
+        match the sets' classes.
+
+    See Also
+    --------
+    covering_rate : The share of predictions inside their sets.
+    candidate_log_loss : The likelihood criterion.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from weaklabel.metrics import approximated_accuracy
+    >>> round(approximated_accuracy([[0, 1], [2]], np.array([[0.5, 0.3, 0.2], [0.1, 0.1, 0.8]])), 4)
+    0.8125
+    """
+    proba = np.asarray(proba, dtype=np.float64)
+    if proba.ndim != 2:
+        raise ValueError(f"proba must be 2-D (n_samples, n_classes); got shape {proba.shape}.")
+    if not np.isfinite(proba).all() or (proba < 0).any():
+        raise ValueError("proba must hold finite, non-negative probabilities.")
+    classes = None if isinstance(S, CandidateSets) else np.arange(proba.shape[1])   # labels: column indices
+    mask, _ = check_candidates(S, n_samples=proba.shape[0], classes=classes, name="S")
+    if mask.shape != proba.shape:
+        raise ValueError(f"S has {mask.shape[1]} classes but proba has {proba.shape[1]} columns; they must match.")
+    inside = proba * mask
+    total = inside.sum(axis=1)
+    rows = np.arange(proba.shape[0])
+    pred = np.argmax(proba, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = np.where(total > 0, inside[rows, pred] / total, 0.0)
+    return float(np.mean(q)) if q.size else float("nan")
+
+
+@fill_doc(**_SCORER_DOCS)
+def covering_rate_score(estimator, X, S):
+    """Score an estimator by the share of its predictions inside held-out candidate sets.
+
+    A scorer for ``GridSearchCV(scoring=...)``: :func:`covering_rate` of
+    ``estimator.predict(X)`` on ``S`` (greater is better).
+
+    {scorer_predict}
+
+    Returns
+    -------
+    float
+        The covering rate.
+
+    See Also
+    --------
+    approximated_accuracy_score : The scorer of PLENCH's other criterion.
+    candidate_log_loss_score : The likelihood scorer.
+    """
+    mask, classes = check_candidates(S, n_samples=X.shape[0], classes=estimator.classes_, name="S")
+    return covering_rate(mask, estimator.predict(X), classes=classes)
+
+
+@fill_doc(**_SCORER_DOCS)
+def approximated_accuracy_score(estimator, X, S):
+    """Score an estimator by its approximated accuracy on held-out candidate sets.
+
+    A scorer for ``GridSearchCV(scoring=...)``: :func:`approximated_accuracy` of
+    ``estimator.predict_proba(X)`` on ``S`` (greater is better).
+
+    {scorer_proba}
+
+    Returns
+    -------
+    float
+        The approximated accuracy.
+
+    See Also
+    --------
+    covering_rate_score : The scorer of PLENCH's covering rate.
+    candidate_log_loss_score : The likelihood scorer.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_digits
+    >>> from sklearn.model_selection import GridSearchCV
+    >>> from weaklabel.metrics import approximated_accuracy_score
+    >>> from weaklabel.partial import PRODEN
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y[:600], 3, random_state=0)
+    >>> search = GridSearchCV(PRODEN(), {"alpha": [1e-3, 1.0]}, scoring=approximated_accuracy_score, cv=3)
+    >>> search.fit(X[:600] / 16, S).best_params_
+    {'alpha': 0.001}
+    """
+    mask, _ = check_candidates(S, n_samples=X.shape[0], classes=estimator.classes_, name="S")
+    return approximated_accuracy(mask, estimator.predict_proba(X))
 
 
 def progressive_error(y_true, predictions):
