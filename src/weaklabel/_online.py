@@ -102,15 +102,17 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
     def _shuffles(self, encoded):
         return bool(self.shuffle)
 
-    def _start(self, Xk, classes_):
+    def _start(self, Xk, classes_, squared_norm=None):
         """A fresh start on the kernel-ready rows ``Xk``: zero weights, the counters, the
-        generator, the row scale and the family's state (:meth:`_init_state`).
+        generator, the row scale (from ``squared_norm``, the input check's sum of squared
+        entries, when given) and the family's state (:meth:`_init_state`).
         """
         self._W = np.zeros((Xk.shape[1], classes_.size), dtype=np.float64)
         self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
         self._rng = check_random_state(self.random_state)
         if "row_scale" in self.get_params(deep=False):
-            self.row_scale_ = row_scale_of(Xk, self.row_scale, skip_last=bool(self.fit_intercept))
+            self.row_scale_ = row_scale_of(Xk, self.row_scale, skip_last=bool(self.fit_intercept),
+                                           squared_norm=squared_norm)
         self._init_state(Xk.shape[1])
 
     def _commit(self, reset, n_epochs, updates, hist, visited):
@@ -159,7 +161,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         first = reset or not hasattr(self, "classes_")
         if first:
             self._check_params()
-        Xk = self._online_X(X, first)
+        Xk, squared_norm = self._online_X(X, first)
         encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
         sw = self._sample_weight(sample_weight, Xk.shape[0], reset)
         if self.class_weight is not None:
@@ -168,7 +170,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             for name in self._fitted_attrs:
                 self.__dict__.pop(name, None)
             self.classes_ = classes_
-            self._start(Xk, classes_)
+            self._start(Xk, classes_, squared_norm)
         n_epochs = self.max_iter if reset else 1
         rows = kernel_rows(Xk)
         stopping = reset and bool(self.early_stopping)
@@ -263,9 +265,11 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
 
     def _online_X(self, X, first):
         """Validate ``X`` (resetting ``n_features_in_`` when ``first``), append the intercept
-        column, and return C-contiguous dense rows or CSR with sorted indices.
+        column, and return C-contiguous dense rows or CSR with sorted indices, with the sum
+        of the squared entries of ``X`` the check computed (``None`` if it did not).
         """
-        return kernel_ready(check_X(self, X, reset=first), self.fit_intercept)
+        X, squared_norm = check_X(self, X, reset=first, squared_norm=True)
+        return kernel_ready(X, self.fit_intercept), squared_norm
 
 
 class OnlineLinear(OnlineEngine):

@@ -130,15 +130,18 @@ def _cm_scores(Wt, X, i, scale, scores):
     """``scores[k] = scale * Wt[k] . X[i]`` for a dense row, ``Wt`` class-major: one
     contiguous, vectorised dot product per class.  Returns ``||X[i]||^2``."""
     n_classes, d = Wt.shape
-    # each sum starts from its first term, so it is accumulated in the rows' and weights'
-    # own precision (float32 rows and weights: float32 lanes, twice as many per vector)
-    nsq = X[i, 0] * X[i, 0]
-    for j in range(1, d):
+    # each sum starts from a zero of the operands' dtype, so it is accumulated in the rows'
+    # and weights' own precision (float32 rows and weights: float32 lanes, twice as many
+    # per vector).  (Starting from the first term instead let LLVM reassociate the scale
+    # into the product differently for different classes, so classes with equal weights
+    # could score apart and break a tie away from the lowest index.)
+    nsq = _cast_to(X, 0.0)
+    for j in range(d):
         xj = X[i, j]
         nsq += xj * xj
     for k in range(n_classes):
-        s = Wt[k, 0] * X[i, 0]
-        for j in range(1, d):
+        s = _cast_to(Wt, 0.0)
+        for j in range(d):
             s += Wt[k, j] * X[i, j]
         scores[k] = s * scale if scale != 1.0 else s
     return np.float64(nsq)
@@ -155,10 +158,8 @@ def _cm_update(Wt, X, i, upd_k, upd_c, n_upd, track_norm):
         k = upd_k[u]
         c = upd_c[u]
         if track_norm:
-            delta = c * X[i, 0]
-            dk = delta * (Wt[k, 0] + Wt[k, 0] + delta)      # in the weights' precision
-            Wt[k, 0] += delta
-            for j in range(1, d):
+            dk = _cast_to(Wt, 0.0)                           # in the weights' precision
+            for j in range(d):
                 delta = c * X[i, j]
                 dk += delta * (Wt[k, j] + Wt[k, j] + delta)
                 Wt[k, j] += delta
@@ -172,8 +173,8 @@ def _cm_update(Wt, X, i, upd_k, upd_c, n_upd, track_norm):
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_dot(v, X, i):
     """``v . X[i]`` for a dense row, accumulated in the operands' precision (vectorised)."""
-    s = v[0] * X[i, 0]
-    for j in range(1, v.shape[0]):
+    s = _cast_to(v, 0.0)
+    for j in range(v.shape[0]):
         s += v[j] * X[i, j]
     return np.float64(s)
 

@@ -30,6 +30,7 @@ __all__ = [
     "check_int_at_least",
     "check_X_values",
     "check_X_finite",
+    "checked_squared_norm",
     "describe_rows",
     "ROW_SCALE",
     "row_scale_of",
@@ -174,17 +175,20 @@ def saved_row_scale(meta):
     return float(scale)
 
 
-def row_scale_of(X, row_scale, skip_last=False):
+def row_scale_of(X, row_scale, skip_last=False, squared_norm=None):
     """``row_scale`` resolved on ``X``: ``"auto"``: the root mean squared row norm of ``X``
     (dense or sparse; ``skip_last`` leaves out an appended intercept column), or 1.0 for an
     empty or all-zero ``X``; a number as it is, with a :class:`DataScaleWarning` when the
     rows of ``X / row_scale`` are far from unit norm (a root mean square below 0.1 or
-    above 10).
+    above 10).  ``squared_norm``: the sum of the squared entries of ``X`` without the
+    intercept, when the input check has computed it (no second pass).
     """
     n = X.shape[0]
     if n == 0:
         return 1.0 if row_scale == "auto" else float(row_scale)
-    if sp.issparse(X):
+    if squared_norm is not None:
+        sq = float(squared_norm)
+    elif sp.issparse(X):
         sq = float(X.multiply(X).sum())
         if skip_last:
             last = X[:, X.shape[1] - 1]
@@ -272,18 +276,20 @@ def _row_norms_in_range(values, indptr, hi, tiny):
     """First row whose squared norm is not ``<= hi`` (a NaN, an infinity, or values too large
     to square: a candidate for the exact scan), and first row holding a nonzero value of
     magnitude below ``tiny`` among the rows whose squared norm is below ``tiny ** 2``; each
-    -1 if none.  Row ``r`` is ``values[indptr[r]:indptr[r+1]]``.  One vectorised pass in
+    -1 if none; and the sum of the rows' squared norms (meaningful when both are -1).  Row ``r`` is ``values[indptr[r]:indptr[r+1]]``.  One vectorised pass in
     the values' own precision (the sums may be reordered, never assumed finite).
     """
     zero = np.zeros(1, dtype=values.dtype)[0]
     lo = tiny * tiny
     big = small = -1
+    total = 0.0
     for r in range(indptr.size - 1):
         a, b = indptr[r], indptr[r + 1]
         s = zero
         for p in range(a, b):
             s += values[p] * values[p]
         t = np.float64(s)                      # compared in float64 (hi, lo are beyond float32)
+        total += t
         if not t <= hi:
             if big < 0:
                 big = r
@@ -294,17 +300,40 @@ def _row_norms_in_range(values, indptr, hi, tiny):
                     break
         if big >= 0 and small >= 0:
             break
-    return big, small
+    return big, small, total
 
 
 def check_X_finite(X, name="X"):
+    """Reject NaN/inf, values too large to square and rows whose squared norm underflows.
+
+    See :func:`checked_squared_norm`, which this is without its sum.
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix}
+        The rows.
+    name : str, default="X"
+        The argument's name in the messages.
+
+    Returns
+    -------
+    bool
+        Whether every row's squared norm is finite in ``X``'s own precision (float32 rows
+        with values near 1e19 pass the check but their squares overflow float32).
+    """
+    return checked_squared_norm(X, name)[0]
+
+
+def checked_squared_norm(X, name="X"):
     """Reject NaN/inf (naming the first row), values so large that the kernels' squared norms
     would overflow (``|x| > 1e100``), and rows whose nonzero values are so small that their
     squared norm underflows (below ``1e-200``).  One pass computes every row's squared norm;
     only when one is out of range does an exact pass find the value to name.
 
-    Returns whether every row's squared norm is finite in ``X``'s own precision (float32
-    rows with values near 1e19 pass the check but their squares overflow float32).
+    Returns ``(in_range, total)``: whether every row's squared norm is finite in ``X``'s own
+    precision (float32 rows with values near 1e19 pass the check but their squares overflow
+    float32), and the sum of the rows' squared norms (``None`` unless ``in_range``), which
+    the learners' ``row_scale="auto"`` reads instead of a second pass over ``X``.
     """
     values = X.data if sp.issparse(X) else X
     flat = np.ravel(values)
@@ -313,9 +342,9 @@ def check_X_finite(X, name="X"):
     else:
         width = max(1, int(np.prod(X.shape[1:])))           # a row: one entry of the first axis
         indptr = np.arange(0, flat.size + 1, width, dtype=np.int64)
-    big, small = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X)
+    big, small, total = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X)
     if big < 0 and small < 0:
-        return True
+        return True, float(total)
     if big >= 0:
         bad, biggest, _ = _scan_values(flat)
         if bad >= 0:
@@ -339,7 +368,7 @@ def check_X_finite(X, name="X"):
             f"row's squared norm underflows; the learners need such values >= {_MIN_ABS_X:g}. Scale the "
             "features first (e.g. sklearn.preprocessing.MaxAbsScaler) or set such values to 0."
         )
-    return big < 0
+    return big < 0, (float(total) if big < 0 else None)
 
 
 def _classes_array(classes, name="classes"):
@@ -450,10 +479,11 @@ def check_class_labels(y):
     check_classification_targets(y)
 
 
-def check_X(est, X, *, reset, name="X"):
+def check_X(est, X, *, reset, name="X", squared_norm=False):
     """The one boundary step for training rows: object dtype rejected, scikit-learn's
     ``validate_data`` (CSR or dense, float64/float32, ``n_features_in_`` set when
     ``reset``), the canonical sparse form, and finite values within the kernels' range.
+    With ``squared_norm``, returns ``(X, sum of its squared entries or None)``.
     """
     if not reset and _plain_rows(est, X):
         # a later call with a plain float array of the fitted width: what validate_data would
@@ -461,20 +491,18 @@ def check_X(est, X, *, reset, name="X"):
         if X.shape[1] != est.n_features_in_:
             raise ValueError(f"{name} has {X.shape[1]} features, but {type(est).__name__} is expecting "
                              f"{est.n_features_in_} features as input.")
-        return _float32_in_range(X, check_X_finite(X, name))
-    check_X_values(X, name)
-    X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
-                      ensure_all_finite=False)
-    X = canonical_sparse(X)
-    return _float32_in_range(X, check_X_finite(X, name))
-
-
-def _float32_in_range(X, norms_in_range):
-    """Dense float32 rows are learned in float32 unless a row's squared norm overflows float32
-    (``|x|`` near 1e19): such rows are learned in float64 (a copy)."""
-    if not norms_in_range and not sp.issparse(X) and X.dtype == np.float32:
-        return X.astype(np.float64)
-    return X
+    else:
+        check_X_values(X, name)
+        X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
+                          ensure_all_finite=False)
+        X = canonical_sparse(X)
+    in_range, total = checked_squared_norm(X, name)
+    if not in_range and not sp.issparse(X) and X.dtype == np.float32:
+        # dense float32 rows are learned in float32 unless a row's squared norm overflows
+        # float32 (|x| near 1e19): those are learned in float64 (a copy)
+        X = X.astype(np.float64)
+        total = float(np.einsum("ij,ij->", X, X))
+    return (X, total) if squared_norm else X
 
 
 def _plain_rows(est, X):

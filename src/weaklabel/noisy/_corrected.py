@@ -312,7 +312,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
     def _check_params(self):
         self._validate_params()
 
-    def _start(self, Xk, classes_):
+    def _start(self, Xk, classes_, squared_norm=None):
         self._W = np.zeros((Xk.shape[1], classes_.size), dtype=np.float64)
         self.n_iter_ = 0
 
