@@ -106,6 +106,23 @@ def pll_split(name, seed):
     return X, y, S, train, test, val, fit_part
 
 
+def pll_fold(name, fold, n_folds=10):
+    """Fold ``fold`` of a shuffled ``n_folds``-fold cross-validation of a real partial-label
+    set, the protocol of the classic tables (IPAL, PL-AGGD, PL-CL): the same
+    ``(X, y, S, train, test, val, fit_part)`` as :func:`pll_split`, the test part one fold.
+    """
+    X, y, S = pll_arrays(name)
+    perm = np.random.RandomState(0).permutation(y.size)
+    folds = np.array_split(perm, n_folds)
+    test = folds[fold]
+    train = np.concatenate([f for k, f in enumerate(folds) if k != fold])
+    train = train[np.random.RandomState(fold).permutation(train.size)]
+    if not sp.issparse(X):
+        X = StandardScaler().fit(X[train]).transform(X)
+    n_val = int(round(0.25 * train.size))
+    return X, y, S, train, test, train[:n_val], train[n_val:]
+
+
 # ---- pooled train + test with re-drawn splits (mms-artificial) ----------------------------
 
 @functools.lru_cache(maxsize=4)
