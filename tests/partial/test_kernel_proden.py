@@ -130,6 +130,20 @@ def test_gamma_and_alpha_are_chosen_by_held_out_candidate_likelihood_alone(digit
     np.testing.assert_array_equal(again.predict_proba(X[450:]), clf.predict_proba(X[450:]))
 
 
+def test_the_selection_fits_stop_at_selection_max_iter_and_the_final_fit_at_max_iter(digits):
+    """The choice of gamma and alpha runs shorter fits (selection_max_iter, at most max_iter);
+    the final fit runs up to max_iter."""
+    X, y, S = digits
+    kw = {"n_components": 100, "random_state": 0}
+    short = KernelPRODEN(max_iter=200, selection_max_iter=3, **kw).fit(X[:450], S[:450])
+    full = KernelPRODEN(max_iter=200, selection_max_iter=200, **kw).fit(X[:450], S[:450])
+    assert [r["held_out_log_loss"] for r in short.selection_] != [r["held_out_log_loss"] for r in full.selection_]
+    assert short.n_iter_ > 4                                   # the final fit is not capped by the selection's
+    capped = KernelPRODEN(max_iter=3, selection_max_iter=1000, **kw).fit(X[:450], S[:450])
+    same = KernelPRODEN(max_iter=3, selection_max_iter=3, **kw).fit(X[:450], S[:450])
+    assert capped.selection_ == same.selection_                # the selection never runs past max_iter
+
+
 def test_sparse_rows_give_the_dense_model(digits):
     X, y, S = digits
     kw = dict(gamma=0.05, alpha=0.01, n_components=80, max_iter=100, random_state=0)

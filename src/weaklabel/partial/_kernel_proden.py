@@ -100,7 +100,12 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
         Share of the rows held out to choose ``gamma`` and ``alpha`` (unused when both are
         numbers).
     max_iter : int, default=500
-        L-BFGS iterations on the candidate likelihood (per fit).
+        L-BFGS iterations on the candidate likelihood of the final fit.
+    selection_max_iter : int, default=150
+        L-BFGS iterations of each fit that chooses ``gamma`` and ``alpha`` (at most
+        ``max_iter``): the choice only ranks the settings by their held-out likelihood,
+        which shorter fits rank nearly always as the full ones do, in a fraction of the
+        time (the performance page has the measurements).
     tol : float, default=1e-5
         L-BFGS stops when the largest gradient component is below ``tol``.
     classes : array-like, default=None
@@ -150,13 +155,14 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
                               "n_components": [AT_LEAST_1],
                               "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
                               "tol": [Interval(Real, 0, None, closed="left")],
-                              "max_iter": [AT_LEAST_1], "classes": ["array-like", None],
+                              "max_iter": [AT_LEAST_1], "selection_max_iter": [AT_LEAST_1],
+                              "classes": ["array-like", None],
                               "class_weight": [dict, StrOptions({"balanced"}), None],
                               "random_state": ["random_state"], "verbose": ["verbose"]}
 
     @keyword_only
     def __init__(self, *, gamma="auto", alpha="auto", n_components=500, validation_fraction=0.25, max_iter=500,
-                 tol=1e-5, classes=None, class_weight=None, random_state=None, verbose=0):
+                 selection_max_iter=150, tol=1e-5, classes=None, class_weight=None, random_state=None, verbose=0):
         store_params(self, locals())
 
     @fill_doc
@@ -188,7 +194,8 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
                 Fh = (rbf_kernel(Xf[held], landmarks, gamma=gamma) @ normalization.T - mean) / std
                 W = None
                 for alpha in sorted(alphas, reverse=True):        # warm start from the smoother fit
-                    W, _ = self._solve(F, S[part], w_part, alpha, W)
+                    W, _ = self._solve(F, S[part], w_part, alpha, W,
+                                       max_iter=min(self.selection_max_iter, self.max_iter))
                     ll = candidate_log_loss(S[held], softmax(_scores(Fh, W, Fh.shape[1]), axis=1))
                     selection.append({"gamma": gamma, "alpha": alpha, "held_out_log_loss": ll})
                     if self.verbose:
@@ -209,14 +216,16 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
         self.n_iter_, self.loss_ = int(res.nit) + 1, float(res.fun)
         return self
 
-    def _solve(self, F, S, sw, alpha, W):
-        """L-BFGS on the candidate likelihood of features ``F`` from ``W`` (None: from
-        PRODEN's first round): ``(W, result)``."""
+    def _solve(self, F, S, sw, alpha, W, max_iter=None):
+        """L-BFGS (``max_iter`` iterations, default the parameter's) on the candidate
+        likelihood of features ``F`` from ``W`` (None: from PRODEN's first round):
+        ``(W, result)``."""
         if W is None:
             W, _, _, _ = proden_rounds(F, S, sw, alpha=alpha, fit_intercept=True, max_rounds=1, max_iter=50,
                                        tol=self.tol)
         W, res = lbfgs_fit(F, S.shape[1], lambda Z: candidate_likelihood_loss(Z, S, sw), alpha=alpha,
-                           fit_intercept=True, max_iter=self.max_iter, tol=self.tol, W0=W,
+                           fit_intercept=True, max_iter=self.max_iter if max_iter is None else max_iter,
+                           tol=self.tol, W0=W,
                            verbose=max(0, self.verbose - 1), name="KernelPRODEN L-BFGS")
         if not np.isfinite(W).all():
             raise FloatingPointError("KernelPRODEN weights are not finite; raise alpha.")

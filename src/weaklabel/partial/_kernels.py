@@ -248,3 +248,38 @@ def _candidate_softmax(Z, S, Q):
                 s += e
         for a in range(K):
             Q[i, a] /= s
+
+
+@njit(cache=True, nogil=True)
+def _cc_loss_grad(Z, S, w, G):
+    """The candidate likelihood of :func:`weaklabel.partial.candidate_likelihood_loss`, row by
+    row: returns ``sum_i w_i (logsumexp(Z_i) - logsumexp(Z_i over S_i))`` and writes its
+    gradient ``w_i (softmax(Z_i) - softmax of Z_i restricted to S_i)`` into ``G``.  ``w`` sums
+    to 1; each row is shifted by its maximum over all classes and over its set (as scipy's
+    ``logsumexp`` does), so large scores neither overflow nor lose the set's mass.
+    """
+    n, K = Z.shape
+    total = 0.0
+    for i in range(n):
+        m = Z[i, 0]
+        mi = -np.inf
+        for a in range(K):
+            z = Z[i, a]
+            if z > m:
+                m = z
+            if S[i, a] and z > mi:
+                mi = z
+        se = 0.0
+        si = 0.0
+        for a in range(K):
+            se += np.exp(Z[i, a] - m)
+            if S[i, a]:
+                si += np.exp(Z[i, a] - mi)
+        wi = w[i]
+        total += wi * ((m + np.log(se)) - (mi + np.log(si)))
+        for a in range(K):
+            g = np.exp(Z[i, a] - m) / se
+            if S[i, a]:
+                g -= np.exp(Z[i, a] - mi) / si
+            G[i, a] = wi * g
+    return total

@@ -189,18 +189,13 @@ def candidate_likelihood_loss(Z, S, sample_weight=None):
     grad : ndarray of shape (n_samples, n_classes)
         Its gradient in ``Z``.
     """
-    from scipy.special import logsumexp
+    from ._kernels import _cc_loss_grad
 
-    Z = np.asarray(Z, dtype=np.float64)
+    Z = np.ascontiguousarray(Z, dtype=np.float64)
     w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    w = w / w.sum()
-    every = logsumexp(Z, axis=1)
-    inside = np.where(S, Z, -np.inf)
-    candidates = logsumexp(inside, axis=1)
-    G = np.exp(Z - every[:, None])
-    G -= np.exp(inside - candidates[:, None])
-    G *= w[:, None]
-    return float(w @ (every - candidates)), G
+    w = np.ascontiguousarray(w / w.sum())
+    G = np.empty_like(Z)
+    return float(_cc_loss_grad(Z, np.ascontiguousarray(S, dtype=bool), w, G)), G
 
 
 def proden_rounds(Xf, S, sw, *, alpha, fit_intercept, max_rounds, max_iter, tol, Q=None, W=None, verbose=0):
