@@ -84,6 +84,10 @@ def _workload():
             keep(f"uma_{sel}{i}", UMA(confusion="identity", max_iter=20, selection=sel, random_state=0).fit(M, y).coef_)
         keep(f"uma_alpha{i}", UMA(confusion="identity", max_iter=20, alpha=0.1, random_state=0).fit(M, y).coef_)
     keep("proden", PRODEN(max_rounds=2).fit(X, S).predict_proba(X))
+    from weaklabel.partial import candidate_likelihood_loss
+    Z = rng.randn(40, 3) * 3
+    loss, G = candidate_likelihood_loss(Z, S.mask, rng.rand(40) + 0.1)
+    keep("cc_loss", np.append(G.ravel(), loss))
     keep("clpl", CLPL(max_iter=5).fit(X, S).coef_)
     for cls in (CSPA, SPA, Banditron, BPA):
         keep(cls.__name__, cls(max_iter=2, random_state=0).fit(X, y).coef_)
