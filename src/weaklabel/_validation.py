@@ -276,8 +276,9 @@ def _row_norms_in_range(values, indptr, hi, tiny):
     """First row whose squared norm is not ``<= hi`` (a NaN, an infinity, or values too large
     to square: a candidate for the exact scan), and first row holding a nonzero value of
     magnitude below ``tiny`` among the rows whose squared norm is below ``tiny ** 2``; each
-    -1 if none; and the sum of the rows' squared norms (meaningful when both are -1).  Row ``r`` is ``values[indptr[r]:indptr[r+1]]``.  One vectorised pass in
-    the values' own precision (the sums may be reordered, never assumed finite).
+    -1 if none; and the sum of the rows' squared norms (meaningful when both are -1).
+    Row ``r`` is ``values[indptr[r]:indptr[r+1]]``.  One vectorised pass in the values'
+    own precision (the sums may be reordered, never assumed finite).
     """
     zero = np.zeros(1, dtype=values.dtype)[0]
     lo = tiny * tiny
@@ -368,7 +369,7 @@ def checked_squared_norm(X, name="X"):
             f"row's squared norm underflows; the learners need such values >= {_MIN_ABS_X:g}. Scale the "
             "features first (e.g. sklearn.preprocessing.MaxAbsScaler) or set such values to 0."
         )
-    return big < 0, (float(total) if big < 0 else None)
+    return False, None                   # float32 values whose squares overflow float32, no error
 
 
 def _classes_array(classes, name="classes"):
