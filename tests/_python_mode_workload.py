@@ -83,6 +83,16 @@ def _workload():
         for sel in ("error", "confusion", "random"):
             keep(f"uma_{sel}{i}", UMA(confusion="identity", max_iter=20, selection=sel, random_state=0).fit(M, y).coef_)
         keep(f"uma_alpha{i}", UMA(confusion="identity", max_iter=20, alpha=0.1, random_state=0).fit(M, y).coef_)
+    # a dense pass that checks each row as it reads it, stopping at a NaN row (then the
+    # exact check names it and the model is put back)
+    Xn = X.copy()
+    Xn[30, 2] = np.nan
+    for est in (MaxPerceptron(random_state=0).fit(X, S), CSPA(random_state=0).fit(X, y),
+                Confidit(diagonal=True, random_state=0).fit(X, y)):
+        try:
+            est.partial_fit(Xn, y)
+        except ValueError:
+            keep(f"row_check_{type(est).__name__}", est.coef_)
     keep("proden", PRODEN(max_rounds=2).fit(X, S).predict_proba(X))
     from weaklabel.partial import candidate_likelihood_loss
     Z = rng.randn(40, 3) * 3

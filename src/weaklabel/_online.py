@@ -39,13 +39,14 @@ from abc import ABCMeta, abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils import check_random_state
 from ._docs import fill_doc
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import (_check_finite_state, check_sample_weight, check_X, class_weighted, row_scale_of,
-                          saved_row_scale, saved_temperature)
+from ._validation import (ROW_LIMITS, _check_finite_state, check_sample_weight, check_X, class_weighted,
+                          row_scale_of, saved_row_scale, saved_temperature)
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore"]
@@ -61,6 +62,78 @@ EARLY_STOPPING_CONSTRAINTS = {
     "verbose": ["verbose"], "class_weight": [dict, StrOptions({"balanced"}), None], "probability": ["boolean"]}
 
 
+
+
+def generator_snapshot(rng):
+    """A function that puts the ``RandomState`` ``rng`` back in its present state.
+
+    A stream of small ``partial_fit`` calls of an exploring learner saves its generator at
+    every call, and ``get_state`` costs about 30 us (a third of a 100-row call).  For the
+    MT19937 generator behind every ``RandomState``, the snapshot instead copies its 624 words
+    and position through numpy's documented ctypes interface (about 3 us); that layout is
+    verified once against ``get_state`` (:func:`_mt_words_verified`), and ``get_state`` /
+    ``set_state`` are used when it does not hold.  The legacy Gaussian cache is not in the
+    words: the learners draw only uniforms, which leave it alone.
+    """
+    words = _mt_words(rng) if _mt_words_verified() else None
+    if words is None:
+        state = rng.get_state()
+        return lambda: rng.set_state(state)
+    saved = words.copy()
+
+    def put_back():
+        words[:] = saved
+    return put_back
+
+
+def _mt_words(rng):
+    """The MT19937 state of ``rng`` (624 words, then the position) as a writable uint32 view,
+    or None for another bit generator."""
+    import ctypes
+
+    from numpy.random import MT19937
+
+    bit_generator = getattr(rng, "_bit_generator", None)
+    if type(bit_generator) is not MT19937:
+        return None
+    if _LAST_WORDS and _LAST_WORDS[0] is bit_generator:         # a stream of calls: one generator
+        return _LAST_WORDS[1]
+    address = bit_generator.ctypes.state_address
+    words = np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctypes.c_uint32)), shape=(625,))
+    _LAST_WORDS[:] = [bit_generator, words]                     # keeps that generator alive, no other
+    return words
+
+
+_MT_LAYOUT = []
+_LAST_WORDS = []
+
+
+def _mt_words_verified():
+    """Whether :func:`_mt_words` reads the whole MT19937 state (checked once, on a generator
+    of its own: a snapshot put back after draws that cross a regeneration of the words must
+    give ``get_state``'s state and the same draws again)."""
+    if not _MT_LAYOUT:
+        ok = False
+        try:
+            probe = np.random.RandomState(20261128)
+            probe.random_sample(7)
+            before = probe.get_state()
+            words = _mt_words(probe)
+            if words is not None:
+                saved = words.copy()
+                first = probe.random_sample(700)                 # 1,400 words: two regenerations
+                words[:] = saved
+                after = probe.get_state()
+                ok = (np.array_equal(before[1], after[1]) and before[2] == after[2]
+                      and np.array_equal(first, probe.random_sample(700)))
+        except Exception:                                         # any surprise: the slow, sure way
+            ok = False
+        _MT_LAYOUT.append(ok)
+    return _MT_LAYOUT[0]
+
+
+class _RowOutOfRange(Exception):
+    """A pass met a dense row out of range (it stopped there and changed nothing with it)."""
 
 
 class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
@@ -143,25 +216,54 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         fresh = reset or "classes_" not in saved
         copies = {} if fresh else {k: saved[k].copy() for k in self._inplace_state if k in saved}
         rng = saved.get("_rng")
-        rng_state = rng.get_state() if (not fresh and rng is not None and self._draws_when_continuing) else None
-        try:
-            out = self._online_pass(X, target, classes, reset, sample_weight)
-            _check_finite_state(self, "fit" if reset else "partial_fit")
-            return out
-        except BaseException:
+        put_rng_back = (generator_snapshot(rng) if (not fresh and rng is not None and self._draws_when_continuing)
+                        else None)
+        # a fresh fit seeded by the caller's RandomState draws from it: put it back for a second try
+        user_rng = getattr(self, "random_state", None) if fresh else None
+        put_user_rng_back = generator_snapshot(user_rng) if isinstance(user_rng, np.random.RandomState) else None
+
+        def restore():
             self.__dict__.clear()
             self.__dict__.update(saved)
             self.__dict__.update(copies)
-            if rng_state is not None:
-                rng.set_state(rng_state)
+            if put_rng_back is not None:
+                put_rng_back()
+            if put_user_rng_back is not None:
+                put_user_rng_back()
+
+        try:
+            try:
+                out = self._online_pass(X, target, classes, reset, sample_weight, defer_range=True)
+            except _RowOutOfRange:
+                # a dense row the pass checked as it read it is out of range: back to the state
+                # before the call, then the exact check of every row first (it names the first
+                # bad row, or learns float32 rows whose squares overflow float32 in float64)
+                restore()
+                copies = {k: v.copy() for k, v in copies.items()}
+                out = self._online_pass(X, target, classes, reset, sample_weight, defer_range=False)
+            # the pass checked the weights itself (see _online_pass); the rest of the state here
+            _check_finite_state(self, "fit" if reset else "partial_fit", checked_weights=True)
+            return out
+        except BaseException:
+            restore()
             raise
 
-    def _online_pass(self, X, target, classes, reset, sample_weight=None):
-        """The template's work (see :meth:`_online_call`, which makes it transactional)."""
+    def _online_pass(self, X, target, classes, reset, sample_weight=None, defer_range=False):
+        """The template's work (see :meth:`_online_call`, which makes it transactional).
+
+        ``defer_range``: leave the range check of dense rows to the pass, which makes it as
+        it reads each row (:meth:`_pass_checks_rows`), where that changes nothing else: the
+        pass visits every row, before any other use of them (no early stopping's held-out
+        rows), no intercept column is appended and no row scale is set from them.  A pass
+        that meets a row out of range raises :class:`_RowOutOfRange`.
+        """
         first = reset or not hasattr(self, "classes_")
         if first:
             self._check_params()
-        Xk, squared_norm = self._online_X(X, first)
+        defer_range = (defer_range and self._pass_checks_rows() and not self.fit_intercept
+                       and not (reset and self.early_stopping) and not (first and hasattr(self, "row_scale")))
+        Xk, squared_norm = self._online_X(X, first, defer_range)
+        deferred = defer_range and squared_norm is None and not sp.issparse(Xk)
         encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
         sw = self._sample_weight(sample_weight, Xk.shape[0], reset)
         if self.class_weight is not None:
@@ -172,7 +274,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             self.classes_ = classes_
             self._start(Xk, classes_, squared_norm)
         n_epochs = self.max_iter if reset else 1
-        rows = kernel_rows(Xk)
+        rows = kernel_rows(Xk, ROW_LIMITS if deferred else None)
         stopping = reset and bool(self.early_stopping)
         if stopping:
             held, train = self._held_out_split(Xk.shape[0])
@@ -187,7 +289,10 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             order = train[self._rng.permutation(n)] if shuffle else train
             sl = slice(e * n, (e + 1) * n)
             visited[sl] = order
-            updates += self._epoch(rows, order, encoded, {h: buf[sl] for h, buf in hist.items()}, sw)
+            nu = self._epoch(rows, order, encoded, {h: buf[sl] for h, buf in hist.items()}, sw)
+            if nu < 0:
+                raise _RowOutOfRange()
+            updates += nu
             if stopping or self._verbose_on():
                 self._finish_epochs()
             if stopping:
@@ -263,13 +368,19 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
                              "chunk of zero weights).")
         return np.ascontiguousarray(sw)
 
-    def _online_X(self, X, first):
-        """Validate ``X`` (resetting ``n_features_in_`` when ``first``), append the intercept
+    def _online_X(self, X, first, defer_range=False):
+        """Validate ``X`` (resetting ``n_features_in_`` when ``first``; with ``defer_range``,
+        without the range check of dense rows, which the pass makes), append the intercept
         column, and return C-contiguous dense rows or CSR with sorted indices, with the sum
         of the squared entries of ``X`` the check computed (``None`` if it did not).
         """
-        X, squared_norm = check_X(self, X, reset=first, squared_norm=True)
+        X, squared_norm = check_X(self, X, reset=first, squared_norm=True, defer_dense_range=defer_range)
         return kernel_ready(X, self.fit_intercept), squared_norm
+
+    def _pass_checks_rows(self):
+        """Whether this learner's pass checks the range of dense rows as it reads them (its
+        kernel reads ``rows.limits``; see :func:`weaklabel._row_kernels._dense_row_in_range`)."""
+        return False
 
 
 class OnlineLinear(OnlineEngine):

@@ -16,9 +16,13 @@ from numba.extending import intrinsic, overload
 
 
 #: the rows a kernel reads, as one value: a dense C-contiguous ``dense`` (``is_dense``) or
-#: CSR ``(data, indices, indptr)``, the other form an empty dummy
-#: (:func:`weaklabel.linear.kernel_rows` builds it once per call)
-Rows = namedtuple("Rows", "dense is_dense data indices indptr")
+#: CSR ``(data, indices, indptr)``, the other form an empty dummy; ``limits`` is
+#: ``(hi, lo, tiny)``, the range check a dense pass makes of each row as it reads it (see
+#: :func:`_dense_row_in_range`; rows the input check has already passed carry
+#: :data:`NO_LIMITS`).  :func:`weaklabel.linear.kernel_rows` builds it once per call.
+Rows = namedtuple("Rows", "dense is_dense data indices indptr limits")
+#: the limits of rows already checked: every finite squared norm passes
+NO_LIMITS = (np.inf, 0.0, 0.0)
 
 
 @intrinsic
@@ -65,7 +69,7 @@ def _row_nonzeros(rows, i, nz_val, nz_idx):
     """Row ``i``'s nonzero (value, feature) pairs: a view of CSR, or a branch-free
     compaction of a dense row into the buffers. Returns their count.
     """
-    X_dense, is_dense, data, indices, indptr = rows
+    X_dense, is_dense, data, indices, indptr, _ = rows
     if is_dense:
         cnt = 0
         for j in range(X_dense.shape[1]):
@@ -145,6 +149,27 @@ def _cm_scores(Wt, X, i, scale, scores):
             s += Wt[k, j] * X[i, j]
         scores[k] = s * scale if scale != 1.0 else s
     return np.float64(nsq)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dense_row_in_range(X, i, nsq, limits):
+    """Whether dense row ``X[i]``, of squared norm ``nsq`` (as :func:`_cm_scores` returns it),
+    passes the input check the pass was handed (``limits = (hi, lo, tiny)``): ``nsq <= hi``
+    (no NaN, no infinity, nothing too large to square) and, when ``nsq < lo``, no nonzero
+    value below ``tiny`` in magnitude (a squared norm that underflows).  A pass that meets a
+    row out of range stops before it changes anything with it, and the caller runs the exact
+    check of every row (which names the first bad one).  It is the check of
+    :func:`weaklabel._validation.checked_squared_norm`, made while the row is in cache.
+    """
+    hi, lo, tiny = limits
+    if not nsq <= hi:
+        return False
+    if nsq < lo:
+        for j in range(X.shape[1]):
+            v = X[i, j]
+            if v != 0.0 and abs(v) < tiny:
+                return False
+    return True
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)

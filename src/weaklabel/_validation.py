@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 import numbers
 
 import numpy as np
@@ -30,6 +31,7 @@ __all__ = [
     "check_int_at_least",
     "check_X_values",
     "check_X_finite",
+    "ROW_LIMITS",
     "checked_squared_norm",
     "describe_rows",
     "ROW_SCALE",
@@ -94,9 +96,9 @@ def check_partial_fit_classes(est, classes, *, first, given_by_y=False, call="pa
                              f"e.g. {call}(X, y, classes=np.arange(n_classes)); got classes=None.")
         return None if classes is None else _classes_array(classes)
     if classes is not None:
-        given = np.asarray(classes)
-        if given.shape == est.classes_.shape and np.array_equal(given, est.classes_):
+        if same_labels(classes, est.classes_):
             return est.classes_
+        given = np.asarray(classes)
         given = np.unique(given)
         if not np.array_equal(given, est.classes_):
             raise ValueError(f"classes={given.tolist()} differs from the classes of the first {call} call "
@@ -218,6 +220,9 @@ class DataScaleWarning(UserWarning):
 _MAX_ABS_X = 1e100
 # A row whose nonzero values all lie below this magnitude has a squared norm that underflows.
 _MIN_ABS_X = 1e-100
+#: the same check as the limits a dense pass reads (``Rows.limits``: hi, lo, tiny), for a pass
+#: that checks each row as it reads it (see ``weaklabel._row_kernels._dense_row_in_range``)
+ROW_LIMITS = (_MAX_ABS_X ** 2, _MIN_ABS_X ** 2, _MIN_ABS_X)
 
 
 def check_int_at_least(value, name, minimum):
@@ -336,12 +341,11 @@ def checked_squared_norm(X, name="X"):
     float32), and the sum of the rows' squared norms (``None`` unless ``in_range``), which
     the learners' ``row_scale="auto"`` reads instead of a second pass over ``X``.
     """
-    values = X.data if sp.issparse(X) else X
-    flat = np.ravel(values)
     if sp.issparse(X):
-        indptr = X.indptr
+        flat, indptr = np.ravel(X.data), X.indptr
     else:
-        width = max(1, int(np.prod(X.shape[1:])))           # a row: one entry of the first axis
+        flat = np.ravel(X)
+        width = max(1, math.prod(X.shape[1:]))               # a row: one entry of the first axis
         indptr = np.arange(0, flat.size + 1, width, dtype=np.int64)
     big, small, total = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X)
     if big < 0 and small < 0:
@@ -370,6 +374,18 @@ def checked_squared_norm(X, name="X"):
             "features first (e.g. sklearn.preprocessing.MaxAbsScaler) or set such values to 0."
         )
     return False, None                   # float32 values whose squares overflow float32, no error
+
+
+def same_labels(a, b):
+    """Whether the label array ``a`` equals ``b`` (an ndarray) element for element: the check of
+    a repeated call's ``classes``, without ``np.array_equal``'s cost when it is ``b`` itself
+    or an array of the same dtype."""
+    if a is b:
+        return True
+    if type(a) is np.ndarray and a.dtype == b.dtype and a.shape == b.shape:
+        return bool((a == b).all())
+    a = np.asarray(a)
+    return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
 def _classes_array(classes, name="classes"):
@@ -480,11 +496,13 @@ def check_class_labels(y):
     check_classification_targets(y)
 
 
-def check_X(est, X, *, reset, name="X", squared_norm=False):
+def check_X(est, X, *, reset, name="X", squared_norm=False, defer_dense_range=False):
     """The one boundary step for training rows: object dtype rejected, scikit-learn's
     ``validate_data`` (CSR or dense, float64/float32, ``n_features_in_`` set when
     ``reset``), the canonical sparse form, and finite values within the kernels' range.
-    With ``squared_norm``, returns ``(X, sum of its squared entries or None)``.
+    With ``squared_norm``, returns ``(X, sum of its squared entries or None)``.  With
+    ``defer_dense_range``, dense rows skip the range check (the caller's pass makes it,
+    reading :data:`ROW_LIMITS`; the sum is then ``None``).
     """
     if not reset and _plain_rows(est, X):
         # a later call with a plain float array of the fitted width: what validate_data would
@@ -497,6 +515,8 @@ def check_X(est, X, *, reset, name="X", squared_norm=False):
         X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
                           ensure_all_finite=False)
         X = canonical_sparse(X)
+    if defer_dense_range and not sp.issparse(X):
+        return (X, None) if squared_norm else X
     in_range, total = checked_squared_norm(X, name)
     if not in_range and not sp.issparse(X) and X.dtype == np.float32:
         # dense float32 rows are learned in float32 unless a row's squared norm overflows
@@ -535,9 +555,10 @@ def transactional(method):
     return wrapper
 
 
-def _check_finite_state(est, method):
+def _check_finite_state(est, method, checked_weights=False):
     """A call that leaves non-finite numbers in the state a model file would hold (weights
     that overflowed) has failed: it raises, and :func:`transactional` restores the model.
+    ``checked_weights``: the caller has already checked ``est._W`` (skipped here).
     """
     state = getattr(est, "_state_arrays", None)
     if state is None:
@@ -546,10 +567,15 @@ def _check_finite_state(est, method):
         arrays = state()
     except (AttributeError, TypeError):            # nothing fitted yet (or no arrays to save)
         return
+    W = est.__dict__.get("_W") if checked_weights else None
     for name, value in arrays.items():
+        if value is W:
+            continue
         a = np.asarray(value) if not sp.issparse(value) else value.data
-        # max and min propagate NaN and meet any infinity: two passes, no temporary array
-        # (a sketched Confidit's state on sector is 370 MB; this check then takes ~12 ms)
-        if a.dtype.kind in "fc" and a.size and not (np.isfinite(a.max()) and np.isfinite(a.min())):
+        # a finite sum means finite values (a NaN or an infinity makes it NaN or infinite): one
+        # pass, no temporary array (a sketched Confidit's state on sector is 370 MB); a sum that
+        # overflows is not proof, so max and min (which propagate NaN and meet any infinity) decide
+        if (a.dtype.kind in "fc" and a.size and not np.isfinite(a.sum())
+                and not (np.isfinite(a.max()) and np.isfinite(a.min()))):
             raise ValueError(f"{type(est).__name__}.{method} produced non-finite values in {name} (an overflow: "
                              "are sample_weight or the features very large?); the estimator is left as it was.")

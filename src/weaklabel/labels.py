@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import column_or_1d
 
 from ._docs import fill_doc
-from ._validation import _classes_array, _labels_to_index, describe_rows
+from ._validation import _classes_array, _labels_to_index, describe_rows, same_labels
 
 __all__ = ["CandidateSets", "BanditFeedback", "BagCandidates", "check_candidates", "load_candidate_svmlight",
            "dump_candidate_svmlight"]
@@ -863,6 +863,11 @@ def check_candidates(y, n_samples=None, classes=None, name="y"):
     """
     if y is None:
         raise ValueError(f"requires {name} to be passed, but the target {name} is None; pass labels or candidate sets.")
+    if type(y) is CandidateSets and (classes is None or same_labels(classes, y.classes_)):
+        # the common case of a stream of CandidateSets batches: checked when built, nothing to map
+        if n_samples is not None and y.mask.shape[0] != n_samples:
+            raise ValueError(f"{name} has {y.mask.shape[0]} rows but X has {n_samples} samples; they must match.")
+        return y.mask, y.classes_
     if classes is not None:
         classes = _classes_array(classes)
 

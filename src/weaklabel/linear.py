@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._persist import SavesModel
-from ._row_kernels import Rows
+from ._row_kernels import NO_LIMITS, Rows
 from ._docs import fill_doc
 from ._validation import check_X_values
 
@@ -255,20 +255,42 @@ def kernel_ready(X, fit_intercept):
     return np.ascontiguousarray(X)
 
 
-def kernel_rows(X):
+def kernel_rows(X, limits=None):
     """Return the rows as a kernel takes them, one value.
 
     Parameters
     ----------
     X : {ndarray, csr_matrix}
         Rows as :func:`kernel_ready` returns them.
+    limits : tuple of 3 floats or None, default=None
+        ``(hi, lo, tiny)``: dense rows the input check has not yet passed, which a pass that
+        supports it checks as it reads them (see ``weaklabel._row_kernels._dense_row_in_range``).
+        ``None``: the rows are checked (sparse rows always are).
 
     Returns
     -------
     Rows
-        ``(dense, is_dense, data, indices, indptr)``, with empty dummies for the form ``X``
-        is not in.
+        ``(dense, is_dense, data, indices, indptr, limits)``, with empty dummies for the form
+        ``X`` is not in.
     """
     if sp.issparse(X):
-        return Rows(np.empty((0, 0), X.dtype), False, X.data, X.indices, X.indptr)
-    return Rows(X, True, np.empty(0, X.dtype), np.empty(0, np.int32), np.zeros(1, np.int32))
+        return Rows(_empty_rows(X.dtype)[0], False, X.data, X.indices, X.indptr, NO_LIMITS)
+    _, data, indices, indptr = _empty_rows(X.dtype)
+    return Rows(X, True, data, indices, indptr, NO_LIMITS if limits is None else limits)
+
+
+_EMPTY_ROWS = {}
+
+
+def _empty_rows(dtype):
+    """The placeholders of the form the rows are not in, made once per dtype (a stream of small
+    ``partial_fit`` calls would otherwise make four arrays a call); read-only, no kernel
+    writes them."""
+    dtype = np.dtype(dtype)
+    out = _EMPTY_ROWS.get(dtype)
+    if out is None:
+        out = (np.empty((0, 0), dtype), np.empty(0, dtype), np.empty(0, np.int32), np.zeros(1, np.int32))
+        for a in out:
+            a.setflags(write=False)
+        _EMPTY_ROWS[dtype] = out
+    return out

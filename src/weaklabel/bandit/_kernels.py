@@ -19,8 +19,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, _argmax, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _prefetch, _row_nonzeros, _row_scores,
-                            _row_update)
+from .._row_kernels import (DENSE_FASTMATH, _argmax, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _dense_row_in_range,
+                            _prefetch, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
@@ -142,7 +142,8 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
 
     Returns
     -------
-    n_updates : rounds that changed W.
+    n_updates : rounds that changed W; -1 when a dense row fails ``rows.limits`` (the pass
+        stopped at it and left ``W`` as it was).
     """
     X_dense, is_dense = rows.dense, rows.is_dense
     rule, beta, gamma, margin1 = rule_params
@@ -185,6 +186,8 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
         if is_dense:
             cnt = 0
             nsq = _cm_scores(M, X_dense, i, 1.0, scores)
+            if not _dense_row_in_range(X_dense, i, nsq, rows.limits):
+                return -1                              # a row out of range: stop, W unchanged
         else:
             cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
             _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
@@ -485,7 +488,8 @@ def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history,
     """:func:`_confidit_pass` for diagonal ``A`` and dense rows, with the weights and the
     diagonals class-major during the pass (contiguous, vectorised loops over the features),
     written back at the end.  ``params`` is ``(eta, t)``; the other arguments as there.
-    Returns ``(t, n_updates)``.
+    Returns ``(t, n_updates)``, ``n_updates`` -1 when a row fails ``rows.limits`` (the pass
+    stopped at it and left ``W`` and ``A_diag`` as they were).
     """
     eta, t = params
     X = rows.dense
@@ -500,6 +504,8 @@ def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history,
     for r in range(order.shape[0]):
         i = order[r]
         nsq = _cm_scores(M, X, i, 1.0, scores)
+        if not _dense_row_in_range(X, i, nsq, rows.limits):
+            return t, -1                               # a row out of range: stop, W and A unchanged
         _cm_quad_diag(Ainv, X, i, quad)
         for k in range(n_classes):                  # projection onto |w_k . x| <= 1 in the A_k norm
             sk = scores[k]

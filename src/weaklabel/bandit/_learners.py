@@ -239,6 +239,9 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     def _shuffles(self, encoded):
         return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
 
+    def _pass_checks_rows(self):
+        return True                      # _bandit_pass reads rows.limits
+
     def _epoch(self, rows, order, enc, hist, sw):
         n = order.shape[0]
         u = self._rng.random_sample(n) if (self._explores and not enc.logged) else np.zeros(0)
@@ -802,6 +805,11 @@ class Confidit(_BanditLearner):
             raise AttributeError("A_diag_ exists only for diagonal=True.")
         return self._A_diag[: self.n_features_in_]
 
+    def _pass_checks_rows(self):
+        # the diagonal pass on dense rows reads rows.limits (a continuing call: a fresh one sets
+        # the row scale from the input check's sum)
+        return "_A_diag" in self.__dict__ and self._A_diag.size > 0
+
     def _epoch(self, rows, order, enc, hist, sw):
         diagonal = self._A_diag.size > 0
         if diagonal and rows.is_dense:
@@ -938,6 +946,9 @@ class SketchedConfidit(_BanditLearner):
         self._G = np.zeros((k, ell, ell))
         self._H = np.repeat((np.eye(ell) / self._a0())[None], k, axis=0)
         self._nrows = np.zeros(k, dtype=np.int64)
+
+    def _pass_checks_rows(self):
+        return False                     # the sketch pass reads every row checked
 
     def _epoch(self, rows, order, enc, hist, sw):
         t, nu = _sketched_confidit_pass(self._W, (self._B, self._G, self._H, self._nrows),

@@ -254,7 +254,7 @@ def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, p
     ``(t, sum_i sw_i loss_i, sum_i sw_i)``: the weighted loss of each row *before* its
     step (progressive validation).
     """
-    dense, is_dense, data, indices, indptr = rows
+    dense, is_dense, data, indices, indptr, _ = rows
     C, CinvT, backward, trusted = correction
     eta, alpha, n_reg = step_params
     n_cols, K = W.shape

@@ -14,7 +14,7 @@ the lowest class index.
 import numpy as np
 from numba import njit
 
-from .._row_kernels import _cm_scores, _cm_update, _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import _cm_scores, _cm_update, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
 
 # update rules
 RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y|
@@ -64,6 +64,8 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     Returns
     -------
     scale, normsq, t, n_updates
+        ``n_updates`` is -1 when a dense row fails ``rows.limits``: the pass stopped at it and
+        left ``W`` as it was.
     """
     scale, normsq, t = state
     rule, pegasos, eta, alpha = rule_params
@@ -94,7 +96,8 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
         wi = sw[i] if weighted else 1.0
         if dense:
             cnt = 0
-            _cm_scores(M, rows.dense, i, scale, scores)
+            if not _dense_row_in_range(rows.dense, i, _cm_scores(M, rows.dense, i, scale, scores), rows.limits):
+                return scale, normsq, t, -1            # a row out of range: stop, W unchanged
         else:
             cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
             _row_scores(W, scale, nz_val, nz_idx, cnt, scores)

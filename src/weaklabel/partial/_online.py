@@ -112,6 +112,9 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         alpha = float(self.alpha) * self.row_scale_ ** 2 if self._pegasos else 1.0
         return (self._rule, self._pegasos, eta, alpha)
 
+    def _pass_checks_rows(self):
+        return True                      # _candidate_epoch reads rows.limits
+
     def _epoch(self, rows, order, S, hist, sw):
         self._scale, self._normsq, t, nu = _candidate_epoch(
             self._W, (self._scale, self._normsq, float(self.t_)), rows, S, order, self._rule_params(),
@@ -123,13 +126,18 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         if self._scale != 1.0:                 # coef_ holds the true weights after every call
             self._W *= self._scale
             self._scale = 1.0
-        # ||W||^2 from the weights themselves: the state after a call is then a function of W
-        # alone, so a saved and loaded model continues bit for bit as the original does
-        self._normsq = float(np.sum(self._W * self._W))
+        self._normsq = self._weights_normsq()
+
+    def _weights_normsq(self):
+        """||W||^2 from the weights themselves, which Pegasos keeps up to date within a pass (the
+        Perceptrons do not read it: 0).  The state after a call is then a function of W alone,
+        so a saved and loaded model continues bit for bit as the original does.
+        """
+        return float(np.sum(self._W * self._W)) if self._pegasos else 0.0
 
     def _set_extra_mixing_state(self, arrays):
-        self._scale = 1.0                      # Pegasos keeps ||W||^2 incrementally
-        self._normsq = float(np.sum(self._W * self._W))
+        self._scale = 1.0
+        self._normsq = self._weights_normsq()
 
     # ---- persistence / tags ---------------------------------------------------
     def _state_arrays(self):
@@ -138,7 +146,7 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
         self._scale = 1.0
-        self._normsq = float(np.sum(self._W * self._W))
+        self._normsq = self._weights_normsq()
 
 
 def _carries_classes(y):
