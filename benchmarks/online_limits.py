@@ -12,7 +12,9 @@ and ``SGDClassifier``, one pass each; and ``partial_fit`` on 100-row chunks agai
 - dense float64: >= 4x scikit-learn's Perceptron and >= 0.6x ``X @ W`` for the four
   candidate-label learners, CSPA and Banditron; diagonal Confidit >= 2x and >= 0.3x;
 - dense float32: >= 1.5x the float64 path;
-- ``partial_fit`` on 100-row chunks: at most 1.5x one ``fit`` pass.
+- ``partial_fit`` on 100-row chunks: at most 1.5x one ``fit`` pass;
+- full-matrix Confidit: no per-call copy of its matrices (its short calls journal their
+  updates; the run prints its chunks against one pass, and what a copy a call would add).
 
 With ``--figure`` it draws rows/s per learner with the limits as lines (the performance
 page's figure).

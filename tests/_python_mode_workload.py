@@ -93,6 +93,9 @@ def _workload():
             est.partial_fit(Xn, y)
         except ValueError:
             keep(f"row_check_{type(est).__name__}", est.coef_)
+    # full Confidit's short partial_fit call: its matrix updates journaled, written at the end
+    full = Confidit(diagonal=False, random_state=0).fit(X, y).partial_fit(X[:6], y[:6])
+    keep("confidit_journal", np.append(full.coef_, full._A_inv[:, :2, :2]))
     keep("proden", PRODEN(max_rounds=2).fit(X, S).predict_proba(X))
     from weaklabel.partial import candidate_likelihood_loss
     Z = rng.randn(40, 3) * 3

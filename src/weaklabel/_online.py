@@ -214,7 +214,11 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """
         saved = dict(self.__dict__)
         fresh = reset or "classes_" not in saved
-        copies = {} if fresh else {k: saved[k].copy() for k in self._inplace_state if k in saved}
+        kept = self._kept_in_place(X)
+        copies = {} if fresh else {k: saved[k].copy() for k in kept if k in saved}
+        # what the rollback does not copy, the pass verifies before it writes it (and the
+        # weights are checked at the end of every pass): the check after the call skips them
+        verified = ("_W",) + (() if fresh else tuple(k for k in self._inplace_state if k not in kept))
         rng = saved.get("_rng")
         put_rng_back = (generator_snapshot(rng) if (not fresh and rng is not None and self._draws_when_continuing)
                         else None)
@@ -242,7 +246,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
                 copies = {k: v.copy() for k, v in copies.items()}
                 out = self._online_pass(X, target, classes, reset, sample_weight, defer_range=False)
             # the pass checked the weights itself (see _online_pass); the rest of the state here
-            _check_finite_state(self, "fit" if reset else "partial_fit", checked_weights=True)
+            _check_finite_state(self, "fit" if reset else "partial_fit", verified=verified)
             return out
         except BaseException:
             restore()
@@ -376,6 +380,11 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """
         X, squared_norm = check_X(self, X, reset=first, squared_norm=True, defer_dense_range=defer_range)
         return kernel_ready(X, self.fit_intercept), squared_norm
+
+    def _kept_in_place(self, X):
+        """The names of the arrays a call on ``X`` writes in place, which its rollback copies
+        (default: ``_inplace_state``)."""
+        return self._inplace_state
 
     def _pass_checks_rows(self):
         """Whether this learner's pass checks the range of dense rows as it reads them (its

@@ -555,10 +555,10 @@ def transactional(method):
     return wrapper
 
 
-def _check_finite_state(est, method, checked_weights=False):
+def _check_finite_state(est, method, verified=()):
     """A call that leaves non-finite numbers in the state a model file would hold (weights
     that overflowed) has failed: it raises, and :func:`transactional` restores the model.
-    ``checked_weights``: the caller has already checked ``est._W`` (skipped here).
+    ``verified``: names of attributes the caller has already checked (skipped here).
     """
     state = getattr(est, "_state_arrays", None)
     if state is None:
@@ -567,9 +567,9 @@ def _check_finite_state(est, method, checked_weights=False):
         arrays = state()
     except (AttributeError, TypeError):            # nothing fitted yet (or no arrays to save)
         return
-    W = est.__dict__.get("_W") if checked_weights else None
+    skip = [est.__dict__[k] for k in verified if k in est.__dict__]
     for name, value in arrays.items():
-        if value is W:
+        if any(value is v for v in skip):
             continue
         a = np.asarray(value) if not sp.issparse(value) else value.data
         # a finite sum means finite values (a NaN or an infinity makes it NaN or infinite): one

@@ -365,11 +365,24 @@ def _confidit_pass(W, state, params, rows, order, feedback, history, sw):
     which is the row learnt ``v`` times in a row when ``v`` is an integer (no projection
     happens between repeats of one row, the scores being then already inside).
 
-    ``state`` is ``(A_diag, A_inv)``, ``params`` ``(diagonal, eta, t)``; ``rows``,
+    ``state`` is ``(A_diag, A_inv, journal)``, ``params`` ``(diagonal, eta, t)``; ``rows``,
     ``feedback`` and ``history`` as in :func:`_bandit_pass` (``feedback.cand`` not empty:
     the proposal is right when it is any acceptable label of the row).
+
+    ``journal`` ``(Jv, Jg, Jc)``, buffers of one entry per row of the pass (the full form;
+    ``Jv`` with no rows: none): instead of writing each rank-one update
+    ``A_c^-1 -= g v v^T`` into ``A_inv`` at once, the pass keeps ``(v, g, c)`` and reads
+    ``A_k^-1 x`` as ``A_inv[k] x - sum_e g_e v_e (v_e . x)`` over its entries of class ``k``;
+    at the end, when every entry is finite, it writes them into ``A_inv`` in their order (the
+    same matrices as writing them at once, up to rounding).  A pass that fails therefore leaves
+    ``A_inv`` untouched, and a short ``partial_fit`` call need not copy it for its rollback.
+    Returns ``(t, n_updates, written)``; ``written`` is False when a journal entry is not
+    finite (then ``A_inv`` is as it was).
     """
-    A_diag, A_inv = state
+    A_diag, A_inv, journal = state
+    Jv, Jg, Jc = journal
+    journaled = Jv.shape[0] > 0
+    n_journal = 0
     diagonal, eta, t = params
     X_dense, is_dense = rows.dense, rows.is_dense
     n_classes = W.shape[1]
@@ -404,6 +417,16 @@ def _confidit_pass(W, state, params, rows, order, feedback, history, sw):
                     j = nz_idx[p]
                     for a in range(d):
                         V[k, a] += xj * A_inv[k, j, a]
+            for e in range(n_journal):                  # the updates of this pass, not yet written
+                k = Jc[e]
+                vx = 0.0
+                for p in range(cnt):
+                    vx += nz_val[p] * Jv[e, nz_idx[p]]
+                coef = Jg[e] * vx
+                if coef != 0.0:
+                    for a in range(d):
+                        V[k, a] -= coef * Jv[e, a]
+            for k in range(n_classes):
                 qk = 0.0
                 for p in range(cnt):
                     qk += nz_val[p] * V[k, nz_idx[p]]
@@ -441,13 +464,54 @@ def _confidit_pass(W, state, params, rows, order, feedback, history, sw):
             g = v * (s - scores[c]) / denom
             for a in range(d):
                 W[a, c] += g * V[c, a]
-            for a in range(d):
-                va = v * V[c, a] / denom
-                if va != 0.0:
-                    for e in range(d):
-                        A_inv[c, a, e] -= va * V[c, e]
+            if journaled:
+                for a in range(d):
+                    Jv[n_journal, a] = V[c, a]
+                Jg[n_journal] = v / denom
+                Jc[n_journal] = c
+                n_journal += 1
+            else:
+                _rank_one_down(A_inv, c, V[c], v / denom)
         n_updates += 1
-    return t, n_updates
+    if journaled:
+        if not _journal_writable(W, Jv, Jg, n_journal):
+            return t, n_updates, False
+        for e in range(n_journal):
+            _rank_one_down(A_inv, Jc[e], Jv[e], Jg[e])
+    return t, n_updates, True
+
+
+@njit(cache=True, nogil=True)
+def _journal_writable(W, Jv, Jg, n):
+    """Whether the pass may write its ``n`` journal entries: the weights are finite (else the
+    call fails and nothing may have been written) and every entry is finite with
+    ``sum_e |g_e| max|v_e|^2 < 1e300``, so that the written matrices cannot overflow (they
+    are inverses of matrices above ``a0 I``, so their entries stay below ``1 / a0``)."""
+    for a in range(W.shape[0]):
+        for k in range(W.shape[1]):
+            if not np.isfinite(W[a, k]):
+                return False
+    total = 0.0
+    for e in range(n):
+        m = 0.0
+        for a in range(Jv.shape[1]):
+            va = abs(Jv[e, a])
+            if not np.isfinite(va):
+                return False
+            m = max(m, va)
+        total += abs(Jg[e]) * m * m
+    return total < 1e300
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rank_one_down(A_inv, c, v, g):
+    """``A_inv[c] -= g v v^T`` (Sherman-Morrison's update of ``A_c^-1``), row by row."""
+    d = v.shape[0]
+    for a in range(d):
+        va = g * v[a]
+        if va != 0.0:
+            for e in range(d):
+                A_inv[c, a, e] -= va * v[e]
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)

@@ -816,11 +816,41 @@ class Confidit(_BanditLearner):
             t, nu = _confidit_diag_dense_pass(self._W, self._A_diag, (float(self.eta), float(self.t_)), rows, order,
                                               enc.feedback(), _history(hist), sw)
         else:
-            t, nu = _confidit_pass(self._W, (self._A_diag, self._A_inv), (diagonal, float(self.eta), float(self.t_)),
-                                   rows, order, enc.feedback(), _history(hist), sw)
+            n = order.shape[0] if self._journals(order.shape[0]) else 0
+            journal = (np.empty((n, self._W.shape[0])), np.empty(n), np.empty(n, dtype=np.int64))
+            t, nu, written = _confidit_pass(self._W, (self._A_diag, self._A_inv, journal),
+                                            (diagonal, float(self.eta), float(self.t_)), rows, order, enc.feedback(),
+                                            _history(hist), sw)
+            if not written:                  # the journal was not written: A_inv is as it was
+                raise FloatingPointError(f"{type(self).__name__} weights or matrices overflowed to inf/NaN; scale the "
+                                         "rows of X or the sample weights down.")
         self._fill_propensities(enc, hist)
         self.t_ = int(t)
         return nu
+
+    def _journals(self, n_rows):
+        """Whether a pass over ``n_rows`` rows keeps its updates of the full matrices in a journal
+        written at its end (see ``_confidit_pass``), so that the call's rollback need not copy
+        them: when the journal's cost (about ``n_rows ** 2 * n_features`` operations a pass)
+        stays below a copy's (``n_classes * n_features ** 2`` values), i.e. for calls of at most
+        ``2 sqrt(n_classes * n_features)`` rows (about 100 on USPS), the short calls of a stream.
+        """
+        if self._A_inv.size == 0:
+            return False
+        K, d = self._A_inv.shape[0], self._A_inv.shape[1]
+        return n_rows <= 2.0 * np.sqrt(K * d)
+
+    def _kept_in_place(self, X):
+        """The full matrices are journaled, not written, by a short call: no copy of them."""
+        names = super()._kept_in_place(X)
+        shape = getattr(X, "shape", None)
+        try:
+            n = int(shape[0]) if shape is not None and len(shape) else len(X)
+        except TypeError:                            # not rows: the call will reject it, copy as ever
+            return names
+        if "_A_inv" in self.__dict__ and self._journals(n):
+            return tuple(k for k in names if k != "_A_inv")
+        return names
 
     def _extra_mixing_state(self):
         return {"A_diag": self._A_diag, "A_inv": self._A_inv}

@@ -647,4 +647,34 @@ def run_online_limits(name="usps", sparse_name="sector", repeats=3, batch=100, o
         results.append({"what": label, "form": f"partial_fit {batch}", "rows_per_s": X64.shape[0] / t_chunks,
                         "fit_ratio": t_chunks / t_fit})
         out(f"  {label:28s} {t_chunks / t_fit:5.2f}x one fit pass")
+    results += _full_confidit_chunks(X64[:3000], y[:3000], classes, repeats, out)
     return results
+
+
+def _full_confidit_chunks(X, y, classes, repeats, out):
+    """Full-matrix Confidit's ``partial_fit`` on 1-, 10- and 100-row chunks against one ``fit``
+    pass, beside what copying its matrices at each call (the rollback before the journal)
+    would add."""
+    from ..bandit import Confidit
+
+    make = lambda: Confidit(diagonal=False, max_iter=1, shuffle=False)        # noqa: E731
+    make().fit(X[:50], y[:50])
+    t_fit = _best_time(lambda: make().fit(X, y), repeats)
+    A_inv = make().fit(X[:50], y[:50])._A_inv
+    t_copy = _best_time(lambda: A_inv.copy(), repeats)
+    out(f"full Confidit on the first {X.shape[0]} rows: one fit pass {t_fit * 1e3:.0f} ms; a copy of its matrices "
+        f"({A_inv.nbytes / 1e6:.1f} MB) {t_copy * 1e3:.2f} ms")
+    rows = []
+    for batch in (1, 10, 100):
+        def chunks(batch=batch):
+            est = make()
+            for lo in range(0, X.shape[0], batch):
+                est.partial_fit(X[lo:lo + batch], y[lo:lo + batch], classes=classes)
+
+        t = _best_time(chunks, max(1, repeats // 3))
+        calls = -(-X.shape[0] // batch)
+        rows.append({"what": "Confidit (full)", "form": f"partial_fit {batch}", "rows_per_s": X.shape[0] / t,
+                     "fit_ratio": t / t_fit, "copy_ratio": (t + calls * t_copy) / t_fit})
+        out(f"  {batch:4d}-row chunks: {t / t_fit:5.2f}x one fit pass (with a copy of the matrices a call: "
+            f"{(t + calls * t_copy) / t_fit:5.2f}x)")
+    return rows
