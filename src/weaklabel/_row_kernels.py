@@ -53,7 +53,12 @@ def _prefetch(typingctx, arr, i, j):
 
 
 def _cast_to(arr, x):
-    """``x`` as a scalar of ``arr``'s dtype (in numba, chosen when the kernel is compiled)."""
+    """``x`` as a scalar of ``arr``'s dtype (in numba, chosen when the kernel is compiled).
+
+    Call it from the small row helpers (``_cm_*``), not in the body of a pass that also
+    inlines functions marked ``inline="always"``: there (numba 0.6x) it once left a pass's
+    history unwritten, compiled, while the Python reading was right.
+    """
     return arr.dtype.type(x)
 
 

@@ -62,6 +62,23 @@ def test_spa_matches_reference(stream, sparse):
 
 
 @SETTINGS
+@given(streams(max_k=4), st.sampled_from([0.01, 1.0]))
+def test_diagonal_confidit_on_float32_rows_follows_the_reference_to_float32_precision(stream, eta):
+    """Dense float32 rows: diagonal Confidit keeps its weights, diagonals and steps in float32
+    for the pass; the weights are the reference's on the same float32 values to float32
+    precision, wherever no proposal of the reference sat within float32 rounding of flipping."""
+    X, y, K, _ = stream
+    X32 = X.astype(np.float32)
+    W, out, gap = confidit_pass(X32.astype(np.float64), K, y=y, eta=eta, alpha=1.0, diagonal=True)
+    assume(gap > 1e-3 * (1.0 + np.abs(W).max() * np.abs(X).max() * X.shape[1]))
+    est = Confidit(row_scale=1.0, eta=eta, alpha=1.0, diagonal=True, max_iter=1, shuffle=False)
+    est.partial_fit(X32, y, classes=np.arange(K))
+    assert est.coef_.dtype == np.float64 and est.A_diag_.dtype == np.float64
+    np.testing.assert_allclose(est.coef_, W, rtol=1e-4, atol=1e-5 * (1.0 + np.abs(W).max()))
+    np.testing.assert_array_equal(est.proposals_, [o[1] for o in out])
+
+
+@SETTINGS
 @given(streams(), st.sampled_from([0.05, 0.3, 0.9]), st.booleans())
 def test_banditron_matches_reference_under_the_same_draws(stream, gamma, sparse):
     X, y, K, seed = stream

@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, _argmax, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _dense_row_in_range,
+from .._row_kernels import (DENSE_FASTMATH, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _dense_row_in_range,
                             _prefetch, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
@@ -517,9 +517,9 @@ def _rank_one_down(A_inv, c, v, g):
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_quad_diag(Ainv, X, i, quad):
     """``quad[k] = sum_j X[i, j]^2 / A[k, j]`` from the inverse diagonals ``Ainv``
-    (class-major, dense row): multiplications, no division."""
+    (class-major, dense row): multiplications, no division; in ``Ainv``'s precision."""
     for k in range(Ainv.shape[0]):
-        q = 0.0
+        q = _cast_to(Ainv, 0.0)
         for j in range(Ainv.shape[1]):
             xj = X[i, j]
             q += xj * xj * Ainv[k, j]
@@ -528,21 +528,25 @@ def _cm_quad_diag(Ainv, X, i, quad):
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_project_diag(M, Ainv, X, i, k, coef):
-    """``M[k] -= coef * X[i] / A[k]`` (the projection's step, dense row)."""
+    """``M[k] -= coef * X[i] / A[k]`` (the projection's step, dense row), in ``M``'s precision."""
+    c = _cast_to(M, coef)
     for j in range(M.shape[1]):
-        M[k, j] -= coef * X[i, j] * Ainv[k, j]
+        M[k, j] -= c * X[i, j] * Ainv[k, j]
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_step_diag(M, Ad, Ainv, X, i, c, v, s):
     """Class ``c``'s weighted least-squares step on a dense row (diagonal ``A``, with its
-    inverse ``Ainv`` kept beside it)."""
+    inverse ``Ainv`` kept beside it), in ``M``'s precision."""
+    one = _cast_to(M, 1.0)
+    v_m = _cast_to(M, v)
+    vs = _cast_to(M, v * s)
     for j in range(M.shape[1]):
         xj = X[i, j]
         a_old = Ad[c, j]
-        a_new = a_old + v * xj * xj
-        inv = 1.0 / a_new
-        M[c, j] = (a_old * M[c, j] + v * s * xj) * inv
+        a_new = a_old + v_m * xj * xj
+        inv = one / a_new
+        M[c, j] = (a_old * M[c, j] + vs * xj) * inv
         Ad[c, j] = a_new
         Ainv[c, j] = inv
 
@@ -558,9 +562,16 @@ def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history,
     eta, t = params
     X = rows.dense
     n_classes = W.shape[1]
-    M = np.ascontiguousarray(W.T)
-    Ad = np.ascontiguousarray(A_diag.T)
-    Ainv = 1.0 / Ad
+    # class-major for the pass, in the rows' precision (float32 rows: float32 weights,
+    # diagonals and steps, twice the vector lanes); written back at the end
+    M = np.empty((n_classes, W.shape[0]), dtype=X.dtype)
+    M[:, :] = W.T
+    Ad = np.empty((n_classes, W.shape[0]), dtype=X.dtype)
+    Ad[:, :] = A_diag.T
+    Ainv = np.empty_like(Ad)
+    for k in range(n_classes):
+        for j in range(Ad.shape[1]):
+            Ainv[k, j] = 1.0 / Ad[k, j]
     scores = np.empty(n_classes)
     quad = np.empty(n_classes)
     ucb = np.empty(n_classes)
