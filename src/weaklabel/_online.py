@@ -34,6 +34,7 @@ Parameter mixing (:mod:`weaklabel.distributed`) goes through the public pair
 
 from __future__ import annotations
 
+import math
 from abc import ABCMeta, abstractmethod
 
 from numbers import Integral, Real
@@ -293,7 +294,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             order = train[self._rng.permutation(n)] if shuffle else train
             sl = slice(e * n, (e + 1) * n)
             visited[sl] = order
-            nu = self._epoch(rows, order, encoded, {h: buf[sl] for h, buf in hist.items()}, sw)
+            nu = self._epoch(rows, order, encoded, hist if n_epochs == 1 else {h: buf[sl] for h, buf in hist.items()},
+                             sw)
             if nu < 0:
                 raise _RowOutOfRange()
             updates += nu
@@ -315,7 +317,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         if stopping:
             self.validation_scores_ = np.asarray(scores)
         self._finish_epochs()
-        if not np.isfinite(self._W.sum()):               # one pass, no temporary
+        if not math.isfinite(self._W.sum()):             # one pass, no temporary
             raise FloatingPointError(
                 f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
                 "(e.g. sklearn.preprocessing.Normalizer or StandardScaler) or use a smaller step."

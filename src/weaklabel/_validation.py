@@ -417,8 +417,8 @@ def _labels_to_index(labels, classes, name):
             f"{name} labels of dtype {labels.dtype} cannot be compared with classes of dtype {classes.dtype}."
         ) from None
     pos_clip = np.minimum(pos, classes.size - 1)
-    unknown = classes[pos_clip] != labels
-    if np.any(unknown):
+    unknown = np.asarray(classes[pos_clip] != labels)     # (an array on every numpy we support)
+    if unknown.any():
         bad = np.unique(labels[unknown])
         rows = np.flatnonzero(unknown)
         raise ValueError(
@@ -569,7 +569,7 @@ def _check_finite_state(est, method, verified=()):
         return
     skip = [est.__dict__[k] for k in verified if k in est.__dict__]
     for name, value in arrays.items():
-        if any(value is v for v in skip):
+        if any(value is v for v in skip) or (type(value) is np.ndarray and value.dtype.kind not in "fc"):
             continue
         a = np.asarray(value) if not sp.issparse(value) else value.data
         # a finite sum means finite values (a NaN or an infinity makes it NaN or infinite): one

@@ -362,6 +362,8 @@ def _is_candidate_form(y):
     """Candidate sets (a CandidateSets, a 2-D mask of several columns, a list of label
     lists) rather than one label per row.
     """
+    if type(y) is np.ndarray:                      # the common case first: labels or a mask
+        return y.ndim == 2 and y.shape[1] > 1
     from ..labels import CandidateSets
 
     if isinstance(y, CandidateSets):
@@ -643,7 +645,13 @@ class Banditron(_Exploring):
         super()._finish_epochs()
         if self.average:
             T = self.t_ - 1
-            self._W = ((T + 1) * self._W_cur - self._acc) / T if T > 0 else self._W_cur.copy()
+            if T > 0:
+                W = np.multiply(self._W_cur, T + 1)         # ((T + 1) W_cur - acc) / T, one array
+                W -= self._acc
+                W /= T
+                self._W = W
+            else:
+                self._W = self._W_cur.copy()
 
     def _scores_now(self, X):
         """Scores of the weights that propose (the current ones, not the average)."""

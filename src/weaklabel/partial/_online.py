@@ -88,7 +88,8 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
 
     def _encode_target(self, X, y, classes, first, reset):
         """Any accepted candidate-set form -> a bool mask over ``classes_``."""
-        wanted = check_partial_fit_classes(self, classes, first=first, given_by_y=reset or _carries_classes(y))
+        wanted = check_partial_fit_classes(self, classes, first=first,
+                                           given_by_y=first and (reset or _carries_classes(y)))
         S, classes_ = check_candidates(y, X.shape[0], wanted)
         if self._exact_labels:
             multi = np.flatnonzero(S.sum(axis=1) > 1)
