@@ -515,15 +515,24 @@ def _rank_one_down(A_inv, c, v, g):
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
-def _cm_quad_diag(Ainv, X, i, quad):
-    """``quad[k] = sum_j X[i, j]^2 / A[k, j]`` from the inverse diagonals ``Ainv``
-    (class-major, dense row): multiplications, no division; in ``Ainv``'s precision."""
-    for k in range(Ainv.shape[0]):
-        q = _cast_to(Ainv, 0.0)
-        for j in range(Ainv.shape[1]):
+def _cm_scores_quad_diag(M, Ainv, X, i, scores, quad):
+    """``scores[k] = M[k] . X[i]`` and ``quad[k] = sum_j X[i, j]^2 / A[k, j]`` in one loop
+    over the features per class (class-major, dense row), in ``M``'s precision; returns
+    ``||X[i]||^2``."""
+    nsq = _cast_to(X, 0.0)
+    for j in range(M.shape[1]):
+        xj = X[i, j]
+        nsq += xj * xj
+    for k in range(M.shape[0]):
+        s = _cast_to(M, 0.0)
+        q = _cast_to(M, 0.0)
+        for j in range(M.shape[1]):
             xj = X[i, j]
+            s += M[k, j] * xj
             q += xj * xj * Ainv[k, j]
+        scores[k] = s
         quad[k] = q
+    return np.float64(nsq)
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
@@ -534,7 +543,9 @@ def _cm_project_diag(M, Ainv, X, i, k, coef):
         M[k, j] -= c * X[i, j] * Ainv[k, j]
 
 
-@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+# error_model="numpy": a division by zero gives inf instead of raising, so the loop has no
+# branch a feature and is vectorised (the diagonals it divides by are >= a0 > 0)
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH, error_model="numpy")
 def _cm_step_diag(M, Ad, Ainv, X, i, c, v, s):
     """Class ``c``'s weighted least-squares step on a dense row (diagonal ``A``, with its
     inverse ``Ainv`` kept beside it), in ``M``'s precision."""
@@ -578,10 +589,9 @@ def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history,
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
-        nsq = _cm_scores(M, X, i, 1.0, scores)
+        nsq = _cm_scores_quad_diag(M, Ainv, X, i, scores, quad)
         if not _dense_row_in_range(X, i, nsq, rows.limits):
             return t, -1                               # a row out of range: stop, W and A unchanged
-        _cm_quad_diag(Ainv, X, i, quad)
         for k in range(n_classes):                  # projection onto |w_k . x| <= 1 in the A_k norm
             sk = scores[k]
             if (sk > 1.0 or sk < -1.0) and quad[k] > 0.0:
