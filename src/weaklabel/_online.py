@@ -219,7 +219,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         copies = {} if fresh else {k: saved[k].copy() for k in kept if k in saved}
         # what the rollback does not copy, the pass verifies before it writes it (and the
         # weights are checked at the end of every pass): the check after the call skips them
-        verified = ("_W",) + (() if fresh else tuple(k for k in self._inplace_state if k not in kept))
+        verified = ("_W",) + self._checked_with_weights() + (
+            () if fresh else tuple(k for k in self._inplace_state if k not in kept))
         rng = saved.get("_rng")
         put_rng_back = (generator_snapshot(rng) if (not fresh and rng is not None and self._draws_when_continuing)
                         else None)
@@ -387,6 +388,11 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """The names of the arrays a call on ``X`` writes in place, which its rollback copies
         (default: ``_inplace_state``)."""
         return self._inplace_state
+
+    def _checked_with_weights(self):
+        """Names of the arrays the weights are computed from after a pass, so that finite
+        weights prove them finite too (default: none)."""
+        return ()
 
     def _pass_checks_rows(self):
         """Whether this learner's pass checks the range of dense rows as it reads them (its

@@ -641,6 +641,15 @@ class Banditron(_Exploring):
             self._W_cur = np.zeros_like(self._W)
             self._acc = np.zeros_like(self._W)
 
+    def _checked_with_weights(self):
+        # W = ((T + 1) W_cur - acc) / T (or W_cur): a NaN or an infinity in either makes W's
+        return ("_W_cur", "_acc") if self.average else ()
+
+    def _kept_in_place(self, X):
+        # averaged: the pass writes W_cur and acc; W is replaced after it, never written
+        names = super()._kept_in_place(X)
+        return tuple(k for k in names if k != "_W") if self.average else names
+
     def _finish_epochs(self):
         super()._finish_epochs()
         if self.average:
