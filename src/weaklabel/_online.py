@@ -5,7 +5,9 @@
 
 1. on a first call, check the parameters;
 2. validate ``X`` (``validate_data``, finite values, the intercept column, CSR with
-   sorted indices) and let the family encode its target (:meth:`_encode_target`);
+   sorted indices; a pass that checks dense rows as it reads them takes over the range
+   check, :meth:`_pass_checks_rows`) and let the family encode its target
+   (:meth:`_encode_target`);
 3. on a first call, start from zero weights, the classes and a fresh generator;
 4. run the epochs: the visiting order (a permutation drawn in Python when
    ``shuffle``), then the family's epoch kernel (:meth:`_epoch`), which writes the
@@ -14,8 +16,11 @@
 6. commit the history (``predictions_``, ``prediction_rows_``, and the family's own).
 
 Any exception on the way restores the estimator exactly as it was before the call
-(the fitted arrays and the generator are deep-copied first), so a rejected call never
-leaves a half-updated model.
+(the arrays the pass writes in place, :meth:`OnlineEngine._kept_in_place`, and the
+generator are copied first; the other attributes are replaced, never written), so a
+rejected call never leaves a half-updated model.  A pass that meets a dense row out of
+range stops there; the estimator is restored and the call runs again with the exact
+check of every row first.
 
 A family supplies:
 
