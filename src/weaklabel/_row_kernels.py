@@ -148,11 +148,29 @@ def _cm_scores(Wt, X, i, scale, scores):
     for j in range(d):
         xj = X[i, j]
         nsq += xj * xj
-    for k in range(n_classes):
-        s = _cast_to(Wt, 0.0)
+    # four classes a loop: each element of the row is loaded once for four products (one
+    # class a loop loads two operands a product, and the loads, not the multiply-adds, set
+    # the pace).  The last block repeats the last class, so that every class is computed by
+    # the same loop, in the same order: classes with equal weights score equal to the bit.
+    last = n_classes - 1
+    for k in range(0, n_classes, 4):
+        k1, k2, k3 = min(k + 1, last), min(k + 2, last), min(k + 3, last)
+        s0 = _cast_to(Wt, 0.0)
+        s1 = _cast_to(Wt, 0.0)
+        s2 = _cast_to(Wt, 0.0)
+        s3 = _cast_to(Wt, 0.0)
         for j in range(d):
-            s += Wt[k, j] * X[i, j]
-        scores[k] = s * scale if scale != 1.0 else s
+            xj = X[i, j]
+            s0 += Wt[k, j] * xj
+            s1 += Wt[k1, j] * xj
+            s2 += Wt[k2, j] * xj
+            s3 += Wt[k3, j] * xj
+        if scale != 1.0:
+            s0, s1, s2, s3 = s0 * scale, s1 * scale, s2 * scale, s3 * scale
+        scores[k3] = s3
+        scores[k2] = s2
+        scores[k1] = s1
+        scores[k] = s0
     return np.float64(nsq)
 
 

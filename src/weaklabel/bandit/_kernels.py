@@ -523,15 +523,26 @@ def _cm_scores_quad_diag(M, Ainv, X, i, scores, quad):
     for j in range(M.shape[1]):
         xj = X[i, j]
         nsq += xj * xj
-    for k in range(M.shape[0]):
-        s = _cast_to(M, 0.0)
-        q = _cast_to(M, 0.0)
+    # two classes a loop (each element of the row loaded once for four products); the last
+    # block repeats the last class, so every class is computed by the same loop
+    last = M.shape[0] - 1
+    for k in range(0, M.shape[0], 2):
+        k1 = min(k + 1, last)
+        s0 = _cast_to(M, 0.0)
+        s1 = _cast_to(M, 0.0)
+        q0 = _cast_to(M, 0.0)
+        q1 = _cast_to(M, 0.0)
         for j in range(M.shape[1]):
             xj = X[i, j]
-            s += M[k, j] * xj
-            q += xj * xj * Ainv[k, j]
-        scores[k] = s
-        quad[k] = q
+            x2 = xj * xj
+            s0 += M[k, j] * xj
+            s1 += M[k1, j] * xj
+            q0 += x2 * Ainv[k, j]
+            q1 += x2 * Ainv[k1, j]
+        scores[k1] = s1
+        quad[k1] = q1
+        scores[k] = s0
+        quad[k] = q0
     return np.float64(nsq)
 
 
