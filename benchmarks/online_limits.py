@@ -36,14 +36,16 @@ def main():
         rows = speed.run_online_limits(repeats=args.repeats)
     rate = {(r["what"], r["form"]): r["rows_per_s"] for r in rows}
     sk, xw = rate[("sklearn Perceptron", "dense float64")], rate[("X @ W (one BLAS product)", "dense float64")]
-    print("\nTargets (ratios of this run):")
+    print("\nTargets (ratios of this run; x sklearn and x (X @ W) from timings taken in turn with each learner's):")
     print(f"{'learner':22s} {'x sklearn':>10s} {'x (X @ W)':>10s} {'f32 / f64':>10s} {'chunks / fit':>13s}")
     for label, _, _ in speed.LIMIT_LEARNERS:
         f64, f32 = rate[(label, "dense float64")], rate[(label, "dense float32")]
+        dense = next(r for r in rows if r["what"] == label and r["form"] == "dense float64")
+        x_sk, x_xw = dense["sk_ratio"], dense["xw_ratio"]          # timed in turn with the learner
         chunks = next(r["fit_ratio"] for r in rows if r["what"] == label and r["form"].startswith("partial_fit"))
         need_sk, need_xw = (2.0, 0.3) if label.startswith("Confidit") else (4.0, 0.6)
-        ok = f64 / sk >= need_sk and f64 / xw >= need_xw and f32 / f64 >= 1.5 and chunks <= 1.5
-        print(f"{label:22s} {f64 / sk:9.2f}x {f64 / xw:9.2f}x {f32 / f64:9.2f}x {chunks:12.2f}x  "
+        ok = x_sk >= need_sk and x_xw >= need_xw and f32 / f64 >= 1.5 and chunks <= 1.5
+        print(f"{label:22s} {x_sk:9.2f}x {x_xw:9.2f}x {f32 / f64:9.2f}x {chunks:12.2f}x  "
               f"{'meets every target' if ok else 'misses a target'}")
     if args.figure:
         import matplotlib
