@@ -13,6 +13,7 @@ CSR rows: :func:`_uma_sparse_changes` updates the scores and records the flips, 
 
 import numpy as np
 from numba import njit
+from .._row_kernels import DENSE_FASTMATH, _cm_scores
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -264,17 +265,20 @@ def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, p
     total = 0.0
     wsum = 0.0
     decay = 1.0 - eta * alpha
+    # dense rows: the iterate and its average class-major for the pass (contiguous,
+    # vectorised scores, steps, decay and averaging), written back at the end
+    M = np.empty((K, n_cols) if is_dense else (0, 0))
+    Am = np.empty((K, n_cols) if is_dense else (0, 0))
+    if is_dense:
+        M[:, :] = W.T
+        Am[:, :] = A.T
     for r in range(order.shape[0]):
         i = order[r]
         w = sw[i]
         for k in range(K):
             z[k] = 0.0
         if is_dense:
-            for j in range(n_cols):
-                xj = dense[i, j]
-                if xj != 0.0:
-                    for k in range(K):
-                        z[k] += xj * W[j, k]
+            _cm_scores(M, dense, i, 1.0, z)
         else:
             for s in range(indptr[i], indptr[i + 1]):
                 xj = data[s]
@@ -335,27 +339,43 @@ def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, p
                 g[b] += p[b] * vsum
         total += w * loss
         wsum += w
+        step = eta * w
+        t += 1
+        inv = (_AVG_DECAY + 1.0) / (t + _AVG_DECAY)
+        if is_dense:
+            _cm_sgd_step(M, Am, dense, i, decay, n_reg, step, g, inv)
+            continue
         if decay != 1.0:
             for j in range(n_reg):
                 for k in range(K):
                     W[j, k] *= decay
-        step = eta * w
         if step != 0.0:
-            if is_dense:
-                for j in range(n_cols):
-                    xj = dense[i, j]
-                    if xj != 0.0:
-                        for k in range(K):
-                            W[j, k] -= step * xj * g[k]
-            else:
-                for s in range(indptr[i], indptr[i + 1]):
-                    xj = data[s]
-                    j = indices[s]
-                    for k in range(K):
-                        W[j, k] -= step * xj * g[k]
-        t += 1
-        inv = (_AVG_DECAY + 1.0) / (t + _AVG_DECAY)
+            for s in range(indptr[i], indptr[i + 1]):
+                xj = data[s]
+                j = indices[s]
+                for k in range(K):
+                    W[j, k] -= step * xj * g[k]
         for j in range(n_cols):
             for k in range(K):
                 A[j, k] += (W[j, k] - A[j, k]) * inv
+    if is_dense:
+        W[:, :] = M.T
+        A[:, :] = Am.T
     return t, total, wsum
+
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_sgd_step(M, Am, X, i, decay, n_reg, step, g, inv):
+    """One averaged-SGD step on a dense row, class-major: ``M[:, :n_reg] *= decay``,
+    ``M[k] -= step g[k] X[i]``, then ``Am += (M - Am) inv`` (each a contiguous loop)."""
+    K, n_cols = M.shape
+    for k in range(K):
+        if decay != 1.0:
+            for j in range(n_reg):
+                M[k, j] *= decay
+        if step != 0.0:
+            c = step * g[k]
+            for j in range(n_cols):
+                M[k, j] -= c * X[i, j]
+        for j in range(n_cols):
+            Am[k, j] += (M[k, j] - Am[k, j]) * inv
