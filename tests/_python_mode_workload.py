@@ -76,6 +76,12 @@ def _workload():
         keep(f"maxperceptron{i}", MaxPerceptron(max_iter=2, random_state=0).fit(M, S).decision_function(M))
         keep(f"confidit{i}", Confidit(max_iter=1, random_state=0).fit(M, y).coef_)
         keep(f"confidit_diag{i}", Confidit(max_iter=1, diagonal=True, random_state=0).fit(M, y).coef_)
+        # the intercept read as an implicit constant feature (no appended column)
+        keep(f"intercept{i}", np.concatenate([
+            AvgPegasos(max_iter=1, fit_intercept=True, random_state=0).fit(M, S).intercept_,
+            Confidit(max_iter=1, diagonal=True, fit_intercept=True, random_state=0).fit(M, y).intercept_,
+            CSPA(max_iter=1, fit_intercept=True, random_state=0).fit(M, y).intercept_,
+            CorrectedLogistic(fit_intercept=True).partial_fit(M, y, classes=np.arange(3)).intercept_]))
         sk = SketchedConfidit(max_iter=1, sketch_size=2, random_state=0).fit(M, S)
         keep(f"sketched{i}", sk.coef_)
         keep(f"sketched_log{i}", SketchedConfidit(sketch_size=2).partial_fit_feedback(

@@ -186,13 +186,13 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         generator, the row scale (from ``squared_norm``, the input check's sum of squared
         entries, when given) and the family's state (:meth:`_init_state`).
         """
-        self._W = np.zeros((Xk.shape[1], classes_.size), dtype=np.float64)
+        n_cols = Xk.shape[1] + int(bool(self.fit_intercept))      # the intercept: the weights' last row
+        self._W = np.zeros((n_cols, classes_.size), dtype=np.float64)
         self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
         self._rng = check_random_state(self.random_state)
         if "row_scale" in self.get_params(deep=False):
-            self.row_scale_ = row_scale_of(Xk, self.row_scale, skip_last=bool(self.fit_intercept),
-                                           squared_norm=squared_norm)
-        self._init_state(Xk.shape[1])
+            self.row_scale_ = row_scale_of(Xk, self.row_scale, squared_norm=squared_norm)
+        self._init_state(n_cols)
 
     def _commit(self, reset, n_epochs, updates, hist, visited):
         """After the epochs: the counters and the progressive history of the call."""
@@ -271,8 +271,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         first = reset or not hasattr(self, "classes_")
         if first:
             self._check_params()
-        defer_range = (defer_range and self._pass_checks_rows() and not self.fit_intercept
-                       and not (reset and self.early_stopping) and not (first and hasattr(self, "row_scale")))
+        defer_range = (defer_range and self._pass_checks_rows() and not (reset and self.early_stopping)
+                       and not (first and hasattr(self, "row_scale")))
         Xk, squared_norm = self._online_X(X, first, defer_range)
         deferred = defer_range and squared_norm is None and not sp.issparse(Xk)
         encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
@@ -285,7 +285,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             self.classes_ = classes_
             self._start(Xk, classes_, squared_norm)
         n_epochs = self.max_iter if reset else 1
-        rows = kernel_rows(Xk, ROW_LIMITS if deferred else None)
+        rows = kernel_rows(Xk, ROW_LIMITS if deferred else None, intercept=bool(self.fit_intercept))
         stopping = reset and bool(self.early_stopping)
         if stopping:
             held, train = self._held_out_split(Xk.shape[0])
@@ -359,7 +359,10 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         set holds it, or it is the label).
         """
         Xh = Xk[held]
-        scores = np.asarray(Xh @ self._W)
+        d = Xh.shape[1]
+        scores = np.asarray(Xh @ self._W[:d])
+        if self._W.shape[0] > d:                         # the intercept row
+            scores = scores + self._W[d]
         pred = np.argmax(scores, axis=1)
         return float(np.mean(self._accepted(encoded, held, pred)))
 
@@ -382,12 +385,13 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
 
     def _online_X(self, X, first, defer_range=False):
         """Validate ``X`` (resetting ``n_features_in_`` when ``first``; with ``defer_range``,
-        without the range check of dense rows, which the pass makes), append the intercept
-        column, and return C-contiguous dense rows or CSR with sorted indices, with the sum
-        of the squared entries of ``X`` the check computed (``None`` if it did not).
+        without the range check of dense rows, which the pass makes) and return C-contiguous
+        dense rows or CSR with sorted indices (no intercept column: the kernels read it as an
+        implicit constant feature, :func:`weaklabel.linear.kernel_rows`), with the sum of the
+        squared entries of ``X`` the check computed (``None`` if it did not).
         """
         X, squared_norm = check_X(self, X, reset=first, squared_norm=True, defer_dense_range=defer_range)
-        return kernel_ready(X, self.fit_intercept), squared_norm
+        return kernel_ready(X, False), squared_norm
 
     def _kept_in_place(self, X):
         """The names of the arrays a call on ``X`` writes in place, which its rollback copies

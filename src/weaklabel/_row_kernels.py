@@ -19,8 +19,12 @@ from numba.extending import intrinsic, overload
 #: CSR ``(data, indices, indptr)``, the other form an empty dummy; ``limits`` is
 #: ``(hi, lo, tiny)``, the range check a dense pass makes of each row as it reads it (see
 #: :func:`_dense_row_in_range`; rows the input check has already passed carry
-#: :data:`NO_LIMITS`).  :func:`weaklabel.linear.kernel_rows` builds it once per call.
-Rows = namedtuple("Rows", "dense is_dense data indices indptr limits")
+#: :data:`NO_LIMITS`); ``intercept`` is the index of an implicit constant feature 1 after
+#: the row's own (the weights' last row, the intercept), or -1 for none: the rows are read
+#: as if that column were appended, without a copy of ``X``.  The dense helpers below see
+#: it as weights one feature wider than the rows.  :func:`weaklabel.linear.kernel_rows`
+#: builds it once per call.
+Rows = namedtuple("Rows", "dense is_dense data indices indptr limits intercept")
 #: the limits of rows already checked: every finite squared norm passes
 NO_LIMITS = (np.inf, 0.0, 0.0)
 
@@ -74,7 +78,7 @@ def _row_nonzeros(rows, i, nz_val, nz_idx):
     """Row ``i``'s nonzero (value, feature) pairs: a view of CSR, or a branch-free
     compaction of a dense row into the buffers. Returns their count.
     """
-    X_dense, is_dense, data, indices, indptr, _ = rows
+    X_dense, is_dense, data, indices, indptr, _, intercept = rows
     if is_dense:
         cnt = 0
         for j in range(X_dense.shape[1]):
@@ -82,12 +86,16 @@ def _row_nonzeros(rows, i, nz_val, nz_idx):
             nz_val[cnt] = xj
             nz_idx[cnt] = j
             cnt += xj != 0.0
-        return cnt
-    lo = indptr[i]
-    cnt = indptr[i + 1] - lo
-    for p in range(cnt):
-        nz_val[p] = data[lo + p]
-        nz_idx[p] = indices[lo + p]
+    else:
+        lo = indptr[i]
+        cnt = indptr[i + 1] - lo
+        for p in range(cnt):
+            nz_val[p] = data[lo + p]
+            nz_idx[p] = indices[lo + p]
+    if intercept >= 0:                      # the implicit constant feature, last
+        nz_val[cnt] = 1.0
+        nz_idx[cnt] = intercept
+        cnt += 1
     return cnt
 
 @njit(cache=True, nogil=True, inline="always")
@@ -137,8 +145,11 @@ DENSE_FASTMATH = {"reassoc", "contract", "nsz"}
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_scores(Wt, X, i, scale, scores):
     """``scores[k] = scale * Wt[k] . X[i]`` for a dense row, ``Wt`` class-major: one
-    contiguous, vectorised dot product per class.  Returns ``||X[i]||^2``."""
-    n_classes, d = Wt.shape
+    contiguous, vectorised dot product per class.  Returns ``||X[i]||^2`` (of the row's own
+    features).  ``Wt`` one column wider than ``X``: the implicit constant feature 1 (the
+    intercept) is added to every score."""
+    n_classes = Wt.shape[0]
+    d = X.shape[1]
     # each sum starts from a zero of the operands' dtype, so it is accumulated in the rows'
     # and weights' own precision (float32 rows and weights: float32 lanes, twice as many
     # per vector).  (Starting from the first term instead let LLVM reassociate the scale
@@ -165,6 +176,8 @@ def _cm_scores(Wt, X, i, scale, scores):
             s1 += Wt[k1, j] * xj
             s2 += Wt[k2, j] * xj
             s3 += Wt[k3, j] * xj
+        if Wt.shape[1] > d:                 # the implicit constant feature (the intercept)
+            s0, s1, s2, s3 = s0 + Wt[k, d], s1 + Wt[k1, d], s2 + Wt[k2, d], s3 + Wt[k3, d]
         if scale != 1.0:
             s0, s1, s2, s3 = s0 * scale, s1 * scale, s2 * scale, s3 * scale
         scores[k3] = s3
@@ -199,8 +212,9 @@ def _dense_row_in_range(X, i, nsq, limits):
 def _cm_update(Wt, X, i, upd_k, upd_c, n_upd, track_norm):
     """``Wt[upd_k[u]] += upd_c[u] * X[i]`` for u < n_upd (class-major, dense row), each a
     contiguous axpy; returns the change of ``||Wt||_F^2`` when ``track_norm``.  With
-    float32 ``Wt``, ``X`` and ``upd_c`` every operation is in float32."""
-    d = Wt.shape[1]
+    float32 ``Wt``, ``X`` and ``upd_c`` every operation is in float32.  ``Wt`` one column
+    wider than ``X``: the implicit constant feature 1 (the intercept)."""
+    d = X.shape[1]
     dnorm = 0.0
     for u in range(n_upd):
         k = upd_k[u]
@@ -211,25 +225,38 @@ def _cm_update(Wt, X, i, upd_k, upd_c, n_upd, track_norm):
                 delta = c * X[i, j]
                 dk += delta * (Wt[k, j] + Wt[k, j] + delta)
                 Wt[k, j] += delta
+            if Wt.shape[1] > d:
+                dk += c * (Wt[k, d] + Wt[k, d] + c)
+                Wt[k, d] += c
             dnorm += dk
         else:
             for j in range(d):
                 Wt[k, j] += c * X[i, j]
+            if Wt.shape[1] > d:
+                Wt[k, d] += c
     return dnorm
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_dot(v, X, i):
-    """``v . X[i]`` for a dense row, accumulated in the operands' precision (vectorised)."""
+    """``v . X[i]`` for a dense row, accumulated in the operands' precision (vectorised);
+    ``v`` one longer than the row: the implicit constant feature."""
+    d = X.shape[1]
     s = _cast_to(v, 0.0)
-    for j in range(v.shape[0]):
+    for j in range(d):
         s += v[j] * X[i, j]
+    if v.shape[0] > d:
+        s += v[d]
     return np.float64(s)
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_axpy(v, c, X, i):
-    """``v += c * X[i]`` for a dense row, ``c`` cast to ``v``'s precision (vectorised)."""
+    """``v += c * X[i]`` for a dense row, ``c`` cast to ``v``'s precision (vectorised);
+    ``v`` one longer than the row: the implicit constant feature."""
+    d = X.shape[1]
     c_v = _cast_to(v, c)
-    for j in range(v.shape[0]):
+    for j in range(d):
         v[j] += c_v * X[i, j]
+    if v.shape[0] > d:
+        v[d] += c_v

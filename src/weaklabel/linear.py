@@ -255,7 +255,7 @@ def kernel_ready(X, fit_intercept):
     return np.ascontiguousarray(X)
 
 
-def kernel_rows(X, limits=None):
+def kernel_rows(X, limits=None, intercept=False):
     """Return the rows as a kernel takes them, one value.
 
     Parameters
@@ -266,17 +266,21 @@ def kernel_rows(X, limits=None):
         ``(hi, lo, tiny)``: dense rows the input check has not yet passed, which a pass that
         supports it checks as it reads them (see ``weaklabel._row_kernels._dense_row_in_range``).
         ``None``: the rows are checked (sparse rows always are).
+    intercept : bool, default=False
+        Read each row with a constant feature 1 after its own (the weights' last row is the
+        intercept), as :func:`with_intercept` would append it, without a copy of ``X``.
 
     Returns
     -------
     Rows
-        ``(dense, is_dense, data, indices, indptr, limits)``, with empty dummies for the form
-        ``X`` is not in.
+        ``(dense, is_dense, data, indices, indptr, limits, intercept)``, with empty dummies
+        for the form ``X`` is not in; ``intercept`` the constant feature's index, or -1.
     """
+    column = X.shape[1] if intercept else -1
     if sp.issparse(X):
-        return Rows(_empty_rows(X.dtype)[0], False, X.data, X.indices, X.indptr, NO_LIMITS)
+        return Rows(_empty_rows(X.dtype)[0], False, X.data, X.indices, X.indptr, NO_LIMITS, column)
     _, data, indices, indptr = _empty_rows(X.dtype)
-    return Rows(X, True, data, indices, indptr, NO_LIMITS if limits is None else limits)
+    return Rows(X, True, data, indices, indptr, NO_LIMITS if limits is None else limits, column)
 
 
 _EMPTY_ROWS = {}

@@ -209,7 +209,7 @@ def _bag_scores(V, scale, X, rows, lo, hi, scores):
     """``scores[m] = scale * x_{rows[lo+m]} @ V`` for the rows of one bag (``X`` a
     :class:`~weaklabel._row_kernels.Rows`).
     """
-    dense, is_dense, data, indices, indptr, _ = X
+    dense, is_dense, data, indices, indptr, _, _ = X
     D, C = V.shape
     for m in range(hi - lo):
         r = rows[lo + m]
@@ -283,7 +283,7 @@ def _pegasos_round(W, X, layout, tie_w, schedule, params, bw):
     number of bags with positive loss, summed over the steps.  ``bw`` holds bag weights
     (bag ``i``'s subgradient is multiplied by ``bw[i]``); empty: every weight 1.
     """
-    dense, is_dense, data, indices, indptr, _ = X
+    dense, is_dense, data, indices, indptr, _, _ = X
     rows, bag_ptr, Z, z_ptr, lab_ptr = layout
     batches, batch_len, t0 = schedule
     lam, radius = params

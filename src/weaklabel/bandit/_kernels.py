@@ -188,6 +188,8 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
             nsq = _cm_scores(M, X_dense, i, 1.0, scores)
             if not _dense_row_in_range(X_dense, i, nsq, rows.limits):
                 return -1                              # a row out of range: stop, W unchanged
+            if rows.intercept >= 0:
+                nsq += 1.0                             # the implicit constant feature
         else:
             cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
             _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
@@ -384,10 +386,9 @@ def _confidit_pass(W, state, params, rows, order, feedback, history, sw):
     journaled = Jv.shape[0] > 0
     n_journal = 0
     diagonal, eta, t = params
-    X_dense, is_dense = rows.dense, rows.is_dense
     n_classes = W.shape[1]
     d = W.shape[0]
-    width = X_dense.shape[1] if is_dense else d
+    width = d                                      # the row's features, and the intercept if any
     nz_val = np.empty(width, dtype=W.dtype)
     nz_idx = np.empty(width, dtype=np.int64)
     scores = np.empty(n_classes)
@@ -520,25 +521,28 @@ def _cm_scores_quad_diag(M, Ainv, X, i, scores, quad):
     over the features per class (class-major, dense row), in ``M``'s precision; returns
     ``||X[i]||^2``."""
     nsq = _cast_to(X, 0.0)
-    for j in range(M.shape[1]):
+    for j in range(X.shape[1]):
         xj = X[i, j]
         nsq += xj * xj
     # two classes a loop (each element of the row loaded once for four products); the last
     # block repeats the last class, so every class is computed by the same loop
     last = M.shape[0] - 1
+    d = X.shape[1]
     for k in range(0, M.shape[0], 2):
         k1 = min(k + 1, last)
         s0 = _cast_to(M, 0.0)
         s1 = _cast_to(M, 0.0)
         q0 = _cast_to(M, 0.0)
         q1 = _cast_to(M, 0.0)
-        for j in range(M.shape[1]):
+        for j in range(d):
             xj = X[i, j]
             x2 = xj * xj
             s0 += M[k, j] * xj
             s1 += M[k1, j] * xj
             q0 += x2 * Ainv[k, j]
             q1 += x2 * Ainv[k1, j]
+        if M.shape[1] > d:                      # the implicit constant feature (x = 1)
+            s0, s1, q0, q1 = s0 + M[k, d], s1 + M[k1, d], q0 + Ainv[k, d], q1 + Ainv[k1, d]
         scores[k1] = s1
         quad[k1] = q1
         scores[k] = s0
@@ -550,8 +554,11 @@ def _cm_scores_quad_diag(M, Ainv, X, i, scores, quad):
 def _cm_project_diag(M, Ainv, X, i, k, coef):
     """``M[k] -= coef * X[i] / A[k]`` (the projection's step, dense row), in ``M``'s precision."""
     c = _cast_to(M, coef)
-    for j in range(M.shape[1]):
+    d = X.shape[1]
+    for j in range(d):
         M[k, j] -= c * X[i, j] * Ainv[k, j]
+    if M.shape[1] > d:                          # the implicit constant feature (x = 1)
+        M[k, d] -= c * Ainv[k, d]
 
 
 # error_model="numpy": a division by zero gives inf instead of raising, so the loop has no
@@ -563,7 +570,8 @@ def _cm_step_diag(M, Ad, Ainv, X, i, c, v, s):
     one = _cast_to(M, 1.0)
     v_m = _cast_to(M, v)
     vs = _cast_to(M, v * s)
-    for j in range(M.shape[1]):
+    d = X.shape[1]
+    for j in range(d):
         xj = X[i, j]
         a_old = Ad[c, j]
         a_new = a_old + v_m * xj * xj
@@ -571,6 +579,13 @@ def _cm_step_diag(M, Ad, Ainv, X, i, c, v, s):
         M[c, j] = (a_old * M[c, j] + vs * xj) * inv
         Ad[c, j] = a_new
         Ainv[c, j] = inv
+    if M.shape[1] > d:                          # the implicit constant feature (x = 1)
+        a_old = Ad[c, d]
+        a_new = a_old + v_m
+        inv = one / a_new
+        M[c, d] = (a_old * M[c, d] + vs) * inv
+        Ad[c, d] = a_new
+        Ainv[c, d] = inv
 
 
 @njit(cache=True, nogil=True)
@@ -603,6 +618,8 @@ def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history,
         nsq = _cm_scores_quad_diag(M, Ainv, X, i, scores, quad)
         if not _dense_row_in_range(X, i, nsq, rows.limits):
             return t, -1                               # a row out of range: stop, W and A unchanged
+        if rows.intercept >= 0:
+            nsq += 1.0                                 # the implicit constant feature
         for k in range(n_classes):                  # projection onto |w_k . x| <= 1 in the A_k norm
             sk = scores[k]
             if (sk > 1.0 or sk < -1.0) and quad[k] > 0.0:
@@ -759,13 +776,12 @@ def _sketched_confidit_pass(W, state, params, rows, order, feedback, history, sw
     """
     B, G, H, nrows = state
     a, eta, t = params
-    X_dense, is_dense = rows.dense, rows.is_dense
     logged, y, proposed, correct, cand = feedback.logged, feedback.y, feedback.proposed, feedback.correct, feedback.cand
     pred_out, prop_out, corr_out = history
     n_classes = W.shape[1]
     d = W.shape[0]
     ell = B.shape[2]
-    width = X_dense.shape[1] if is_dense else d
+    width = d                                      # the row's features, and the intercept if any
     nz_val = np.empty(width, dtype=W.dtype)
     nz_idx = np.empty(width, dtype=np.int64)
     scores = np.empty(n_classes)

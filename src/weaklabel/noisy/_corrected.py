@@ -313,7 +313,8 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
         self._validate_params()
 
     def _start(self, Xk, classes_, squared_norm=None):
-        self._W = np.zeros((Xk.shape[1], classes_.size), dtype=np.float64)
+        # the intercept (read by the kernel as an implicit constant feature): the last row
+        self._W = np.zeros((Xk.shape[1] + int(bool(self.fit_intercept)), classes_.size), dtype=np.float64)
         self.n_iter_ = 0
 
     def _commit(self, reset, n_epochs, updates, hist, visited):
@@ -453,15 +454,17 @@ class _NoisyChunk:
 
 
 def _max_sq_norm(rows):
-    """The largest squared norm of the kernel rows (1 for no row)."""
+    """The largest squared norm of the kernel rows, the implicit intercept feature included
+    (1 for no row)."""
+    extra = 1.0 if rows.intercept >= 0 else 0.0
     if rows.is_dense:
         X = rows.dense
-        return float(np.einsum("ij,ij->i", X, X).max()) if X.shape[0] else 1.0
+        return float(np.einsum("ij,ij->i", X, X).max()) + extra if X.shape[0] else 1.0
     n = rows.indptr.size - 1
     if n == 0:
         return 1.0
     owner = np.repeat(np.arange(n), np.diff(rows.indptr))
-    return float(np.bincount(owner, weights=rows.data * rows.data, minlength=n).max())
+    return float(np.bincount(owner, weights=rows.data * rows.data, minlength=n).max()) + extra
 
 
 def _is_soft(y):

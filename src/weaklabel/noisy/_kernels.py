@@ -255,7 +255,7 @@ def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, p
     ``(t, sum_i sw_i loss_i, sum_i sw_i)``: the weighted loss of each row *before* its
     step (progressive validation).
     """
-    dense, is_dense, data, indices, indptr, _ = rows
+    dense, is_dense, data, indices, indptr, _, intercept = rows
     C, CinvT, backward, trusted = correction
     eta, alpha, n_reg = step_params
     n_cols, K = W.shape
@@ -285,6 +285,9 @@ def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, p
                 j = indices[s]
                 for k in range(K):
                     z[k] += xj * W[j, k]
+            if intercept >= 0:                   # the implicit constant feature
+                for k in range(K):
+                    z[k] += W[intercept, k]
         zmax = z[0]
         best = 0
         for k in range(1, K):
@@ -355,6 +358,9 @@ def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, p
                 j = indices[s]
                 for k in range(K):
                     W[j, k] -= step * xj * g[k]
+            if intercept >= 0:
+                for k in range(K):
+                    W[intercept, k] -= step * g[k]
         for j in range(n_cols):
             for k in range(K):
                 A[j, k] += (W[j, k] - A[j, k]) * inv
@@ -369,13 +375,16 @@ def _cm_sgd_step(M, Am, X, i, decay, n_reg, step, g, inv):
     """One averaged-SGD step on a dense row, class-major: ``M[:, :n_reg] *= decay``,
     ``M[k] -= step g[k] X[i]``, then ``Am += (M - Am) inv`` (each a contiguous loop)."""
     K, n_cols = M.shape
+    d = X.shape[1]
     for k in range(K):
         if decay != 1.0:
             for j in range(n_reg):
                 M[k, j] *= decay
         if step != 0.0:
             c = step * g[k]
-            for j in range(n_cols):
+            for j in range(d):
                 M[k, j] -= c * X[i, j]
+            if n_cols > d:                       # the implicit constant feature
+                M[k, d] -= c
         for j in range(n_cols):
             Am[k, j] += (M[k, j] - Am[k, j]) * inv
