@@ -71,6 +71,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     rule, pegasos, eta, alpha = rule_params
     n_classes = W.shape[1]
     scores = np.empty(n_classes)
+    raw = np.empty(n_classes)        # dense rows: M[k] . x, before the scale
     dense = rows.is_dense
     # dense rows: the weights class-major for the pass (contiguous, vectorised dot products
     # and updates) in the rows' precision, written back at the end: float32 rows are learned
@@ -96,8 +97,13 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
         wi = sw[i] if weighted else 1.0
         if dense:
             cnt = 0
-            if not _dense_row_in_range(rows.dense, i, _cm_scores(M, rows.dense, i, scale, scores), rows.limits):
+            nsq = _cm_scores(M, rows.dense, i, 1.0, raw)
+            if not _dense_row_in_range(rows.dense, i, nsq, rows.limits):
                 return scale, normsq, t, -1            # a row out of range: stop, W unchanged
+            if rows.intercept >= 0:
+                nsq += 1.0                             # the implicit constant feature
+            for k in range(n_classes):
+                scores[k] = raw[k] * scale if scale != 1.0 else raw[k]
         else:
             cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
             _row_scores(W, scale, nz_val, nz_idx, cnt, scores)
@@ -156,8 +162,10 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
         if pegasos:
             eta_t = 1.0 / (alpha * t)
             scale *= 1.0 - eta_t * alpha      # the shrink happens every round
+            folded = 1.0
             if scale < fold_below:           # also t == 1, where the shrink gives 0
                 normsq = _fold_scale(M, scale) if dense else _fold_scale(W, scale)
+                folded = scale
                 scale = 1.0
             if n_upd > 0:
                 step = eta_t * wi / scale
@@ -165,7 +173,12 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
                     upd_c[u] *= step
                 if dense:
                     upd_m[:n_upd] = upd_c[:n_upd]
-                    normsq += _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, True)
+                    _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, False)
+                    # ||M[k] + c x||^2 - ||M[k]||^2 = 2 c (M[k] . x) + c^2 ||x||^2, and M[k] . x
+                    # is the row's raw score (times the fold): no second pass over the row
+                    for u in range(n_upd):
+                        c = np.float64(upd_m[u])
+                        normsq += c * (2.0 * raw[upd_k[u]] * folded + c * nsq)
                 else:
                     normsq += _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, True)
                 if normsq < 0.0:
