@@ -19,7 +19,7 @@ from weaklabel.bags import MMS, CandidateLabelSVM
 from weaklabel._online import OnlineLinear
 from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport, SketchedConfidit
 from weaklabel.noisy import UMA, CorrectedLogistic, LabelALittle
-from weaklabel.partial import CLPL, PLKNN, PRODEN, KernelPRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from weaklabel.partial import CLPL, PLKNN, PRODEN, KernelPRODEN, MLPPRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 from weaklabel.structured import LPMILM3N, MILM3N, RampCCCPM3N
 
 # Bandit learners: several passes and an intercept.  The checks' blobs are centred, not
@@ -33,7 +33,8 @@ ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perc
               Confidit(**_KW), SketchedConfidit(sketch_size=4, **_KW), GaussianSupport(n_support=20),
               UMA(confusion="identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
               CorrectedLogistic(confusion="identity"), CorrectedLogistic(confusion="identity", correction="backward"), CLPL(),
-              CLPL(loss="logistic"), PRODEN(), PLKNN(), KernelPRODEN(gamma=0.5, alpha=0.01, n_components=30, max_iter=100, random_state=0), Pegasos(probability=True, random_state=0),
+              CLPL(loss="logistic"), PRODEN(), PLKNN(), KernelPRODEN(gamma=0.5, alpha=0.01, n_components=30, max_iter=100, random_state=0), 
+              MLPPRODEN(hidden_units=16, alpha=0.01, learning_rate=0.01, max_iter=30, random_state=0), Pegasos(probability=True, random_state=0),
               CSPA(probability=True, random_state=0, **_KW), CLPL(probability=True),
               UMA(confusion="identity", max_iter=50, probability=True), MMS(max_iter=3, random_state=0, probability=True),
               CandidateLabelSVM(random_state=0, probability=True)]
@@ -85,6 +86,11 @@ def _expected(est):
                "row of weight k once, so the feature maps differ")
         out["check_sample_weight_equivalence_on_dense_data"] = why
         out["check_sample_weight_equivalence_on_sparse_data"] = why
+    if isinstance(est, MLPPRODEN):
+        why = ("the held-out rows of early stopping and the minibatches are drawn from the rows: a row repeated k "
+               "times may be held out and drawn k times a pass, a row of weight k once")
+        out["check_sample_weight_equivalence_on_dense_data"] = why
+        out["check_sample_weight_equivalence_on_sparse_data"] = why
     if isinstance(est, (UMA, MMS)):
         out["check_class_weight_classifiers"] = (
             "class_weight multiplies each row's weight (tests/test_early_stopping.py checks it equals the sample_weight "
@@ -111,7 +117,7 @@ def test_sklearn_compatible(estimator, check):
 
 ALL_CLASSES = [AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, Perceptron, Pegasos, CSPA, SPA, Banditron, BPA,
                Confidit, SketchedConfidit, GaussianSupport, UMA, LabelALittle, MMS, CandidateLabelSVM, MILM3N, RampCCCPM3N, LPMILM3N,
-               CorrectedLogistic, CLPL, PRODEN, PLKNN, KernelPRODEN]
+               CorrectedLogistic, CLPL, PRODEN, PLKNN, KernelPRODEN, MLPPRODEN]
 
 
 @pytest.mark.parametrize("cls", ALL_CLASSES, ids=lambda c: c.__name__)
@@ -126,7 +132,9 @@ _BAD = {"max_iter": 0, "alpha": -1.0, "eta": 0.0, "beta": 1.5, "gamma": 1.0, "to
         "solver": "sgd", "inference": "lp", "shuffle": "yes", "fit_intercept": 2.5,
         "max_rounds": 0, "n_neighbors": 0, "sketch_size": 1, "weights": "gaussian", "trusted_weight": 0.0}
 #: where a name means something else (KernelPRODEN's gamma is a kernel width: any positive number)
-_BAD_FOR = {"KernelPRODEN": {"gamma": -1.0, "n_components": 0, "validation_fraction": 1.0}}
+_BAD_FOR = {"KernelPRODEN": {"gamma": -1.0, "n_components": 0, "validation_fraction": 1.0},
+            "MLPPRODEN": {"hidden_units": 0, "init": "zeros", "renew_every": 0, "n_iter_no_change": 0,
+                          "validation_fraction": 1.0}}
 
 
 def _fit_args(est):

@@ -17,7 +17,7 @@ from weaklabel import BagCandidates
 from weaklabel.bags import MMS, CandidateLabelSVM
 from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport
 from weaklabel.noisy import UMA, LabelALittle
-from weaklabel.partial import AvgPegasos, AvgPerceptron, KernelPRODEN, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from weaklabel.partial import AvgPegasos, AvgPerceptron, KernelPRODEN, MLPPRODEN, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 
 ONLINE = [AvgPerceptron(random_state=0), MaxPerceptron(random_state=0), AvgPegasos(alpha=0.01, random_state=0),
           MaxPegasos(alpha=0.01, random_state=0), Perceptron(random_state=0), Pegasos(alpha=0.01, random_state=0),
@@ -26,7 +26,9 @@ ONLINE = [AvgPerceptron(random_state=0), MaxPerceptron(random_state=0), AvgPegas
 BATCH = [UMA(confusion="identity", max_iter=30), UMA(confusion=np.eye(3), max_iter=30, warm_start=True),
          LabelALittle(m=3, max_iter=30, random_state=0), MMS(max_iter=2, random_state=0),
          CandidateLabelSVM(random_state=0), GaussianSupport(n_support=10),
-         KernelPRODEN(gamma=0.5, alpha=0.01, n_components=20, max_iter=50, random_state=0)]
+         KernelPRODEN(gamma=0.5, alpha=0.01, n_components=20, max_iter=50, random_state=0),
+         # from uniform confidences: the linear start (PRODEN's L-BFGS) differs between sparse and dense rows
+         MLPPRODEN(hidden_units=8, alpha=0.01, max_iter=10, init="uniform", random_state=0)]
 
 
 def _data(n=60, d=5, seed=0):
@@ -130,6 +132,8 @@ def _model(est):
         return est.support_
     if isinstance(est, KernelPRODEN):
         return np.concatenate([est.landmarks_.ravel(), est._W.ravel()])
+    if isinstance(est, MLPPRODEN):
+        return np.concatenate([a.ravel() for a in est.coefs_ + est.intercepts_])
     raise AssertionError(f"no model array on {est!r}")
 
 

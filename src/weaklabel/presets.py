@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from .bags import MMS, CandidateLabelSVM
 from .bandit import BPA, CSPA, SPA, Banditron, Confidit, SketchedConfidit
 from .noisy import UMA, CorrectedLogistic, LabelALittle
-from .partial import CLPL, PLKNN, PRODEN, KernelPRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from .partial import CLPL, PLKNN, PRODEN, KernelPRODEN, MLPPRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 from .structured import LPMILM3N, MILM3N, RampCCCPM3N
 
 __all__ = ["Preset", "PRESETS", "PAPER_SETTINGS", "INPUTS", "make", "names", "get"]
@@ -111,6 +111,9 @@ PRESETS = {p.name: p for p in (
     Preset("clpl", CLPL, kind="partial-batch", description="CLPL, the convex partial-label loss (Cour et al. 2011)"),
     Preset("kernel-proden", KernelPRODEN, kind="partial-batch",
            description="PRODEN on RBF Nystroem features, width and penalty chosen from held-out candidate sets"),
+    Preset("mlp-proden", MLPPRODEN, kind="partial-batch",
+           description="PRODEN on a one-hidden-layer network from a linear start, penalty and passes chosen from "
+                       "held-out candidate sets"),
     Preset("pl-knn", PLKNN, kind="partial-batch",
            description="k nearest neighbours voting over candidate sets (Hullermeier & Beringer 2006)"),
     Preset("cspa", CSPA, kind="bandit", description="CSPA from bandit feedback"),

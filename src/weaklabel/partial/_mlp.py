@@ -1,0 +1,425 @@
+"""PRODEN on a one-hidden-layer network, trained by Adam, started from a linear disambiguation."""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import log_softmax, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._docs import fill_doc
+from .._online import CandidateScore
+from .._persist import SavesModel, register
+from .._validation import (AT_LEAST_1, Interval, StrOptions, check_X_values, keyword_only, store_params,
+                           transactional)
+from ..linear import SoftmaxProba
+from ..metrics import candidate_log_loss
+from ._batch import fit_inputs
+
+__all__ = ["MLPPRODEN", "mlp_loss"]
+
+#: the penalties tried with ``alpha="auto"`` (on inputs scaled to unit variance)
+ALPHAS = (1e-4, 1e-3, 1e-2)
+
+
+def mlp_loss(params, X, Q, sample_weight=None, alpha=0.0):
+    """Return PRODEN's loss on a one-hidden-layer ReLU network, and its gradient.
+
+    The cross-entropy of the network's softmax against the weights ``Q`` over the classes
+    (Lv et al., ICML 2020: the current confidence that each candidate is the true label,
+    zero outside the set), averaged over the rows (weighted by ``sample_weight``), plus
+    ``alpha / 2`` times the squared norms of the two weight matrices (the biases are not
+    penalised):
+
+    ``L = sum_i w_i sum_k -Q_ik log softmax(relu(x_i W1 + b1) W2 + b2)_k / sum_i w_i
+    + alpha / 2 (||W1||^2 + ||W2||^2)``.
+
+    Parameters
+    ----------
+    params : tuple of 4 ndarrays
+        ``(W1, b1, W2, b2)`` of shapes ``(d, h)``, ``(h,)``, ``(h, K)``, ``(K,)``.
+    X : {ndarray, sparse matrix} of shape (n_samples, d)
+        The (scaled) rows.
+    Q : ndarray of shape (n_samples, K)
+        Non-negative target weights, each row summing to 1.
+    sample_weight : ndarray of shape (n_samples,) or None, default=None
+        Row weights; None weighs every row 1.
+    alpha : float, default=0.0
+        The L2 penalty.
+
+    Returns
+    -------
+    loss : float
+        ``L``.
+    grads : tuple of 4 ndarrays
+        The gradient of ``L`` with respect to ``(W1, b1, W2, b2)``.
+    """
+    W1, b1, W2, b2 = params
+    n = X.shape[0]
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    total = float(w.sum())
+    if total <= 0:
+        raise ValueError("sample_weight sums to 0: there is nothing to learn from.")
+    A = np.asarray(X @ W1) + b1
+    H = np.maximum(A, 0.0)
+    Z = H @ W2 + b2
+    logp = log_softmax(Z, axis=1)
+    loss = -float(np.sum(w * np.einsum("ik,ik->i", Q, logp))) / total
+    loss += 0.5 * alpha * (float(np.sum(W1 * W1)) + float(np.sum(W2 * W2)))
+    # d loss / d Z = w_i (p_i - Q_i) / total (each row of Q sums to 1)
+    G = (np.exp(logp) - Q) * (w / total)[:, None]
+    gW2 = H.T @ G + alpha * W2
+    gb2 = G.sum(axis=0)
+    GH = (G @ W2.T) * (A > 0)
+    gW1 = np.asarray(X.T @ GH) + alpha * W1
+    gb1 = GH.sum(axis=0)
+    return loss, (gW1, gb1, gW2, gb2)
+
+
+def _forward(params, X):
+    """The class scores (logits) of the network on ``X``."""
+    W1, b1, W2, b2 = params
+    return np.maximum(np.asarray(X @ W1) + b1, 0.0) @ W2 + b2
+
+
+def _restricted(P, S):
+    """``P`` restricted to each candidate set and renormalised (PRODEN's confidence update)."""
+    Q = np.where(S, P, 0.0)
+    sums = Q.sum(axis=1, keepdims=True)
+    # a set the network gives no mass at all (underflow): uniform over it
+    empty = sums[:, 0] <= 0
+    if empty.any():
+        Q[empty] = S[empty]
+        sums[empty] = S[empty].sum(axis=1, keepdims=True)
+    return Q / sums
+
+
+@register
+@fill_doc
+class MLPPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
+    """PRODEN on a one-hidden-layer neural network: a non-linear learner from candidate sets.
+
+    Lv, Xu, Feng, Niu, Geng & Sugiyama, "Progressive Identification of True Labels for
+    Partial-Label Learning", ICML 2020, with the paper's model for its benchmark sets: a
+    multilayer perceptron (here one hidden layer of ReLU units) trained by Adam (Kingma &
+    Ba, ICLR 2015) on minibatches.  Each row's target is its confidence ``q_i`` over its
+    candidate set, the network's own probabilities restricted to the set and renormalised
+    (PRODEN's progressive identification; the paper renews them after
+    every minibatch; here every ``renew_every`` passes); :func:`mlp_loss` is the loss and its
+    gradient.
+
+    Three choices keep the network from confirming its own early mistakes, which a network
+    fitted from uniform confidences renewed after every pass does on small sets (the
+    reproduction page has the measurements):
+
+    - ``init="proden"`` (default) starts the confidences from a linear disambiguation, the
+      restricted probabilities of :class:`PRODEN` (``init="clpl"``) fitted on the same rows;
+      the network then refines them.  ``init="uniform"`` is the paper's start.
+    - The confidences are renewed every ``renew_every`` passes (default 10), not after every
+      minibatch: the network first fits the current confidences, then moves them.
+    - Early stopping on held-out candidate sets: ``validation_fraction`` of the rows are held
+      out, training stops when their candidate likelihood
+      (:func:`~weaklabel.metrics.candidate_log_loss`) has not improved for
+      ``n_iter_no_change`` passes, and the final model is refitted on every row for the
+      number of passes that scored best.  With ``alpha="auto"`` (default) the same held-out
+      rows choose the penalty among ``(1e-4, 1e-3, 1e-2)``: no true label is used to
+      choose anything.
+
+    Each feature is divided by its standard deviation inside (not centred: sparse rows stay
+    sparse, and every form of the same matrix gives the same model; centre dense features
+    yourself, e.g. with ``StandardScaler``, if their means are far from 0).
+
+    Parameters
+    ----------
+    hidden_units : int, default=256
+        Units of the hidden layer.
+    alpha : "auto" or float, default="auto"
+        L2 penalty on the two weight matrices; ``"auto"`` chooses it (above).
+    init : {{"proden", "uniform"}}, default="proden"
+        The first confidences: a linear :class:`PRODEN`'s, or uniform over each set.
+    learning_rate : float, default=1e-3
+        Adam's step size.
+    batch_size : int, default=64
+        Rows per minibatch (all of them when there are fewer).
+    max_iter : int, default=200
+        Passes over the rows at most.
+    renew_every : int, default=10
+        Passes between two renewals of the confidences (1: after every pass).
+    n_iter_no_change : int, default=30
+        Passes without a better held-out candidate likelihood before training stops.
+    validation_fraction : float, default=0.1
+        Share of the rows held out for early stopping and the choice of ``alpha``.
+    classes : array-like, default=None
+        Every class; ``None``: the labels ``fit`` sees.
+    {class_weight}
+    random_state : int, RandomState instance or None, default=None
+        Draws the held-out rows, the first weights and the minibatches.
+    verbose : int, default=0
+        Print each penalty's held-out score and where it stopped.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    alpha_ : float
+        The penalty used.
+    n_iter_ : int
+        Passes of the final fit.
+    coefs_ : list of 2 ndarrays
+        The weight matrices, ``(n_features, hidden_units)`` and ``(hidden_units, n_classes)``.
+    intercepts_ : list of 2 ndarrays
+        The biases of the two layers.
+    selection_ : list of dict
+        Each penalty tried: ``alpha``, ``held_out_log_loss`` (the best of its passes) and
+        ``n_iter`` (the pass that scored it).  Not saved with the model.
+
+    See Also
+    --------
+    PRODEN : The same loss on a linear model.
+    KernelPRODEN : The same loss on RBF kernel features, fitted by L-BFGS.
+
+    Examples
+    --------
+    {digits_candidates}
+    >>> from weaklabel.partial import MLPPRODEN
+    >>> clf = MLPPRODEN(hidden_units=64, learning_rate=0.01, max_iter=30, random_state=0).fit(X[:600], S[:600])
+    >>> round(clf.score(X[1000:], y[1000:]), 2) > 0.85
+    True
+    """
+
+    _parameter_constraints = {"hidden_units": [AT_LEAST_1],
+                              "alpha": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
+                              "init": [StrOptions({"proden", "uniform"})],
+                              "learning_rate": [Interval(Real, 0, None, closed="neither")],
+                              "batch_size": [AT_LEAST_1], "max_iter": [AT_LEAST_1], "renew_every": [AT_LEAST_1],
+                              "n_iter_no_change": [AT_LEAST_1],
+                              "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+                              "classes": ["array-like", None],
+                              "class_weight": [dict, StrOptions({"balanced"}), None],
+                              "random_state": ["random_state"], "verbose": ["verbose"]}
+
+    @keyword_only
+    def __init__(self, *, hidden_units=256, alpha="auto", init="proden", learning_rate=1e-3, batch_size=64,
+                 max_iter=200, renew_every=10, n_iter_no_change=30, validation_fraction=0.1, classes=None, class_weight=None,
+                 random_state=None, verbose=0):
+        store_params(self, locals())
+
+    @fill_doc
+    @transactional
+    def fit(self, X, y, sample_weight=None):
+        """Choose the penalty and the number of passes on held-out candidate sets, then fit.
+
+        {candidate_fit_sections}
+        """
+        Xf, S, classes, sw = fit_inputs(self, X, y, sample_weight)
+        rng = check_random_state(self.random_state)
+        n = Xf.shape[0]
+        scale = _column_scale(Xf)
+        Z = _scaled(Xf, scale)
+        n_val = int(round(self.validation_fraction * n))
+        if n_val < 1 or n_val > n - 2:
+            raise ValueError(f"MLPPRODEN holds out validation_fraction={self.validation_fraction} of the {n} rows "
+                             f"for early stopping: {n_val} rows, but it needs at least 1 held out and 2 to fit.")
+        perm = rng.permutation(n)
+        held, part = np.sort(perm[:n_val]), np.sort(perm[n_val:])
+        alphas = list(ALPHAS) if self.alpha == "auto" else [float(self.alpha)]
+        w_part = None if sw is None else sw[part]
+        Q_part = self._first_confidences(Z[part], S[part], w_part)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        selection = []
+        for alpha in alphas:
+            _, best_loss, best_epoch = self._train(Z[part], S[part], Q_part, w_part, alpha, seed,
+                                                   held=(Z[held], S[held]))
+            selection.append({"alpha": alpha, "held_out_log_loss": best_loss, "n_iter": best_epoch})
+            if self.verbose:
+                print(f"MLPPRODEN alpha={alpha:g}: held-out candidate log loss {best_loss:.4f} after "
+                      f"{best_epoch} passes", flush=True)
+        best = min(selection, key=lambda r: r["held_out_log_loss"])
+        params, _, _ = self._train(Z, S, self._first_confidences(Z, S, sw), sw, best["alpha"], seed,
+                                   n_epochs=best["n_iter"])
+        if not all(np.isfinite(p).all() for p in params):
+            raise FloatingPointError("MLPPRODEN weights are not finite; lower learning_rate or raise alpha.")
+        self.classes_ = classes
+        self.alpha_ = float(best["alpha"])
+        self.n_iter_ = int(best["n_iter"])
+        self._scale = scale
+        self.coefs_, self.intercepts_ = [params[0], params[2]], [params[1], params[3]]
+        self.selection_ = selection
+        return self
+
+    def _first_confidences(self, Z, S, sw):
+        """The confidences PRODEN starts from: a linear PRODEN's (``init="proden"``) or uniform."""
+        uniform = S / S.sum(axis=1, keepdims=True)
+        if self.init == "uniform":
+            return uniform
+        from ._proden import PRODEN
+
+        lin = PRODEN(init="clpl").fit(Z, S, sample_weight=sw)
+        return _restricted(lin.predict_proba(Z), S)
+
+    def _train(self, Z, S, Q, sw, alpha, seed, held=None, n_epochs=None):
+        """Adam on PRODEN's loss from confidences ``Q``, renewed after every pass; with
+        ``held`` ``(rows, sets)``, stop when their candidate likelihood has not improved for
+        ``n_iter_no_change`` passes: ``(best params, best held-out loss, its pass)``; else
+        ``n_epochs`` passes: ``(params, nan, n_epochs)``.
+        """
+        rng = np.random.RandomState(seed)
+        n, d = Z.shape
+        K, h = S.shape[1], int(self.hidden_units)
+        params = _glorot(rng, d, h, K)
+        state = _Adam(params, float(self.learning_rate))
+        batch = min(int(self.batch_size), n)
+        Q = Q.copy()
+        best = (np.inf, 0, params)
+        stale = 0
+        for epoch in range(1, (self.max_iter if n_epochs is None else n_epochs) + 1):
+            order = rng.permutation(n)
+            for lo in range(0, n, batch):
+                rows = order[lo:lo + batch]
+                _, grads = mlp_loss(params, Z[rows], Q[rows], None if sw is None else sw[rows], alpha)
+                params = state.step(params, grads)
+            if epoch % self.renew_every == 0:
+                Q = _restricted(softmax(_forward(params, Z), axis=1), S)
+            if held is None:
+                continue
+            ll = candidate_log_loss(held[1], softmax(_forward(params, held[0]), axis=1))
+            if ll < best[0] - 1e-4:
+                best, stale = (ll, epoch, params), 0
+            else:
+                stale += 1
+                if stale >= self.n_iter_no_change:
+                    break
+        if held is None:
+            return params, float("nan"), n_epochs
+        return best[2], float(best[0]), int(best[1])
+
+    def _scores(self, X):
+        check_is_fitted(self, "coefs_")
+        check_X_values(X)
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        Z = _scaled(X, self._scale)
+        return _forward((self.coefs_[0], self.intercepts_[0], self.coefs_[1], self.intercepts_[1]), Z)
+
+    @fill_doc
+    def decision_function(self, X):
+        """Return the class scores (the logits of :meth:`predict_proba`).
+
+        {rows_to_score}
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), or (n_samples,) with two classes
+            The score of each class, columns in the order of ``classes_``; with two classes,
+            the score of ``classes_[1]`` minus that of ``classes_[0]``.
+        """
+        s = self._scores(X)
+        return s[:, 1] - s[:, 0] if s.shape[1] == 2 else s
+
+    @fill_doc
+    def predict(self, X):
+        """Return the class of the largest score.
+
+        {predict_sections}
+        """
+        scores = self._scores(X)
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    # ---- persistence ---------------------------------------------------------------------
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        from .._persist import count, length
+
+        d, h, K = count(state, "n_features_in"), count(state, "hidden_units"), length(shapes, "classes")
+        return {"W1": ("f", (d, h), True), "b1": ("f", (h,), True), "W2": ("f", (h, K), True),
+                "b2": ("f", (K,), True), "scale": ("f", (d,), True),
+                "classes": ("*", (K,), True)}
+
+    def _state_arrays(self):
+        return {"W1": self.coefs_[0], "b1": self.intercepts_[0], "W2": self.coefs_[1], "b2": self.intercepts_[1],
+                "scale": self._scale, "classes": self.classes_}
+
+    def _state_meta(self):
+        return {"n_features_in": int(self.n_features_in_), "hidden_units": int(self.coefs_[0].shape[1]),
+                "alpha": self.alpha_, "n_iter": int(self.n_iter_)}
+
+    def _set_state(self, arrays, meta):
+        alpha = meta.get("alpha")
+        if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not np.isfinite(alpha) or alpha < 0:
+            raise ValueError(f"alpha must be a finite number >= 0; got {alpha!r}")
+        arrays = {k: np.asarray(v) for k, v in arrays.items()}
+        for key in ("W1", "b1", "W2", "b2", "scale"):
+            if not np.isfinite(arrays[key]).all():
+                raise ValueError(f"{key} is not finite")
+        if not (arrays["scale"] > 0).all():
+            raise ValueError("scale must be positive")
+        classes = arrays["classes"]
+        if np.unique(classes).size != classes.size:
+            raise ValueError("classes must be distinct labels")
+        as64 = {k: np.ascontiguousarray(arrays[k], dtype=np.float64) for k in ("W1", "b1", "W2", "b2", "scale")}
+        self.coefs_, self.intercepts_ = [as64["W1"], as64["W2"]], [as64["b1"], as64["b2"]]
+        self._scale = as64["scale"]
+        self.classes_ = classes
+        self.n_features_in_ = int(meta["n_features_in"])
+        self.alpha_, self.n_iter_ = float(alpha), int(meta["n_iter"])
+        self.selection_ = []
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+class _Adam:
+    """Adam's update (Kingma & Ba, ICLR 2015; the defaults beta1 0.9, beta2 0.999, eps 1e-8)."""
+
+    def __init__(self, params, lr, beta1=0.9, beta2=0.999, eps=1e-8):
+        self.lr, self.beta1, self.beta2, self.eps = lr, beta1, beta2, eps
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+        self.t = 0
+
+    def step(self, params, grads):
+        self.t += 1
+        b1, b2 = self.beta1, self.beta2
+        lr = self.lr * np.sqrt(1.0 - b2 ** self.t) / (1.0 - b1 ** self.t)
+        out = []
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= b1
+            m += (1.0 - b1) * g
+            v *= b2
+            v += (1.0 - b2) * (g * g)
+            out.append(p - lr * m / (np.sqrt(v) + self.eps))
+        return tuple(out)
+
+
+def _glorot(rng, d, h, K):
+    """Glorot-uniform first weights (as scikit-learn's MLP for ReLU), zero biases drawn after."""
+    def layer(fan_in, fan_out):
+        bound = np.sqrt(6.0 / (fan_in + fan_out))
+        return rng.uniform(-bound, bound, (fan_in, fan_out))
+
+    return layer(d, h), np.zeros(h), layer(h, K), np.zeros(K)
+
+
+def _column_scale(X):
+    """The standard deviation of each column of ``X`` (dense or CSR); 1 for a constant column."""
+    if sp.issparse(X):
+        m = np.asarray(X.mean(axis=0)).ravel()
+        scale = np.sqrt(np.maximum(np.asarray(X.multiply(X).mean(axis=0)).ravel() - m * m, 0.0))
+    else:
+        scale = X.std(axis=0)
+    scale[scale < 1e-12] = 1.0
+    return scale
+
+
+def _scaled(X, scale):
+    """``X / scale`` column by column (CSR stays CSR)."""
+    if sp.issparse(X):
+        return sp.csr_matrix(X.multiply(1.0 / scale[None, :]), dtype=np.float64)
+    return np.asarray(X, dtype=np.float64) / scale

@@ -1,0 +1,240 @@
+"""MLPPRODEN: a plain-numpy reference of the loss and gradient (row by row) and of the whole fit
+(standardising, held-out rows, Glorot start, Adam on minibatches, renewed confidences, early
+stopping, refit); the label-free choice of alpha; save/load and bad input."""
+
+import copy
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import check_grad
+from sklearn.datasets import load_digits
+
+import weaklabel
+from weaklabel.partial import MLPPRODEN, mlp_loss
+from weaklabel.partial._mlp import ALPHAS
+from weaklabel.simulate import make_candidate_sets
+
+
+def _reference_loss(params, X, Q, w, alpha):
+    """The loss and its gradient, one row at a time, by the chain rule written out."""
+    W1, b1, W2, b2 = params
+    gW1, gb1, gW2, gb2 = (np.zeros_like(p) for p in params)
+    total, W = 0.0, float(sum(w))
+    for i in range(X.shape[0]):
+        a = X[i] @ W1 + b1
+        h = np.where(a > 0, a, 0.0)
+        z = h @ W2 + b2
+        p = np.exp(z - z.max())
+        p = p / p.sum()
+        total += w[i] * -sum(Q[i, k] * np.log(p[k]) for k in range(z.size) if Q[i, k] > 0)
+        g = w[i] * (p - Q[i]) / W
+        gW2 += np.outer(h, g)
+        gb2 += g
+        gh = (W2 @ g) * (a > 0)
+        gW1 += np.outer(X[i], gh)
+        gb1 += gh
+    loss = total / W + alpha / 2 * ((W1 ** 2).sum() + (W2 ** 2).sum())
+    return loss, (gW1 + alpha * W1, gb1, gW2 + alpha * W2, gb2)
+
+
+def _random_problem(rng, n, d, h, K):
+    params = (rng.randn(d, h), rng.randn(h) * 0.1, rng.randn(h, K), rng.randn(K) * 0.1)
+    X = rng.randn(n, d)
+    S = rng.rand(n, K) < 0.4
+    S[np.arange(n), rng.randint(0, K, n)] = True
+    Q = S * rng.rand(n, K)
+    Q = Q / Q.sum(axis=1, keepdims=True)
+    return params, X, Q, rng.rand(n) + 0.1
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_the_loss_and_gradient_equal_the_row_by_row_reference(seed):
+    rng = np.random.RandomState(seed)
+    n, d, h, K = rng.randint(1, 9), rng.randint(1, 5), rng.randint(1, 6), rng.randint(2, 5)
+    params, X, Q, w = _random_problem(rng, n, d, h, K)
+    alpha = float(rng.choice([0.0, 0.01, 1.0]))
+    loss, grads = mlp_loss(params, X, Q, w, alpha)
+    ref_loss, ref_grads = _reference_loss(params, X, Q, w, alpha)
+    assert loss == pytest.approx(ref_loss, rel=1e-10, abs=1e-12)
+    for g, r in zip(grads, ref_grads):
+        np.testing.assert_allclose(g, r, rtol=1e-9, atol=1e-12)
+    # sparse rows give the same loss and gradient
+    sloss, sgrads = mlp_loss(params, sp.csr_matrix(X), Q, w, alpha)
+    assert sloss == pytest.approx(loss, rel=1e-12)
+    for g, r in zip(sgrads, grads):
+        np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-12)
+
+
+def test_the_gradient_is_the_derivative_of_the_loss():
+    rng = np.random.RandomState(1)
+    params, X, Q, w = _random_problem(rng, 7, 3, 4, 3)
+    shapes = [p.shape for p in params]
+
+    def unpack(theta):
+        out, at = [], 0
+        for s in shapes:
+            size = int(np.prod(s))
+            out.append(theta[at:at + size].reshape(s))
+            at += size
+        return tuple(out)
+
+    theta = np.concatenate([p.ravel() for p in params])
+    err = check_grad(lambda t: mlp_loss(unpack(t), X, Q, w, 0.1)[0],
+                     lambda t: np.concatenate([g.ravel() for g in mlp_loss(unpack(t), X, Q, w, 0.1)[1]]), theta)
+    assert err < 1e-5
+
+
+def _reference_fit(X, S, *, alpha, hidden, lr, batch, max_iter, renew, patience, frac, seed):
+    """MLPPRODEN's fit with init="uniform" and a given alpha, in plain numpy and loops."""
+    n, d = X.shape
+    K = S.shape[1]
+    scale = X.std(axis=0)
+    scale[scale < 1e-12] = 1.0
+    Z = X / scale
+    rng = np.random.RandomState(seed)
+    perm = rng.permutation(n)
+    n_val = int(round(frac * n))
+    held, part = np.sort(perm[:n_val]), np.sort(perm[n_val:])
+    net_seed = rng.randint(np.iinfo(np.int32).max)
+
+    def softmax_rows(A):
+        E = np.exp(A - A.max(axis=1, keepdims=True))
+        return E / E.sum(axis=1, keepdims=True)
+
+    def forward(p, A):
+        return np.maximum(A @ p[0] + p[1], 0) @ p[2] + p[3]
+
+    def train(Zt, St, epochs, held_rows=None):
+        r = np.random.RandomState(net_seed)
+        b1, b2 = np.sqrt(6 / (d + hidden)), np.sqrt(6 / (hidden + K))
+        p = [r.uniform(-b1, b1, (d, hidden)), np.zeros(hidden), r.uniform(-b2, b2, (hidden, K)), np.zeros(K)]
+        m = [np.zeros_like(a) for a in p]
+        v = [np.zeros_like(a) for a in p]
+        Q = St / St.sum(axis=1, keepdims=True)
+        t, best, stale = 0, (np.inf, 0, [a.copy() for a in p]), 0
+        for epoch in range(1, epochs + 1):
+            order = r.permutation(Zt.shape[0])
+            for lo in range(0, Zt.shape[0], batch):
+                rows = order[lo:lo + batch]
+                _, g = _reference_loss(p, Zt[rows], Q[rows], np.ones(rows.size), alpha)
+                t += 1
+                step = lr * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
+                for j in range(4):
+                    m[j] = 0.9 * m[j] + 0.1 * g[j]
+                    v[j] = 0.999 * v[j] + 0.001 * g[j] ** 2
+                    p[j] = p[j] - step * m[j] / (np.sqrt(v[j]) + 1e-8)
+            if epoch % renew == 0:
+                P = softmax_rows(forward(p, Zt)) * St
+                Q = P / P.sum(axis=1, keepdims=True)
+            if held_rows is not None:
+                Ph = softmax_rows(forward(p, Z[held_rows]))
+                ll = -np.mean(np.log((Ph * S[held_rows]).sum(axis=1)))
+                if ll < best[0] - 1e-4:
+                    best, stale = (ll, epoch, [a.copy() for a in p]), 0
+                else:
+                    stale += 1
+                    if stale >= patience:
+                        break
+        return p, best
+
+    _, best = train(Z[part], S[part], max_iter, held)
+    p, _ = train(Z, S, best[1])
+    return softmax_rows(forward(p, Z)), best[1]
+
+
+def test_a_fit_with_a_given_alpha_equals_the_plain_numpy_reference():
+    rng = np.random.RandomState(0)
+    y = np.arange(48) % 3
+    X = rng.randn(48, 4) + 1.5 * np.eye(3, 4)[y]
+    S = np.eye(3, dtype=bool)[y] | (rng.rand(48, 3) < 0.3)
+    kw = dict(alpha=0.01, hidden=5, lr=0.01, batch=16, max_iter=25, renew=3, patience=4, frac=0.25, seed=7)
+    clf = MLPPRODEN(hidden_units=5, alpha=0.01, init="uniform", learning_rate=0.01, batch_size=16, max_iter=25,
+                    renew_every=3, n_iter_no_change=4, validation_fraction=0.25, random_state=7).fit(X, S)
+    ref, n_iter = _reference_fit(X, S, **kw)
+    assert clf.n_iter_ == n_iter and clf.alpha_ == 0.01 and len(clf.selection_) == 1
+    np.testing.assert_allclose(clf.predict_proba(X), ref, rtol=1e-7, atol=1e-10)
+
+
+@pytest.fixture(scope="module")
+def digits():
+    X, y = load_digits(return_X_y=True)
+    return X[:700], y[:700], make_candidate_sets(y[:700], 3, random_state=0)
+
+
+def test_alpha_auto_keeps_the_most_likely_held_out_sets_and_learns_digits(digits):
+    X, y, S = digits
+    clf = MLPPRODEN(hidden_units=32, learning_rate=0.01, max_iter=40, random_state=0).fit(X[:500], S[:500])
+    assert [r["alpha"] for r in clf.selection_] == list(ALPHAS)
+    best = min(clf.selection_, key=lambda r: r["held_out_log_loss"])
+    assert clf.alpha_ == best["alpha"] and clf.n_iter_ == best["n_iter"] >= 1
+    # three candidates a row, the true label never given: far above a third
+    assert clf.score(X[500:], y[500:]) > 0.75
+    again = MLPPRODEN(hidden_units=32, learning_rate=0.01, max_iter=40, random_state=0).fit(X[:500], S[:500])
+    np.testing.assert_array_equal(again.predict_proba(X[500:]), clf.predict_proba(X[500:]))
+
+
+def test_the_linear_start_and_the_renewal_schedule_are_used(digits):
+    X, y, S = digits
+    kw = dict(hidden_units=16, alpha=1e-3, max_iter=12, n_iter_no_change=50, random_state=0)
+    a = MLPPRODEN(init="proden", **kw).fit(X[:300], S[:300])
+    b = MLPPRODEN(init="uniform", **kw).fit(X[:300], S[:300])
+    c = MLPPRODEN(init="uniform", renew_every=1, **kw).fit(X[:300], S[:300])
+    pa, pb, pc = (m.predict_proba(X[300:]) for m in (a, b, c))
+    assert not np.allclose(pa, pb) and not np.allclose(pb, pc)
+
+
+def test_sparse_rows_give_the_dense_rows_model(digits):
+    # from uniform confidences: the linear start (PRODEN's L-BFGS) does not give the same
+    # weights on sparse and dense rows to this precision
+    X, y, S = digits
+    kw = dict(hidden_units=16, alpha=1e-3, learning_rate=0.01, max_iter=30, init="uniform", random_state=0)
+    clf = MLPPRODEN(**kw).fit(sp.csr_matrix(X[:500]), S[:500])
+    dense = MLPPRODEN(**kw).fit(X[:500], S[:500])
+    np.testing.assert_allclose(clf._scale, np.where(X[:500].std(axis=0) < 1e-12, 1.0, X[:500].std(axis=0)))
+    np.testing.assert_allclose(clf.predict_proba(sp.csr_matrix(X[500:])), dense.predict_proba(X[500:]), atol=1e-8)
+    # from uniform confidences 30 passes learn less than from the linear start (above: > 0.75)
+    assert clf.score(sp.csr_matrix(X[500:]), y[500:]) > 0.4
+
+
+def test_save_and_load_give_the_same_predictions_and_hostile_state_is_refused(digits, tmp_path):
+    X, y, S = digits
+    clf = MLPPRODEN(hidden_units=8, alpha=1e-3, max_iter=5, random_state=0).fit(X[:200], S[:200])
+    path = tmp_path / "m.wlm"
+    clf.save(path)
+    back = weaklabel.load(path)
+    np.testing.assert_array_equal(back.predict_proba(X[300:]), clf.predict_proba(X[300:]))
+    assert (back.alpha_, back.n_iter_) == (clf.alpha_, clf.n_iter_)
+    bad = copy.deepcopy(clf)
+    bad._scale = bad._scale.copy()
+    bad._scale[0] = 0.0
+    with pytest.raises(ValueError, match="scale must be positive"):
+        MLPPRODEN()._set_state(bad._state_arrays(), bad._state_meta())
+    bad = copy.deepcopy(clf)
+    bad.coefs_ = [bad.coefs_[0].copy(), bad.coefs_[1]]
+    bad.coefs_[0][0, 0] = np.inf
+    with pytest.raises(ValueError, match="W1 is not finite"):
+        MLPPRODEN()._set_state(bad._state_arrays(), bad._state_meta())
+    with pytest.raises(ValueError, match="alpha"):
+        MLPPRODEN()._set_state(clf._state_arrays(), {**clf._state_meta(), "alpha": -1.0})
+
+
+def test_bad_input_is_one_clear_error_and_leaves_the_fitted_model_unchanged(digits):
+    X, y, S = digits
+    clf = MLPPRODEN(hidden_units=8, alpha=1e-3, max_iter=5, random_state=0).fit(X[:200], S[:200])
+    before = clf.predict_proba(X[300:])
+    Xbad = X[:200].astype(float)
+    Xbad[3, 2] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        clf.fit(Xbad, S[:200])
+    with pytest.raises(ValueError, match="validation_fraction"):
+        clf.set_params(validation_fraction=0.01).fit(X[:20], S[:20])
+    clf.set_params(validation_fraction=0.1)
+    with pytest.raises(ValueError, match="sample_weight"):
+        clf.fit(X[:200], S[:200], sample_weight=-np.ones(200))
+    with pytest.raises(ValueError, match="features"):
+        clf.predict(X[:5, :10])
+    np.testing.assert_array_equal(clf.predict_proba(X[300:]), before)
