@@ -26,20 +26,22 @@ EXPERIMENT = "pll-realworld"
 DATASETS = ("lost", "birdsong", "italian")
 LEARNERS = ("avg-perceptron", "max-perceptron", "avg-pegasos", "max-pegasos", "proden", "proden-ll", "proden-aa",
             "proden-clpl", "clpl",
-            "pl-knn", "kernel-proden", "sklearn-sgd-expand", "sklearn-lr-expand", "perceptron", "pegasos")
-FIGURE_LEARNERS = ("avg-pegasos", "max-pegasos", "proden", "proden-clpl", "clpl", "pl-knn", "kernel-proden",
+            "pl-knn", "kernel-proden", "mlp-proden", "sklearn-sgd-expand", "sklearn-lr-expand", "perceptron", "pegasos")
+FIGURE_LEARNERS = ("avg-pegasos", "max-pegasos", "proden", "proden-clpl", "clpl", "pl-knn", "kernel-proden", "mlp-proden",
                    "sklearn-lr-expand", "pegasos")
 #: shorter legend entries for the figure (the tables keep the full names)
 FIGURE_LABELS = {"scikit-learn LogisticRegression, expanded sets weighted 1/|S|": "sklearn LR, expanded",
                  "KernelPRODEN (RBF, chosen by candidate likelihood)": "KernelPRODEN (RBF)",
+                 "MLPPRODEN (network, chosen by candidate likelihood)": "MLPPRODEN (network)",
                  "oracle Pegasos (true labels)": "oracle Pegasos"}
-BATCH = ("proden", "proden-clpl", "clpl", "pl-knn", "kernel-proden")   # fitted once on the rows (no passes)
+BATCH = ("proden", "proden-clpl", "clpl", "pl-knn", "kernel-proden", "mlp-proden")   # fitted once on the rows (no passes)
 #: learners that choose their own hyper-parameters inside fit, from candidate sets alone (no
 #: outer grid), and the sets they run on: KernelPRODEN's default selection on italian (17,500
 #: rows, 90 classes) costs about 25 s per 100 L-BFGS iterations of one of its ten fits
-SELF_SELECTING = {"kernel-proden": ("lost", "birdsong")}
+SELF_SELECTING = {"kernel-proden": ("lost", "birdsong"), "mlp-proden": ("lost", "birdsong")}
 #: a quick run's slice of their (same) code path
-QUICK_SELF_SELECTING = {"n_components": 100, "max_iter": 100}
+QUICK_SELF_SELECTING = {"kernel-proden": {"n_components": 100, "max_iter": 100},
+                        "mlp-proden": {"hidden_units": 64, "max_iter": 30}}
 #: chosen by the likelihood of the validation candidate sets instead of the ambiguous error
 BY_LIKELIHOOD = {"proden-ll": "proden"}
 #: chosen by PLENCH's approximated accuracy of the validation part (Wang et al., ICLR 2025):
@@ -50,6 +52,7 @@ LABELS = {"avg-perceptron": "Avg Perceptron", "max-perceptron": "Max Perceptron"
           "proden-ll": "PRODEN, alpha by candidate likelihood",
           "proden-aa": "PRODEN, alpha by approximated accuracy (PLENCH)", "proden-clpl": "PRODEN from CLPL", "clpl": "CLPL",
           "pl-knn": "PL-KNN", "kernel-proden": "KernelPRODEN (RBF, chosen by candidate likelihood)",
+          "mlp-proden": "MLPPRODEN (network, chosen by candidate likelihood)",
           "sklearn-sgd-expand": "scikit-learn SGD, expanded sets",
           "sklearn-lr-expand": "scikit-learn LogisticRegression, expanded sets weighted 1/|S|",
           "perceptron": "oracle Perceptron (true labels)",
@@ -76,6 +79,8 @@ GRID = {
     # its own choice inside fit; the selection's L-BFGS budget named so that the cells of the
     # default before it existed (every selection fit at max_iter=500) are not reused
     "kernel-proden": {"selection_max_iter": [150]},
+    # its own choice inside fit (penalty and passes on held-out candidate sets); the defaults
+    "mlp-proden": {"hidden_units": [256]},
     "sklearn-lr-expand": {"C": [0.01, 0.1, 1.0, 10.0, 100.0]},
 }
 
@@ -117,9 +122,11 @@ def split_cell(config):
         est = make_learner(method, params).fit(X[train], S[train])
         seconds = time.perf_counter() - start
         pred = est.predict(X[test])
+        chosen = ({"alpha": est.alpha_, "gamma": float(f"{est.gamma_:.3g}")} if hasattr(est, "gamma_")
+                  else {"alpha": est.alpha_, "passes": est.n_iter_})
         return {"accuracy": accuracy(y[test], pred), "ambiguous_error": ambiguous_zero_one_loss(S[test], pred),
-                "chosen": {"alpha": est.alpha_, "gamma": float(f"{est.gamma_:.3g}")},
-                "val_errors": {fmt_params({"gamma": r["gamma"], "alpha": r["alpha"]}): r["held_out_log_loss"]
+                "chosen": chosen,
+                "val_errors": {fmt_params({k: r[k] for k in ("gamma", "alpha") if k in r}): r["held_out_log_loss"]
                                for r in est.selection_},
                 "n_train": int(train.size), "n_test": int(test.size), "fit_seconds": seconds}
     val_err = {}
@@ -238,7 +245,7 @@ def execute(ctx):
                 continue
             grid = grid_points(GRID[method])
             if p["quick"]:
-                grid = [QUICK_SELF_SELECTING] if method in SELF_SELECTING else grid[-2:]
+                grid = [QUICK_SELF_SELECTING[method]] if method in SELF_SELECTING else grid[-2:]
             cells += [ctx.cell(split_cell, "eval", dataset=name, method=method, split=split, passes=p["passes"],
                                grid=grid) for split in range(p["splits"])]
     rows = ctx.run(cells, desc="splits")
@@ -257,7 +264,7 @@ def execute(ctx):
                 continue
             grid = grid_points(GRID[method])
             if p["quick"]:
-                grid = [QUICK_SELF_SELECTING] if method in SELF_SELECTING else grid[-2:]
+                grid = [QUICK_SELF_SELECTING[method]] if method in SELF_SELECTING else grid[-2:]
             cv += [ctx.cell(split_cell, "cv", dataset=name, method=method, fold=fold, passes=p["passes"], grid=grid)
                    for fold in range(p["cv_run_folds"])]
     return rows, ceil, ctx.run(cv, desc="10-fold")
@@ -337,8 +344,9 @@ def summarize(ctx, result):
              "test part (mean +- std over splits). Hyper-parameters chosen inside the training part by the "
              "ambiguous (candidate-set) validation error (PLENCH's covering rate), two PRODEN columns by the "
              "candidate likelihood and by PLENCH's approximated accuracy; KernelPRODEN chooses its kernel width and penalty inside fit by "
-             "the likelihood of held-out candidate sets (run on lost and birdsong only: its selection on italian would "
-             "take about 20 minutes a split)." + (" QUICK run." if p["quick"] else ""))
+             "the likelihood of held-out candidate sets, MLPPRODEN its penalty and number of passes the same way "
+             "(both run on lost and birdsong only: KernelPRODEN's selection on italian would take about 20 minutes a "
+             "split, MLPPRODEN's about 2.5 minutes)." + (" QUICK run." if p["quick"] else ""))
     return Summary("Candidate-label learners on real partial-label data", intro, tables, [figure])
 
 
