@@ -152,6 +152,36 @@ class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
 
 
 
+class ScoredClassifier:
+    """Mixin: ``decision_function`` and ``predict`` from the class scores a class gives by
+    ``_scores(X)`` (which validates ``X`` and checks that the model is fitted).
+    """
+
+    @fill_doc
+    def decision_function(self, X):
+        """Return the class scores (the logits of ``predict_proba``).
+
+        {rows_to_score}
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), or (n_samples,) with two classes
+            The score of each class, columns in the order of ``classes_``; with two classes,
+            the score of ``classes_[1]`` minus that of ``classes_[0]``.
+        """
+        s = self._scores(X)
+        return s[:, 1] - s[:, 0] if s.shape[1] == 2 else s
+
+    @fill_doc
+    def predict(self, X):
+        """Return the class of the largest score.
+
+        {predict_sections}
+        """
+        scores = self._scores(X)
+        return self.classes_[np.argmax(scores, axis=1)]
+
+
 class SoftmaxProba:
     """Mixin: ``predict_proba`` and ``predict_log_proba`` as the softmax of the class scores a
     class gives by ``_proba_scores(X)`` (its scores, divided by a temperature where it has one).

@@ -552,13 +552,20 @@ def run_kernel_pll(names=("lost", "birdsong"), out=print):
                    ("PRODEN(alpha=1e-3), linear", lambda: PRODEN(alpha=1e-3).fit(Xtr, Str)),
                    ("RBF SVC on the TRUE labels (ceiling)", lambda: SVC(C=10.0).fit(Xtr, y[train]))]
         out(f"{name} (split 0 of pll-realworld: {Xtr.shape[0]} training rows x {Xtr.shape[1]} features)")
-        base = None
-        for label, fn in methods:
-            t, est = _timed_fit(fn, 1)
-            acc = float(np.mean(est.predict(Xte) == yte))
-            base = t if base is None else base
-            rows.append({"dataset": name, "method": label, "seconds": t, "ratio": t / base, "accuracy": acc})
-            out(f"  {label:62s} {t:8.1f} s  {t / base:6.2f}x  test accuracy {acc:.3f}")
+        rows += _fits_side_by_side(name, methods, Xte, yte, out)
+    return rows
+
+
+def _fits_side_by_side(name, methods, Xte, yte, out):
+    """One timed fit of each ``(label, fit)`` in turn: seconds, the ratio to the first and the
+    test accuracy, printed and returned as one dict per method."""
+    rows, base = [], None
+    for label, fn in methods:
+        t, est = _timed_fit(fn, 1)
+        acc = float(np.mean(est.predict(Xte) == yte))
+        base = t if base is None else base
+        rows.append({"dataset": name, "method": label, "seconds": t, "ratio": t / base, "accuracy": acc})
+        out(f"  {label:62s} {t:8.1f} s  {t / base:6.2f}x  test accuracy {acc:.3f}")
     return rows
 
 
@@ -737,11 +744,5 @@ def run_mlp_pll(names=("lost", "birdsong"), out=print):
                    ("sklearn MLPClassifier(256) on the TRUE labels (ceiling)",
                     lambda: MLPClassifier((256,), early_stopping=True, random_state=0).fit(Xtr, y[train]))]
         out(f"{name} (split 0 of pll-realworld: {Xtr.shape[0]} training rows x {Xtr.shape[1]} features)")
-        base = None
-        for label, fn in methods:
-            t, est = _timed_fit(fn, 1)
-            acc = float(np.mean(est.predict(Xte) == yte))
-            base = t if base is None else base
-            rows_out.append({"dataset": name, "method": label, "seconds": t, "ratio": t / base, "accuracy": acc})
-            out(f"  {label:62s} {t:8.1f} s  {t / base:6.2f}x  test accuracy {acc:.3f}")
+        rows_out += _fits_side_by_side(name, methods, Xte, yte, out)
     return rows_out

@@ -78,3 +78,15 @@ def fit_inputs(est, X, y, sample_weight):
         sw = class_weighted(sw, S / S.sum(axis=1, keepdims=True), classes, est.class_weight)
     Xf = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
     return Xf, S, classes, sw
+
+
+def held_out_split(est, n, rng, purpose, advice=""):
+    """``(held, part)``: ``est.validation_fraction`` of ``n`` rows held out at random (sorted
+    indices) and the rest, for ``purpose`` (said in the error when the split leaves fewer than
+    1 held-out row or 2 rows to fit, with ``advice``)."""
+    n_val = int(round(est.validation_fraction * n))
+    if n_val < 1 or n_val > n - 2:
+        raise ValueError(f"{purpose} holds out validation_fraction={est.validation_fraction} of the {n} rows: "
+                         f"{n_val} rows, but it needs at least 1 held out and 2 to fit{advice}.")
+    perm = rng.permutation(n)
+    return np.sort(perm[:n_val]), np.sort(perm[n_val:])

@@ -17,9 +17,9 @@ from .._online import CandidateScore
 from .._persist import SavesModel, register
 from .._validation import (AT_LEAST_1, NON_NEGATIVE, Interval, StrOptions, check_X_values, keyword_only,
                            store_params, transactional)
-from ..linear import SoftmaxProba
+from ..linear import ScoredClassifier, SoftmaxProba
 from ..metrics import candidate_log_loss
-from ._batch import fit_inputs
+from ._batch import fit_inputs, held_out_split
 from .._lbfgs import lbfgs_fit
 from ._proden import _scores, candidate_likelihood_loss, proden_rounds
 
@@ -63,7 +63,7 @@ def nystroem_map(X, landmarks, gamma):
 
 @register
 @fill_doc
-class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
+class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
     """PRODEN on RBF kernel features, with the kernel width and the penalty chosen from
     candidate sets alone.
 
@@ -180,13 +180,8 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
         alphas = list(ALPHAS) if self.alpha == "auto" else [float(self.alpha)]
         selection = []
         if len(gammas) * len(alphas) > 1:
-            n_val = int(round(self.validation_fraction * n))
-            if n_val < 1 or n_val > n - 2:
-                raise ValueError(f"choosing gamma/alpha holds out validation_fraction={self.validation_fraction} "
-                                 f"of the {n} rows: {n_val} rows, but it needs at least 1 held out and 2 to fit; "
-                                 "give gamma and alpha as numbers for so few rows.")
-            perm = rng.permutation(n)
-            held, part = np.sort(perm[:n_val]), np.sort(perm[n_val:])
+            held, part = held_out_split(self, n, rng, "choosing gamma/alpha",
+                                        "; give gamma and alpha as numbers for so few rows")
             landmarks = _landmarks(Xf[part], self.n_components, rng)
             w_part = None if sw is None else sw[part]
             for gamma in gammas:
@@ -237,30 +232,6 @@ class KernelPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, Ba
         X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
         F = (rbf_kernel(X, self.landmarks_, gamma=self.gamma_) @ self._normalization.T - self._mean) / self._std
         return _scores(F, self._W, F.shape[1])
-
-    @fill_doc
-    def decision_function(self, X):
-        """Return the class scores ``phi(x) @ W`` (the logits of :meth:`predict_proba`).
-
-        {rows_to_score}
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes), or (n_samples,) with two classes
-            The score of each class, columns in the order of ``classes_``; with two classes,
-            the score of ``classes_[1]`` minus that of ``classes_[0]``.
-        """
-        s = self._scores(X)
-        return s[:, 1] - s[:, 0] if s.shape[1] == 2 else s
-
-    @fill_doc
-    def predict(self, X):
-        """Return the class of the largest score.
-
-        {predict_sections}
-        """
-        scores = self._scores(X)
-        return self.classes_[np.argmax(scores, axis=1)]
 
     # ---- persistence ---------------------------------------------------------------------
     @classmethod

@@ -16,9 +16,9 @@ from .._online import CandidateScore
 from .._persist import SavesModel, register
 from .._validation import (AT_LEAST_1, Interval, StrOptions, check_X_values, keyword_only, store_params,
                            transactional)
-from ..linear import SoftmaxProba
+from ..linear import ScoredClassifier, SoftmaxProba
 from ..metrics import candidate_log_loss
-from ._batch import fit_inputs
+from ._batch import fit_inputs, held_out_split
 
 __all__ = ["MLPPRODEN", "mlp_loss"]
 
@@ -100,7 +100,7 @@ def _restricted(P, S):
 
 @register
 @fill_doc
-class MLPPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
+class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
     """PRODEN on a one-hidden-layer neural network: a non-linear learner from candidate sets.
 
     Lv, Xu, Feng, Niu, Geng & Sugiyama, "Progressive Identification of True Labels for
@@ -222,12 +222,7 @@ class MLPPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseE
         n = Xf.shape[0]
         scale = _column_scale(Xf)
         Z = _scaled(Xf, scale)
-        n_val = int(round(self.validation_fraction * n))
-        if n_val < 1 or n_val > n - 2:
-            raise ValueError(f"MLPPRODEN holds out validation_fraction={self.validation_fraction} of the {n} rows "
-                             f"for early stopping: {n_val} rows, but it needs at least 1 held out and 2 to fit.")
-        perm = rng.permutation(n)
-        held, part = np.sort(perm[:n_val]), np.sort(perm[n_val:])
+        held, part = held_out_split(self, n, rng, "MLPPRODEN's early stopping")
         alphas = list(ALPHAS) if self.alpha == "auto" else [float(self.alpha)]
         w_part = None if sw is None else sw[part]
         Q_part = self._first_confidences(Z[part], S[part], w_part)
@@ -305,30 +300,6 @@ class MLPPRODEN(SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseE
         X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
         Z = _scaled(X, self._scale)
         return _forward((self.coefs_[0], self.intercepts_[0], self.coefs_[1], self.intercepts_[1]), Z)
-
-    @fill_doc
-    def decision_function(self, X):
-        """Return the class scores (the logits of :meth:`predict_proba`).
-
-        {rows_to_score}
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes), or (n_samples,) with two classes
-            The score of each class, columns in the order of ``classes_``; with two classes,
-            the score of ``classes_[1]`` minus that of ``classes_[0]``.
-        """
-        s = self._scores(X)
-        return s[:, 1] - s[:, 0] if s.shape[1] == 2 else s
-
-    @fill_doc
-    def predict(self, X):
-        """Return the class of the largest score.
-
-        {predict_sections}
-        """
-        scores = self._scores(X)
-        return self.classes_[np.argmax(scores, axis=1)]
 
     # ---- persistence ---------------------------------------------------------------------
     @classmethod
