@@ -69,6 +69,32 @@ def test_the_loss_and_gradient_equal_the_row_by_row_reference(seed):
         np.testing.assert_allclose(g, r, rtol=1e-10, atol=1e-12)
 
 
+def test_rows_of_weight_zero_add_nothing_and_a_batch_of_them_leaves_the_penalty():
+    rng = np.random.RandomState(3)
+    params, X, Q, w = _random_problem(rng, 6, 3, 4, 3)
+    w[:3] = 0.0
+    loss, grads = mlp_loss(params, X, Q, w, 0.1)
+    loss3, grads3 = mlp_loss(params, X[3:], Q[3:], w[3:], 0.1)
+    assert loss == pytest.approx(loss3, rel=1e-12)
+    for g, h in zip(grads, grads3):
+        np.testing.assert_allclose(g, h, rtol=1e-12, atol=1e-14)
+    loss0, grads0 = mlp_loss(params, X, Q, np.zeros(6), 0.1)
+    assert loss0 == pytest.approx(0.05 * ((params[0] ** 2).sum() + (params[2] ** 2).sum()))
+    np.testing.assert_allclose(grads0[0], 0.1 * params[0])
+    assert not grads0[1].any() and not grads0[3].any()
+
+
+def test_mostly_zero_sample_weights_fit_and_all_zero_is_refused(digits):
+    X, y, S = digits
+    sw = np.zeros(400)
+    sw[::7] = 1.0                 # most minibatches hold rows of weight 0 only
+    clf = MLPPRODEN(hidden_units=8, alpha=1e-3, max_iter=5, batch_size=4, random_state=0).fit(
+        X[:400], S[:400], sample_weight=sw)
+    assert np.isfinite(clf.predict_proba(X[400:])).all()
+    with pytest.raises(ValueError, match="non-zero"):
+        MLPPRODEN(max_iter=2).fit(X[:100], S[:100], sample_weight=np.zeros(100))
+
+
 def test_the_gradient_is_the_derivative_of_the_loss():
     rng = np.random.RandomState(1)
     params, X, Q, w = _random_problem(rng, 7, 3, 4, 3)
@@ -237,4 +263,16 @@ def test_bad_input_is_one_clear_error_and_leaves_the_fitted_model_unchanged(digi
         clf.fit(X[:200], S[:200], sample_weight=-np.ones(200))
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:5, :10])
+    np.testing.assert_array_equal(clf.predict_proba(X[300:]), before)
+
+
+def test_no_finite_held_out_score_is_an_error_that_leaves_the_model(digits, monkeypatch):
+    import weaklabel.partial._mlp as mlp
+
+    X, y, S = digits
+    clf = MLPPRODEN(hidden_units=8, alpha=1e-3, max_iter=5, random_state=0).fit(X[:200], S[:200])
+    before = clf.predict_proba(X[300:])
+    monkeypatch.setattr(mlp, "candidate_log_loss", lambda S, P: float("nan"))
+    with pytest.raises(FloatingPointError, match="no pass gave a finite held-out"):
+        clf.fit(X[:200], S[:200])
     np.testing.assert_array_equal(clf.predict_proba(X[300:]), before)

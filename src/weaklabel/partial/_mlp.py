@@ -47,7 +47,8 @@ def mlp_loss(params, X, Q, sample_weight=None, alpha=0.0):
     Q : ndarray of shape (n_samples, K)
         Non-negative target weights, each row summing to 1.
     sample_weight : ndarray of shape (n_samples,) or None, default=None
-        Row weights; None weighs every row 1.
+        Row weights; None weighs every row 1.  Rows of weight 0 add nothing (all of them 0:
+        the loss is the penalty alone).
     alpha : float, default=0.0
         The L2 penalty.
 
@@ -61,17 +62,17 @@ def mlp_loss(params, X, Q, sample_weight=None, alpha=0.0):
     W1, b1, W2, b2 = params
     n = X.shape[0]
     w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    # rows of weight 0 add nothing; a batch of them only (a minibatch may be) leaves the penalty
     total = float(w.sum())
-    if total <= 0:
-        raise ValueError("sample_weight sums to 0: there is nothing to learn from.")
+    wn = w / total if total > 0 else np.zeros_like(w)
     A = np.asarray(X @ W1) + b1
     H = np.maximum(A, 0.0)
     Z = H @ W2 + b2
     logp = log_softmax(Z, axis=1)
-    loss = -float(np.sum(w * np.einsum("ik,ik->i", Q, logp))) / total
+    loss = -float(np.sum(w * np.einsum("ik,ik->i", Q, logp))) / total if total > 0 else 0.0
     loss += 0.5 * alpha * (float(np.sum(W1 * W1)) + float(np.sum(W2 * W2)))
     # d loss / d Z = w_i (p_i - Q_i) / total (each row of Q sums to 1)
-    G = (np.exp(logp) - Q) * (w / total)[:, None]
+    G = (np.exp(logp) - Q) * wn[:, None]
     gW2 = H.T @ G + alpha * W2
     gb2 = G.sum(axis=0)
     GH = (G @ W2.T) * (A > 0)
@@ -236,6 +237,9 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
                 print(f"MLPPRODEN alpha={alpha:g}: held-out candidate log loss {best_loss:.4f} after "
                       f"{best_epoch} passes", flush=True)
         best = min(selection, key=lambda r: r["held_out_log_loss"])
+        if best["n_iter"] < 1:
+            raise FloatingPointError("MLPPRODEN: no pass gave a finite held-out candidate likelihood; lower "
+                                     "learning_rate or raise alpha.")
         params, _, _ = self._train(Z, S, self._first_confidences(Z, S, sw), sw, best["alpha"], seed,
                                    n_epochs=best["n_iter"])
         if not all(np.isfinite(p).all() for p in params):
