@@ -263,7 +263,7 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         return _restricted(lin.predict_proba(Z), S)
 
     def _train(self, Z, S, Q, sw, alpha, seed, held=None, n_epochs=None):
-        """Adam on PRODEN's loss from confidences ``Q``, renewed after every pass; with
+        """Adam on PRODEN's loss from confidences ``Q``, renewed every ``renew_every`` passes; with
         ``held`` ``(rows, sets)``, stop when their candidate likelihood has not improved for
         ``n_iter_no_change`` passes: ``(best params, best held-out loss, its pass)``; else
         ``n_epochs`` passes: ``(params, nan, n_epochs)``.
