@@ -303,19 +303,26 @@ def test_float32_rows_follow_the_reference_to_float32_precision(cls, problem):
     assert_array_equal(est.predictions_[clear], est.classes_[preds[clear]])
 
 
+@pytest.mark.parametrize("n_features", [1, 37])
+@pytest.mark.parametrize("n_classes", [5, 6, 7, 9, 10])
 @pytest.mark.parametrize("cls", [AvgPegasos, AvgPerceptron])
-def test_classes_updated_together_tie_exactly_and_go_to_the_lowest_index(cls):
+def test_classes_updated_together_tie_exactly_and_go_to_the_lowest_index(cls, n_classes, n_features):
     """Classes with the same update history have the same weights, so their scores must be
     equal to the bit and the tie go to the lowest index.  A version of the dense kernel whose
     sums started from their first term let the compiler scale the product differently for
-    the last of five classes, and round 1 predicted class 4 instead of 0."""
+    the last of five classes, and round 1 predicted class 4 instead of 0.  The class counts
+    cover both widths of the scoring loop (four and five classes a loop, with and without
+    repeated classes in the last block), on one feature and on rows long enough to be
+    summed in vector lanes."""
     x = float.fromhex("-0x1.47464a7815cb4p-2")
     X = np.array([[x], [x], [0.0], [float.fromhex("0x1.69f17b7f34366p-2")]])
-    S = np.ones((4, 5), bool)
-    S[0, 1] = False                      # round 0 moves classes 0, 2, 3, 4 together and 1 apart
+    X = X * np.linspace(1.0, 2.0, n_features)             # column 0 as before
+    S = np.ones((4, n_classes), bool)
+    S[0, 1] = False                      # round 0 moves classes 0, 2, 3, ... together and 1 apart
     est = cls(max_iter=1, shuffle=False, **({"alpha": 1.0} if cls is AvgPegasos else {})).fit(X, S)
     assert est.predictions_[1] == 0
-    assert len({float(v) for v in est.coef_[[0, 2, 3, 4], 0]}) == 1
+    together = [0] + list(range(2, n_classes))
+    assert len({float(v) for v in est.coef_[together, 0]}) == 1
 
 
 def test_float32_rows_whose_squares_overflow_float32_are_learned_in_float64():
