@@ -19,8 +19,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _dense_row_in_range,
-                            _prefetch, _row_nonzeros, _row_scores, _row_update)
+from .._row_kernels import (DENSE_FASTMATH, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_scores_pair, _cm_update,
+                            _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
@@ -181,11 +181,31 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     Ud = np.zeros(W.shape[0] if use_u and is_dense else 0, dtype=M.dtype)
     has_cand = cand.shape[0] > 0
     n_updates = 0
+    # dense rows are scored two at a time (:func:`_cm_scores_pair`): the second row's scores
+    # wait in scores2 and are moved by the first row's step on m_upd classes, c (x . x2)
+    scores2 = np.empty(n_classes)
+    pending = False
+    nsq2 = cross = 0.0
+    m_upd = 0
     for r in range(order.shape[0]):
         i = order[r]
         if is_dense:
             cnt = 0
-            nsq = _cm_scores(M, X_dense, i, 1.0, scores)
+            if pending:
+                nsq = nsq2
+                for k in range(n_classes):
+                    scores[k] = scores2[k]
+                for q in range(m_upd):
+                    scores[upd_k[q]] += np.float64(upd_m[q]) * cross
+                pending = False
+            elif r + 1 < order.shape[0]:
+                nsq, nsq2, cross = _cm_scores_pair(M, X_dense, i, order[r + 1], scores, scores2)
+                if rows.intercept >= 0:
+                    cross += 1.0
+                pending = True
+            else:
+                nsq = _cm_scores(M, X_dense, i, 1.0, scores)
+            m_upd = 0
             if not _dense_row_in_range(X_dense, i, nsq, rows.limits):
                 return -1                              # a row out of range: stop, W unchanged
             if rows.intercept >= 0:
@@ -293,6 +313,7 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
             if is_dense:
                 upd_m[:n_upd] = upd_c[:n_upd]
                 _cm_update(M, X_dense, i, upd_k, upd_m, n_upd, False)
+                m_upd = n_upd
             elif 4 * n_upd > n_classes:
                 # many classes move (SPA's support set early on): one contiguous,
                 # vectorised row update beats scattered per-class writes

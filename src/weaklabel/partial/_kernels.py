@@ -14,7 +14,7 @@ the lowest class index.
 import numpy as np
 from numba import njit
 
-from .._row_kernels import _cm_scores, _cm_update, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import _cm_scores, _cm_scores_pair, _cm_update, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
 
 # update rules
 RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y|
@@ -92,12 +92,35 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     radius = 1.0 / np.sqrt(alpha) if pegasos else 0.0
     n_updates = 0
     weighted = sw.shape[0] > 0
+    # dense rows are scored two at a time (:func:`_cm_scores_pair`): the second row's raw
+    # scores wait in raw2, and are moved by what the first row's round wrote into M (a fold
+    # of the scale: m_fold; a step on m_upd classes: c (x . x2), ``cross``)
+    raw2 = np.empty(n_classes)
+    pending = False
+    nsq2 = cross = 0.0
+    m_upd = 0
+    m_fold = 1.0
     for r in range(order.shape[0]):
         i = order[r]
         wi = sw[i] if weighted else 1.0
         if dense:
             cnt = 0
-            nsq = _cm_scores(M, rows.dense, i, 1.0, raw)
+            if pending:
+                nsq = nsq2
+                for k in range(n_classes):
+                    raw[k] = raw2[k] * m_fold
+                for u in range(m_upd):
+                    raw[upd_k[u]] += np.float64(upd_m[u]) * cross
+                pending = False
+            elif r + 1 < order.shape[0]:
+                nsq, nsq2, cross = _cm_scores_pair(M, rows.dense, i, order[r + 1], raw, raw2)
+                if rows.intercept >= 0:
+                    cross += 1.0
+                pending = True
+            else:
+                nsq = _cm_scores(M, rows.dense, i, 1.0, raw)
+            m_upd = 0
+            m_fold = 1.0
             if not _dense_row_in_range(rows.dense, i, nsq, rows.limits):
                 return scale, normsq, t, -1            # a row out of range: stop, W unchanged
             if rows.intercept >= 0:
@@ -166,6 +189,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
             if scale < fold_below:           # also t == 1, where the shrink gives 0
                 normsq = _fold_scale(M, scale) if dense else _fold_scale(W, scale)
                 folded = scale
+                m_fold = scale
                 scale = 1.0
             if n_upd > 0:
                 step = eta_t * wi / scale
@@ -174,6 +198,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
                 if dense:
                     upd_m[:n_upd] = upd_c[:n_upd]
                     _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, False)
+                    m_upd = n_upd
                     # ||M[k] + c x||^2 - ||M[k]||^2 = 2 c (M[k] . x) + c^2 ||x||^2, and M[k] . x
                     # is the row's raw score (times the fold): no second pass over the row
                     for u in range(n_upd):
@@ -193,6 +218,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
             if dense:
                 upd_m[:n_upd] = upd_c[:n_upd]
                 _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, False)
+                m_upd = n_upd
             else:
                 _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1
