@@ -99,23 +99,42 @@ def test_float32_rows_that_overflow_float32_after_a_shuffled_fit_with_a_caller_g
         np.testing.assert_array_equal(a.prediction_rows_, b.prediction_rows_)
 
 
-def test_the_candidate_kernel_stops_at_the_first_row_out_of_range_and_leaves_the_weights():
-    X, y = _data(20, 5)
-    S = np.zeros((20, 3), bool)
-    S[np.arange(20), y] = True
-    X[9, 0] = np.nan
+@pytest.mark.parametrize("bad", [8, 9, 20])
+def test_the_candidate_kernel_stops_at_the_first_row_out_of_range_and_leaves_the_weights(bad):
+    """Dense rows are scored two at a time: the bad row may be the first of a pair (8), the
+    second (9), whose scores were computed with the row before it, or the last row alone (20
+    of 21)."""
+    X, y = _data(21, 5)
+    S = np.zeros((21, 3), bool)
+    S[np.arange(21), y] = True
+    X[bad, 0] = np.nan
     W = np.zeros((5, 3))
-    pred = np.full(20, -7, np.intp)
-    out = _candidate_epoch(W, (1.0, 0.0, 1.0), kernel_rows(X, ROW_LIMITS), S, np.arange(20),
+    pred = np.full(21, -7, np.intp)
+    out = _candidate_epoch(W, (1.0, 0.0, 1.0), kernel_rows(X, ROW_LIMITS), S, np.arange(21),
                            (RULE_AVG, False, 1.0, 1.0), pred, np.empty(0))
     assert out[3] == -1
     assert not W.any()                       # a dense pass writes the weights back only at its end
-    assert (pred[:9] >= 0).all() and (pred[9:] == -7).all()
+    assert (pred[:bad] >= 0).all() and (pred[bad:] == -7).all()
     # rows the check has passed carry no limits: the same rows without the NaN row pass
     assert kernel_rows(X).limits == NO_LIMITS
-    out = _candidate_epoch(W, (1.0, 0.0, 1.0), kernel_rows(np.delete(X, 9, axis=0), ROW_LIMITS), S[:19],
-                           np.arange(19), (RULE_AVG, False, 1.0, 1.0), pred, np.empty(0))
+    out = _candidate_epoch(W, (1.0, 0.0, 1.0), kernel_rows(np.delete(X, bad, axis=0), ROW_LIMITS), S[:20],
+                           np.arange(20), (RULE_AVG, False, 1.0, 1.0), pred, np.empty(0))
     assert out[3] > 0 and W.any()
+
+
+@pytest.mark.parametrize("est", [AvgPerceptron(random_state=0), AvgPegasos(alpha=0.01, random_state=0),
+                                 CSPA(random_state=0), Banditron(random_state=0)], ids=repr)
+def test_a_bad_first_row_of_a_pair_leaves_the_model_as_it_was(est):
+    """Row 56 is the first of the pair (56, 57): the pass stops before the round of 56, with
+    57's scores computed and unused; the model is left as it was."""
+    X, y = _data()
+    est = est.fit(X, y)
+    before = _state(est)
+    Xbad = X.copy()
+    Xbad[56, 1] = np.nan
+    with pytest.raises(ValueError, match=r"contains NaN \(first at row 56\)"):
+        est.partial_fit(Xbad, y)
+    assert _state(est) == before
 
 
 @pytest.mark.parametrize("verified", [True, False])
