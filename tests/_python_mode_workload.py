@@ -71,6 +71,10 @@ def _workload():
     vals = np.array([1.0, -3.0, 0.0, 1e-150, 0.0, 2.0, np.inf, 7.0])
     keep("row_norms", _row_norms_in_range(vals, np.array([0, 3, 5, 8]), 1e200, 1e-100))
     keep("row_norms32", _row_norms_in_range(vals.astype(np.float32), np.array([0, 3, 5, 8]), 1e200, 1e-100))
+    from weaklabel._validation import _dense_row_norms_in_range
+    rows4 = np.array([[1.0, -3.0], [0.0, 1e-150], [np.inf, 7.0], [2.0, 0.5]])
+    keep("dense_row_norms", _dense_row_norms_in_range(rows4, 1e200, 1e-100))
+    keep("dense_row_norms32", _dense_row_norms_in_range(rows4.astype(np.float32), 1e200, 1e-100))
     for i, M in enumerate((X, sp.csr_matrix(X))):
         keep(f"avgpegasos{i}", AvgPegasos(max_iter=2, random_state=0).fit(M, S, sample_weight=np.ones(40)).coef_)
         keep(f"maxperceptron{i}", MaxPerceptron(max_iter=2, random_state=0).fit(M, S).decision_function(M))
@@ -108,6 +112,8 @@ def _workload():
     loss, G = candidate_likelihood_loss(Z, S.mask, rng.rand(40) + 0.1)
     keep("cc_loss", np.append(G.ravel(), loss))
     keep("clpl", CLPL(max_iter=5).fit(X, S).coef_)
+    # an odd number of dense rows: the last one is scored alone (the others two at a time)
+    keep("cspa_odd", CSPA(max_iter=1, shuffle=False, random_state=0).fit(X[:39], y[:39]).coef_)
     for cls in (CSPA, SPA, Banditron, BPA):
         keep(cls.__name__, cls(max_iter=2, random_state=0).fit(X, y).coef_)
         keep(cls.__name__ + "_sets", cls(max_iter=1, random_state=0).fit(X, S).coef_)

@@ -190,7 +190,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         self._W = np.zeros((n_cols, classes_.size), dtype=np.float64)
         self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
         self._rng = check_random_state(self.random_state)
-        if "row_scale" in self.get_params(deep=False):
+        if "row_scale" in self._get_param_names():
             self.row_scale_ = row_scale_of(Xk, self.row_scale, squared_norm=squared_norm)
         self._init_state(n_cols)
 
@@ -482,7 +482,7 @@ class OnlineLinear(OnlineEngine):
 
     def _set_state(self, arrays, meta):
         super()._set_state(arrays, meta)
-        if "row_scale" in self.get_params(deep=False):
+        if "row_scale" in self._get_param_names():
             self.row_scale_ = saved_row_scale(meta)
         if saved_temperature(meta) is not None:
             self.temperature_ = saved_temperature(meta)

@@ -370,6 +370,23 @@ def _cm_dot(v, X, i):
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_dot_pair(v, X, i, i2):
+    """``(v . X[i], v . X[i2])`` in one sweep of ``v`` (see :func:`_cm_dot`; the pair of rows
+    of :func:`_cm_scores_pair`)."""
+    d = X.shape[1]
+    s = _cast_to(v, 0.0)
+    s2 = _cast_to(v, 0.0)
+    for j in range(d):
+        vj = v[j]
+        s += vj * X[i, j]
+        s2 += vj * X[i2, j]
+    if v.shape[0] > d:
+        s += v[d]
+        s2 += v[d]
+    return np.float64(s), np.float64(s2)
+
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_axpy(v, c, X, i):
     """``v += c * X[i]`` for a dense row, ``c`` cast to ``v``'s precision (vectorised);
     ``v`` one longer than the row: the implicit constant feature."""

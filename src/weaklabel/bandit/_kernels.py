@@ -19,8 +19,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_scores_pair, _cm_update,
-                            _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
+from .._row_kernels import (DENSE_FASTMATH, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_dot_pair, _cm_scores, _cm_scores_pair,
+                            _cm_update, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
@@ -182,11 +182,14 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     has_cand = cand.shape[0] > 0
     n_updates = 0
     # dense rows are scored two at a time (:func:`_cm_scores_pair`): the second row's scores
-    # wait in scores2 and are moved by the first row's step on m_upd classes, c (x . x2)
+    # wait in scores2 and are moved by the first row's step on m_upd classes, c (x . x2);
+    # CSPA's shared part likewise (ux2, moved by the first row's shared step m_shared)
     scores2 = np.empty(n_classes)
     pending = False
-    nsq2 = cross = 0.0
+    nsq2 = cross = ux = ux2 = 0.0
     m_upd = 0
+    m_shared = 0.0
+    shared_m = np.empty(1, dtype=M.dtype)              # the shared step in Ud's precision
     for r in range(order.shape[0]):
         i = order[r]
         if is_dense:
@@ -197,15 +200,21 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
                     scores[k] = scores2[k]
                 for q in range(m_upd):
                     scores[upd_k[q]] += np.float64(upd_m[q]) * cross
+                ux = ux2 + m_shared * cross
                 pending = False
             elif r + 1 < order.shape[0]:
                 nsq, nsq2, cross = _cm_scores_pair(M, X_dense, i, order[r + 1], scores, scores2)
                 if rows.intercept >= 0:
                     cross += 1.0
+                if use_u:
+                    ux, ux2 = _cm_dot_pair(Ud, X_dense, i, order[r + 1])
                 pending = True
             else:
                 nsq = _cm_scores(M, X_dense, i, 1.0, scores)
+                if use_u:
+                    ux = _cm_dot(Ud, X_dense, i)
             m_upd = 0
+            m_shared = 0.0
             if not _dense_row_in_range(X_dense, i, nsq, rows.limits):
                 return -1                              # a row out of range: stop, W unchanged
             if rows.intercept >= 0:
@@ -217,10 +226,8 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
             for p in range(cnt):
                 nsq += nz_val[p] * nz_val[p]
         if use_u:
-            ux = 0.0
-            if is_dense:
-                ux = _cm_dot(Ud, X_dense, i)
-            else:
+            if not is_dense:
+                ux = 0.0
                 for p in range(cnt):
                     ux += nz_val[p] * U[nz_idx[p]]
             for k in range(n_classes):
@@ -264,7 +271,9 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
                     c = wi * beta * lt / nsq
                     shared = c / n_classes
                     if is_dense:
+                        shared_m[0] = shared
                         _cm_axpy(Ud, shared, X_dense, i)
+                        m_shared = np.float64(shared_m[0])
                     else:
                         for p in range(cnt):
                             U[nz_idx[p]] += shared * nz_val[p]
