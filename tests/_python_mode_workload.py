@@ -69,12 +69,13 @@ def _workload():
     from weaklabel._validation import _row_norms_in_range, _scan_values
     keep("scan_values", _scan_values(np.array([1.0, -3.0, 0.5, np.nan, 2.0])))
     vals = np.array([1.0, -3.0, 0.0, 1e-150, 0.0, 2.0, np.inf, 7.0])
-    keep("row_norms", _row_norms_in_range(vals, np.array([0, 3, 5, 8]), 1e200, 1e-100))
-    keep("row_norms32", _row_norms_in_range(vals.astype(np.float32), np.array([0, 3, 5, 8]), 1e200, 1e-100))
-    from weaklabel._validation import _dense_row_norms_in_range
+    none, none32 = np.empty((0, 0)), np.empty((0, 0), np.float32)
+    keep("row_norms", _row_norms_in_range(vals, np.array([0, 3, 5, 8]), 1e200, 1e-100, none))
+    keep("row_norms32", _row_norms_in_range(vals.astype(np.float32), np.array([0, 3, 5, 8]), 1e200, 1e-100, none32))
     rows4 = np.array([[1.0, -3.0], [0.0, 1e-150], [np.inf, 7.0], [2.0, 0.5]])
-    keep("dense_row_norms", _dense_row_norms_in_range(rows4, 1e200, 1e-100))
-    keep("dense_row_norms32", _dense_row_norms_in_range(rows4.astype(np.float32), 1e200, 1e-100))
+    keep("dense_row_norms", _row_norms_in_range(rows4.ravel(), np.arange(0, 9, 2), 1e200, 1e-100, rows4))
+    keep("dense_row_norms32", _row_norms_in_range(rows4.ravel().astype(np.float32), np.arange(0, 9, 2), 1e200, 1e-100,
+                                                  rows4.astype(np.float32)))
     for i, M in enumerate((X, sp.csr_matrix(X))):
         keep(f"avgpegasos{i}", AvgPegasos(max_iter=2, random_state=0).fit(M, S, sample_weight=np.ones(40)).coef_)
         keep(f"maxperceptron{i}", MaxPerceptron(max_iter=2, random_state=0).fit(M, S).decision_function(M))

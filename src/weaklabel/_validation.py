@@ -277,57 +277,34 @@ def _scan_values(values):
 
 
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
-def _row_norms_in_range(values, indptr, hi, tiny):
+def _row_norms_in_range(values, indptr, hi, tiny, dense):
     """First row whose squared norm is not ``<= hi`` (a NaN, an infinity, or values too large
     to square: a candidate for the exact scan), and first row holding a nonzero value of
     magnitude below ``tiny`` among the rows whose squared norm is below ``tiny ** 2``; each
     -1 if none; and the sum of the rows' squared norms (meaningful when both are -1).
-    Row ``r`` is ``values[indptr[r]:indptr[r+1]]``.  One vectorised pass in the values'
-    own precision (the sums may be reordered, never assumed finite).
+    Row ``r`` is ``values[indptr[r]:indptr[r+1]]``, or ``dense[r]`` when ``dense`` (a
+    C-contiguous 2-D array) has rows: rows of one width, read at the rate of ``X.sum()``.
+    One vectorised pass in the values' own precision (the sums may be reordered, never
+    assumed finite).
     """
+    by_rows = dense.shape[0] > 0
     zero = np.zeros(1, dtype=values.dtype)[0]
     lo = tiny * tiny
     big = small = -1
     total = 0.0
-    for r in range(indptr.size - 1):
-        a, b = indptr[r], indptr[r + 1]
+    for r in range(dense.shape[0] if by_rows else indptr.size - 1):
+        row = dense[r] if by_rows else values[indptr[r]:indptr[r + 1]]
         s = zero
-        for p in range(a, b):
-            s += values[p] * values[p]
+        for p in range(row.shape[0]):
+            s += row[p] * row[p]
         t = np.float64(s)                      # compared in float64 (hi, lo are beyond float32)
         total += t
         if not t <= hi:
             if big < 0:
                 big = r
         elif t < lo and small < 0:
-            for p in range(a, b):
-                if values[p] != 0.0 and abs(values[p]) < tiny:
-                    small = r
-                    break
-        if big >= 0 and small >= 0:
-            break
-    return big, small, total
-
-
-@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
-def _dense_row_norms_in_range(X, hi, tiny):
-    """:func:`_row_norms_in_range` of the rows of a C-contiguous 2-D array."""
-    zero = np.zeros(1, dtype=X.dtype)[0]
-    lo = tiny * tiny
-    big = small = -1
-    total = 0.0
-    for r in range(X.shape[0]):
-        s = zero
-        for j in range(X.shape[1]):
-            s += X[r, j] * X[r, j]
-        t = np.float64(s)                      # compared in float64 (hi, lo are beyond float32)
-        total += t
-        if not t <= hi:
-            if big < 0:
-                big = r
-        elif t < lo and small < 0:
-            for j in range(X.shape[1]):
-                if X[r, j] != 0.0 and abs(X[r, j]) < tiny:
+            for p in range(row.shape[0]):
+                if row[p] != 0.0 and abs(row[p]) < tiny:
                     small = r
                     break
         if big >= 0 and small >= 0:
@@ -369,17 +346,15 @@ def checked_squared_norm(X, name="X"):
     """
     if sp.issparse(X):
         flat, indptr = np.ravel(X.data), X.indptr
-        big, small, total = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X)
+        big, small, total = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X, np.empty((0, 0), flat.dtype))
     else:
         flat = np.ravel(X)
         width = max(1, math.prod(X.shape[1:]))               # a row: one entry of the first axis
         indptr = np.arange(0, flat.size + 1, width, dtype=np.int64)
-        if flat.size:
-            # rows of equal width: a two-dimensional loop the compiler vectorises fully (it
-            # reads X at the rate of X.sum(); the CSR form's loop is about a fifth slower)
-            big, small, total = _dense_row_norms_in_range(flat.reshape(-1, width), _MAX_ABS_X ** 2, _MIN_ABS_X)
-        else:
-            big, small, total = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X)
+        # rows of one width, read as the rows of a 2-D array (as fast as X.sum(); the CSR form's
+        # loop over indptr was about a fifth slower)
+        big, small, total = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X,
+                                                flat.reshape(-1, width) if flat.size else np.empty((0, 0), flat.dtype))
     if big < 0 and small < 0:
         return True, float(total)
     if big >= 0:
