@@ -114,7 +114,7 @@ def test_the_gradient_is_the_derivative_of_the_loss():
     assert err < 1e-5
 
 
-def _reference_fit(X, S, *, alpha, hidden, lr, batch, max_iter, renew, patience, frac, seed):
+def _reference_fit(X, S, *, alpha, hidden, lr, batch, max_iter, renew, patience, frac, seed, decay):
     """MLPPRODEN's fit with init="uniform" and a given alpha, in plain numpy and loops."""
     n, d = X.shape
     K = S.shape[1]
@@ -141,7 +141,8 @@ def _reference_fit(X, S, *, alpha, hidden, lr, batch, max_iter, renew, patience,
         m = [np.zeros_like(a) for a in p]
         v = [np.zeros_like(a) for a in p]
         Q = St / St.sum(axis=1, keepdims=True)
-        t, best, stale = 0, (np.inf, 0, [a.copy() for a in p]), 0
+        avg = [a.copy() for a in p]                  # the weights' moving average, scored and returned
+        t, best, stale = 0, (np.inf, 0, [a.copy() for a in avg]), 0
         for epoch in range(1, epochs + 1):
             order = r.permutation(Zt.shape[0])
             for lo in range(0, Zt.shape[0], batch):
@@ -153,33 +154,38 @@ def _reference_fit(X, S, *, alpha, hidden, lr, batch, max_iter, renew, patience,
                     m[j] = 0.9 * m[j] + 0.1 * g[j]
                     v[j] = 0.999 * v[j] + 0.001 * g[j] ** 2
                     p[j] = p[j] - step * m[j] / (np.sqrt(v[j]) + 1e-8)
-            if epoch % renew == 0:
+                    avg[j] = decay * avg[j] + (1 - decay) * p[j]
+            if epoch % renew == 0:                   # from the current network, not the average
                 P = softmax_rows(forward(p, Zt)) * St
                 Q = P / P.sum(axis=1, keepdims=True)
             if held_rows is not None:
-                Ph = softmax_rows(forward(p, Z[held_rows]))
+                Ph = softmax_rows(forward(avg, Z[held_rows]))
                 ll = -np.mean(np.log((Ph * S[held_rows]).sum(axis=1)))
                 if ll < best[0] - 1e-4:
-                    best, stale = (ll, epoch, [a.copy() for a in p]), 0
+                    best, stale = (ll, epoch, [a.copy() for a in avg]), 0
                 else:
                     stale += 1
                     if stale >= patience:
                         break
-        return p, best
+        return avg, best
 
     _, best = train(Z[part], S[part], max_iter, held)
     p, _ = train(Z, S, best[1])
     return softmax_rows(forward(p, Z)), best[1]
 
 
-def test_a_fit_with_a_given_alpha_equals_the_plain_numpy_reference():
+@pytest.mark.parametrize("decay", [0.0, 0.9])
+def test_a_fit_with_a_given_alpha_equals_the_plain_numpy_reference(decay):
+    """With the weights' moving average (0.9) and without it (0: the last weights)."""
     rng = np.random.RandomState(0)
     y = np.arange(48) % 3
     X = rng.randn(48, 4) + 1.5 * np.eye(3, 4)[y]
     S = np.eye(3, dtype=bool)[y] | (rng.rand(48, 3) < 0.3)
-    kw = dict(alpha=0.01, hidden=5, lr=0.01, batch=16, max_iter=25, renew=3, patience=4, frac=0.25, seed=7)
+    kw = dict(alpha=0.01, hidden=5, lr=0.01, batch=16, max_iter=25, renew=3, patience=4, frac=0.25, seed=7,
+              decay=decay)
     clf = MLPPRODEN(hidden_units=5, alpha=0.01, init="uniform", learning_rate=0.01, batch_size=16, max_iter=25,
-                    renew_every=3, n_iter_no_change=4, validation_fraction=0.25, random_state=7).fit(X, S)
+                    renew_every=3, ema_decay=decay, n_iter_no_change=4, validation_fraction=0.25,
+                    random_state=7).fit(X, S)
     ref, n_iter = _reference_fit(X, S, **kw)
     assert clf.n_iter_ == n_iter and clf.alpha_ == 0.01 and len(clf.selection_) == 1
     np.testing.assert_allclose(clf.predict_proba(X), ref, rtol=1e-7, atol=1e-10)

@@ -114,8 +114,8 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
     gradient.
 
     Three choices keep the network from confirming its own early mistakes, which a network
-    fitted from uniform confidences renewed after every pass does on small sets (the
-    reproduction page has the measurements):
+    fitted from uniform confidences renewed after every pass does on small sets, and a
+    fourth smooths the model it returns (the reproduction page has the measurements):
 
     - ``init="proden"`` (default) starts the confidences from a linear disambiguation, the
       restricted probabilities of :class:`PRODEN` (``init="clpl"``) fitted on the same rows;
@@ -129,6 +129,11 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
       number of passes that scored best.  With ``alpha="auto"`` (default) the same held-out
       rows choose the penalty among ``(1e-4, 1e-3, 1e-2)``: no true label is used to
       choose anything.
+    - The model scored on the held-out rows and returned is an exponential moving average
+      of the network's weights over the minibatch steps (Polyak averaging: Polyak &
+      Juditsky, SIAM J. Control Optim. 1992), decay ``ema_decay`` a step; the confidences
+      are renewed from the current network, so the averaging changes what is returned,
+      not how the network learns.
 
     Each feature is divided by its standard deviation inside (not centred: sparse rows stay
     sparse, and every form of the same matrix gives the same model; centre dense features
@@ -150,6 +155,9 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         Passes over the rows at most.
     renew_every : int, default=10
         Passes between two renewals of the confidences (1: after every pass).
+    ema_decay : float in [0, 1), default=0.99
+        Decay a minibatch step of the moving average of the weights that is scored and
+        returned (0: the last weights themselves).
     n_iter_no_change : int, default=30
         Passes without a better held-out candidate likelihood before training stops.
     validation_fraction : float, default=0.1
@@ -199,6 +207,7 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
                               "init": [StrOptions({"proden", "uniform"})],
                               "learning_rate": [Interval(Real, 0, None, closed="neither")],
                               "batch_size": [AT_LEAST_1], "max_iter": [AT_LEAST_1], "renew_every": [AT_LEAST_1],
+                              "ema_decay": [Interval(Real, 0, 1, closed="left")],
                               "n_iter_no_change": [AT_LEAST_1],
                               "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
                               "classes": ["array-like", None],
@@ -207,8 +216,8 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
 
     @keyword_only
     def __init__(self, *, hidden_units=256, alpha="auto", init="proden", learning_rate=1e-3, batch_size=64,
-                 max_iter=200, renew_every=10, n_iter_no_change=30, validation_fraction=0.1, classes=None, class_weight=None,
-                 random_state=None, verbose=0):
+                 max_iter=200, renew_every=10, ema_decay=0.99, n_iter_no_change=30, validation_fraction=0.1, classes=None,
+                 class_weight=None, random_state=None, verbose=0):
         store_params(self, locals())
 
     @fill_doc
@@ -263,10 +272,11 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         return _restricted(lin.predict_proba(Z), S)
 
     def _train(self, Z, S, Q, sw, alpha, seed, held=None, n_epochs=None):
-        """Adam on PRODEN's loss from confidences ``Q``, renewed every ``renew_every`` passes; with
-        ``held`` ``(rows, sets)``, stop when their candidate likelihood has not improved for
-        ``n_iter_no_change`` passes: ``(best params, best held-out loss, its pass)``; else
-        ``n_epochs`` passes: ``(params, nan, n_epochs)``.
+        """Adam on PRODEN's loss from confidences ``Q``, renewed every ``renew_every`` passes from
+        the current network; the weights' moving average (``ema_decay``) is what is scored and
+        returned.  With ``held`` ``(rows, sets)``, stop when their candidate likelihood has not
+        improved for ``n_iter_no_change`` passes: ``(best averaged params, best held-out loss,
+        its pass)``; else ``n_epochs`` passes: ``(averaged params, nan, n_epochs)``.
         """
         rng = np.random.RandomState(seed)
         n, d = Z.shape
@@ -275,7 +285,9 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         state = _Adam(params, float(self.learning_rate))
         batch = min(int(self.batch_size), n)
         Q = Q.copy()
-        best = (np.inf, 0, params)
+        decay = float(self.ema_decay)
+        average = [p.copy() for p in params]
+        best = (np.inf, 0, average)
         stale = 0
         for epoch in range(1, (self.max_iter if n_epochs is None else n_epochs) + 1):
             order = rng.permutation(n)
@@ -283,19 +295,22 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
                 rows = order[lo:lo + batch]
                 _, grads = mlp_loss(params, Z[rows], Q[rows], None if sw is None else sw[rows], alpha)
                 params = state.step(params, grads)
+                for a, p in zip(average, params):        # a <- decay a + (1 - decay) p, in place
+                    a *= decay
+                    a += (1.0 - decay) * p
             if epoch % self.renew_every == 0:
                 Q = _restricted(softmax(_forward(params, Z), axis=1), S)
             if held is None:
                 continue
-            ll = candidate_log_loss(held[1], softmax(_forward(params, held[0]), axis=1))
+            ll = candidate_log_loss(held[1], softmax(_forward(average, held[0]), axis=1))
             if ll < best[0] - 1e-4:
-                best, stale = (ll, epoch, params), 0
+                best, stale = (ll, epoch, [a.copy() for a in average]), 0
             else:
                 stale += 1
                 if stale >= self.n_iter_no_change:
                     break
         if held is None:
-            return params, float("nan"), n_epochs
+            return average, float("nan"), n_epochs
         return best[2], float(best[0]), int(best[1])
 
     def _scores(self, X):
