@@ -62,7 +62,7 @@ def test_spa_matches_reference(stream, sparse):
 
 
 @SETTINGS
-@given(streams(max_k=4), st.sampled_from([0.01, 1.0]))
+@given(streams(max_k=11), st.sampled_from([0.01, 1.0]))
 def test_diagonal_confidit_on_float32_rows_follows_the_reference_to_float32_precision(stream, eta):
     """Dense float32 rows: diagonal Confidit keeps its weights, diagonals and steps in float32
     for the pass; the weights are the reference's on the same float32 values to float32
@@ -99,9 +99,10 @@ def test_bpa_matches_reference_under_the_same_draws(stream, gamma, margin, spars
 
 
 @SETTINGS
-@given(streams(max_k=4), st.sampled_from([0.01, 1.0, 100.0]), st.sampled_from([0.0, 1.0]), st.booleans(),
+@given(streams(max_k=11), st.sampled_from([0.01, 1.0, 100.0]), st.sampled_from([0.0, 1.0]), st.booleans(),
        st.booleans())
 def test_confidit_matches_reference(stream, eta, alpha, diagonal, sparse):
+    """Up to 11 classes: the dense diagonal pass scores two or five classes a loop by the count."""
     X, y, K, _ = stream
     W, out, gap = confidit_pass(X, K, y=y, eta=eta, alpha=alpha, diagonal=diagonal)
     assume(gap > GAP)

@@ -554,10 +554,44 @@ def _cm_scores_quad_diag(M, Ainv, X, i, scores, quad):
     for j in range(X.shape[1]):
         xj = X[i, j]
         nsq += xj * xj
-    # two classes a loop (each element of the row loaded once for four products); the last
-    # block repeats the last class, so every class is computed by the same loop
+    # five classes a loop (each element of the row loaded once for ten products) where that
+    # repeats no more classes than two a loop would, else two; the last block repeats the last
+    # class, so every class of a call is computed by the same loop (equal weights, equal scores)
     last = M.shape[0] - 1
     d = X.shape[1]
+    if (-M.shape[0]) % 5 <= (-M.shape[0]) % 2:
+        for k in range(0, M.shape[0], 5):
+            k1, k2, k3, k4 = min(k + 1, last), min(k + 2, last), min(k + 3, last), min(k + 4, last)
+            s0 = _cast_to(M, 0.0)
+            s1 = _cast_to(M, 0.0)
+            s2 = _cast_to(M, 0.0)
+            s3 = _cast_to(M, 0.0)
+            s4 = _cast_to(M, 0.0)
+            q0 = _cast_to(M, 0.0)
+            q1 = _cast_to(M, 0.0)
+            q2 = _cast_to(M, 0.0)
+            q3 = _cast_to(M, 0.0)
+            q4 = _cast_to(M, 0.0)
+            for j in range(d):
+                xj = X[i, j]
+                x2 = xj * xj
+                s0 += M[k, j] * xj
+                s1 += M[k1, j] * xj
+                s2 += M[k2, j] * xj
+                s3 += M[k3, j] * xj
+                s4 += M[k4, j] * xj
+                q0 += x2 * Ainv[k, j]
+                q1 += x2 * Ainv[k1, j]
+                q2 += x2 * Ainv[k2, j]
+                q3 += x2 * Ainv[k3, j]
+                q4 += x2 * Ainv[k4, j]
+            if M.shape[1] > d:                  # the implicit constant feature (x = 1)
+                s0, s1, s2, s3, s4 = s0 + M[k, d], s1 + M[k1, d], s2 + M[k2, d], s3 + M[k3, d], s4 + M[k4, d]
+                q0, q1, q2 = q0 + Ainv[k, d], q1 + Ainv[k1, d], q2 + Ainv[k2, d]
+                q3, q4 = q3 + Ainv[k3, d], q4 + Ainv[k4, d]
+            scores[k4], scores[k3], scores[k2], scores[k1], scores[k] = s4, s3, s2, s1, s0
+            quad[k4], quad[k3], quad[k2], quad[k1], quad[k] = q4, q3, q2, q1, q0
+        return np.float64(nsq)
     for k in range(0, M.shape[0], 2):
         k1 = min(k + 1, last)
         s0 = _cast_to(M, 0.0)
