@@ -43,6 +43,20 @@ def _fold_scale(A, scale):
     return normsq
 
 
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _squared_norm(A):
+    """``||A||_F^2`` of a C-contiguous 2-D array, vectorised: the compiled loop sums in one
+    order, the same on every call on a machine (a model's state after a call is a function
+    of its weights).  A
+    stream of short ``partial_fit`` calls reads it after each (numpy's ``np.sum(A * A)``
+    made a temporary and took 3 us)."""
+    flat = A.reshape(-1)
+    total = 0.0
+    for p in range(flat.shape[0]):
+        total += flat[p] * flat[p]
+    return total
+
+
 @njit(cache=True, nogil=True)
 def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     """One pass of an online candidate-label learner over the rows in ``order``.

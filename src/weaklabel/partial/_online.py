@@ -16,7 +16,7 @@ from ..labels import check_candidates
 from .._online import EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear
 from .._persist import register
 from .._docs import with_doc
-from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch
+from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _squared_norm
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
 
@@ -134,7 +134,7 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         Perceptrons do not read it: 0).  The state after a call is then a function of W alone,
         so a saved and loaded model continues bit for bit as the original does.
         """
-        return float(np.sum(self._W * self._W)) if self._pegasos else 0.0
+        return float(_squared_norm(self._W)) if self._pegasos else 0.0
 
     def _set_extra_mixing_state(self, arrays):
         self._scale = 1.0
