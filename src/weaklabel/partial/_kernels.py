@@ -47,9 +47,8 @@ def _fold_scale(A, scale):
 def _squared_norm(A):
     """``||A||_F^2`` of a C-contiguous 2-D array, vectorised: the compiled loop sums in one
     order, the same on every call on a machine (a model's state after a call is a function
-    of its weights).  A
-    stream of short ``partial_fit`` calls reads it after each (numpy's ``np.sum(A * A)``
-    made a temporary and took 3 us)."""
+    of its weights).  A stream of short ``partial_fit`` calls reads it after each (numpy's
+    ``np.sum(A * A)`` made a temporary and took 3 us)."""
     flat = A.reshape(-1)
     total = 0.0
     for p in range(flat.shape[0]):
