@@ -40,3 +40,53 @@ def test_classes_with_equal_weights_score_equal_to_the_bit_in_both_rows_of_a_pai
         a, b = np.empty(n_classes), np.empty(n_classes)
         _cm_scores_pair(Wt, X, 0, 1, a, b)
         assert len(set(a.tolist())) == 1 and len(set(b.tolist())) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.integers(1, 300), cols=st.integers(1, 12), bad=st.sampled_from([None, np.nan, np.inf, -np.inf]),
+       seed=st.integers(0, 2**31 - 1))
+def test_the_weights_total_is_numpys_sum_and_meets_every_nan_and_infinity(rows, cols, bad, seed):
+    """The engine's finiteness check of the weights after a call (``_total``)."""
+    from weaklabel._row_kernels import _total
+
+    rng = np.random.default_rng(seed)
+    W = rng.standard_normal((rows, cols))
+    if bad is None:
+        assert_allclose(_total(W), W.sum(), rtol=1e-12, atol=1e-12 * W.size)
+    else:
+        W[rng.integers(rows), rng.integers(cols)] = bad
+        assert not np.isfinite(_total(W))
+
+
+def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
+    """The estimators hand the kernels plain tuples (numba types them without a call into
+    Python); the kernels rebuild the namedtuples, so both forms learn the same weights."""
+    from weaklabel.bandit._kernels import BanditRule, Feedback, History, RULE_CSPA, _bandit_pass
+    from weaklabel.linear import kernel_rows
+    from weaklabel.partial._kernels import RULE_AVG, _candidate_epoch
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((9, 6))
+    y = rng.integers(0, 4, 9)
+    S = rng.random((9, 4)) < 0.4
+    S[np.arange(9), y] = True
+    order = np.arange(9)
+    outs = []
+    for plain in (False, True):
+        rows = kernel_rows(X, None, intercept=True)
+        W = np.zeros((7, 4))
+        pred = np.empty(9, dtype=np.intp)
+        _candidate_epoch(W, (1.0, 0.0, 1.0), tuple(rows) if plain else rows, S, order, (RULE_AVG, False, 1.0, 1.0),
+                         pred, np.empty(0))
+        Wb = np.zeros((7, 4))
+        hist = History(np.empty(9, np.intp), np.empty(9, np.intp), np.empty(9, bool))
+        fb = Feedback(False, y.astype(np.intp), np.zeros(0, np.intp), np.zeros(0, bool), np.zeros((0, 0), bool),
+                      np.zeros(0))
+        rule = BanditRule(RULE_CSPA, 1.0, 0.0, 1.0)
+        _bandit_pass(Wb, tuple(rows) if plain else rows, order, tuple(rule) if plain else rule,
+                     tuple(fb) if plain else fb, tuple(hist) if plain else hist, np.zeros(0), np.empty(0),
+                     (np.zeros((0, 0)), 1.0))
+        outs.append((W, pred, Wb, hist.proposals))
+    for a, b in zip(*outs):
+        np.testing.assert_array_equal(a, b)
+    assert np.abs(outs[0][0]).sum() > 0 and np.abs(outs[0][2]).sum() > 0       # both learnt something

@@ -4,6 +4,8 @@ import copy
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import scipy.sparse as sp
 from numpy.testing import assert_array_equal
 
@@ -214,3 +216,32 @@ def test_the_one_pass_input_check_names_the_row_and_accepts_what_cannot_overflow
         tiny[2, 1] = 1e-160                   # a row of only tiny values: its squared norm underflows
         with pytest.raises(ValueError, match="down to 1e-160 \\(row 2\\)"):
             check(tiny)
+
+
+@settings(max_examples=60, deadline=None)
+@given(classes=st.lists(st.integers(0, 100), min_size=1, max_size=12, unique=True),
+       picks=st.lists(st.integers(0, 100), min_size=1, max_size=30), unknown=st.booleans(),
+       dtype=st.sampled_from([np.int64, np.int32, np.uint8]))
+def test_integer_labels_map_to_numpys_searchsorted_positions_or_are_named(classes, picks, unknown, dtype):
+    """The compiled path of integer labels (a stream's every call) against numpy's."""
+    from weaklabel._validation import _labels_to_index
+
+    classes = np.array(sorted(classes), dtype=dtype)
+    labels = classes[np.array(picks) % classes.size]
+    if not unknown:
+        np.testing.assert_array_equal(_labels_to_index(labels, classes, "y"), np.searchsorted(classes, labels))
+        return
+    missing = int(np.setdiff1d(np.arange(102), classes)[picks[0] % 2])
+    labels = np.insert(labels, picks[0] % (labels.size + 1), missing).astype(dtype)
+    with pytest.raises(ValueError, match=rf"y holds label\(s\) \[{missing}\] that are not in classes"):
+        _labels_to_index(labels, classes, "y")
+
+
+def test_same_labels_compares_integer_classes_by_value():
+    from weaklabel._validation import same_labels
+
+    a = np.arange(5)
+    assert same_labels(a.copy(), a) and not same_labels(np.array([0, 1, 2, 3, 5]), a)
+    assert not same_labels(np.arange(5, dtype=np.int32), np.arange(4, dtype=np.int32))
+    assert same_labels(np.array(["a", "b"]), np.array(["a", "b"])) and not same_labels(np.array([0.0, np.nan]),
+                                                                                       np.array([0.0, np.nan]))

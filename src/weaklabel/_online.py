@@ -45,7 +45,6 @@ from abc import ABCMeta, abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils import check_random_state
 from ._docs import fill_doc
 from ._validation import Interval, StrOptions
@@ -53,9 +52,15 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._validation import (ROW_LIMITS, _check_finite_state, check_sample_weight, check_X, class_weighted,
                           row_scale_of, saved_row_scale, saved_temperature)
+from ._row_kernels import _total
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore"]
+
+#: the sample weights of a call without them (all 1), as the kernels read them: empty, so
+#: nothing can be written into it (left writable: a read-only array is another type to numba,
+#: and every kernel would be compiled twice)
+_NO_WEIGHTS = np.empty(0, dtype=np.float64)
 
 # history buffers: name -> (attribute, dtype); "predictions" is mapped to labels
 _HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool, "propensities": np.float64}
@@ -95,15 +100,15 @@ def generator_snapshot(rng):
 def _mt_words(rng):
     """The MT19937 state of ``rng`` (624 words, then the position) as a writable uint32 view,
     or None for another bit generator."""
+    bit_generator = getattr(rng, "_bit_generator", None)
+    if _LAST_WORDS and _LAST_WORDS[0] is bit_generator:         # a stream of calls: one generator
+        return _LAST_WORDS[1]
     import ctypes
 
     from numpy.random import MT19937
 
-    bit_generator = getattr(rng, "_bit_generator", None)
     if type(bit_generator) is not MT19937:
         return None
-    if _LAST_WORDS and _LAST_WORDS[0] is bit_generator:         # a stream of calls: one generator
-        return _LAST_WORDS[1]
     address = bit_generator.ctypes.state_address
     words = np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctypes.c_uint32)), shape=(625,))
     _LAST_WORDS[:] = [bit_generator, words]                     # keeps that generator alive, no other
@@ -224,8 +229,9 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         copies = {} if fresh else {k: saved[k].copy() for k in kept if k in saved}
         # what the rollback does not copy, the pass verifies before it writes it (and the
         # weights are checked at the end of every pass): the check after the call skips them
-        verified = ("_W",) + self._checked_with_weights() + (
-            () if fresh else tuple(k for k in self._inplace_state if k not in kept))
+        verified = ("_W",) + self._checked_with_weights()
+        if not fresh and len(kept) < len(self._inplace_state):
+            verified += tuple([k for k in self._inplace_state if k not in kept])
         rng = saved.get("_rng")
         put_rng_back = (generator_snapshot(rng) if (not fresh and rng is not None and self._draws_when_continuing)
                         else None)
@@ -268,13 +274,13 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         rows), no intercept column is appended and no row scale is set from them.  A pass
         that meets a row out of range raises :class:`_RowOutOfRange`.
         """
-        first = reset or not hasattr(self, "classes_")
+        first = reset or "classes_" not in self.__dict__
         if first:
             self._check_params()
         defer_range = (defer_range and self._pass_checks_rows() and not (reset and self.early_stopping)
                        and not (first and hasattr(self, "row_scale")))
         Xk, squared_norm = self._online_X(X, first, defer_range)
-        deferred = defer_range and squared_norm is None and not sp.issparse(Xk)
+        deferred = defer_range and squared_norm is None and isinstance(Xk, np.ndarray)
         encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
         sw = self._sample_weight(sample_weight, Xk.shape[0], reset)
         if self.class_weight is not None:
@@ -293,26 +299,29 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             held, train = None, np.arange(Xk.shape[0])
         n = train.size
         hist = {h: np.empty(n * n_epochs, dtype=_HISTORY_DTYPES[h]) for h in self._history}
-        visited = np.empty(n * n_epochs, dtype=np.intp)
         shuffle = reset and self._shuffles(encoded)        # partial_fit keeps the stream's order
+        # one pass in the given order visits ``train`` itself (a fresh array no one else writes)
+        visited = train if (n_epochs == 1 and not shuffle) else np.empty(n * n_epochs, dtype=np.intp)
+        verbose = self._verbose_on()
         updates, scores, best, stale = 0, [], -np.inf, 0
         for e in range(n_epochs):
             order = train[self._rng.permutation(n)] if shuffle else train
             sl = slice(e * n, (e + 1) * n)
-            visited[sl] = order
+            if visited is not train:
+                visited[sl] = order
             nu = self._epoch(rows, order, encoded, hist if n_epochs == 1 else {h: buf[sl] for h, buf in hist.items()},
                              sw)
             if nu < 0:
                 raise _RowOutOfRange()
             updates += nu
-            if stopping or self._verbose_on():
+            if stopping or verbose:
                 self._finish_epochs()
             if stopping:
                 score = self._held_out_score(Xk, held, encoded)
                 scores.append(score)
                 stale = stale + 1 if score < best + self.tol else 0
                 best = max(best, score)
-            if self._verbose_on():
+            if verbose:
                 print(f"{type(self).__name__} pass {e + 1}: {updates} updates"
                       + (f", held-out score {scores[-1]:.4f}" if stopping else ""), flush=True)
             if stopping and stale >= self.n_iter_no_change:
@@ -323,7 +332,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         if stopping:
             self.validation_scores_ = np.asarray(scores)
         self._finish_epochs()
-        if not math.isfinite(self._W.sum()):             # one pass, no temporary
+        W = self._W
+        if not math.isfinite(_total(W) if W.flags.c_contiguous else W.sum()):     # one pass, no temporary
             raise FloatingPointError(
                 f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
                 "(e.g. sklearn.preprocessing.Normalizer or StandardScaler) or use a smaller step."
@@ -376,7 +386,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """Validated weights (:func:`~weaklabel._validation.check_sample_weight`, the one
         validator), float64 of shape (n,); empty for None (all 1)."""
         if sample_weight is None:
-            return np.empty(0, dtype=np.float64)
+            return _NO_WEIGHTS
         sw = check_sample_weight(sample_weight, np.empty((n, 0)), allow_all_zero=True)
         if reset and n and not sw.any():
             raise ValueError("sample_weight is 0 for every row: fit would learn nothing (partial_fit accepts a "

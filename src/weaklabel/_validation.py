@@ -390,6 +390,8 @@ def same_labels(a, b):
     if a is b:
         return True
     if type(a) is np.ndarray and a.dtype == b.dtype and a.shape == b.shape:
+        if a.dtype.kind in "biu":                  # integers: equal values are equal bytes
+            return a.tobytes() == b.tobytes()
         return bool((a == b).all())
     a = np.asarray(a)
     return a.shape == b.shape and bool(np.array_equal(a, b))
@@ -412,11 +414,38 @@ def _classes_array(classes, name="classes"):
     return uniq
 
 
+@njit(cache=True, nogil=True)
+def _int_label_positions(labels, classes):
+    """The position of each integer label in the sorted ``classes`` (same dtype), as intp, by
+    binary search; an empty array if a label is not among them."""
+    out = np.empty(labels.shape[0], dtype=np.intp)
+    K = classes.shape[0]
+    for i in range(labels.shape[0]):
+        v = labels[i]
+        lo, hi = 0, K
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if classes[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == K or classes[lo] != v:
+            return out[:0]
+        out[i] = lo
+    return out
+
+
 def _labels_to_index(labels, classes, name):
     """Map labels to column indices in sorted ``classes``; raise naming unknown labels."""
     labels = np.asarray(labels)
     if labels.size == 0:
         return np.zeros(0, dtype=np.intp)
+    if labels.ndim == 1 and labels.dtype == classes.dtype and labels.dtype.kind in "iu" and classes.ndim == 1:
+        # integer labels (the common case, and a stream's every call): one compiled pass
+        # (numpy's searchsorted, clip, compare and any took about 3 us on a short call)
+        pos = _int_label_positions(labels, classes)
+        if pos.size == labels.size:
+            return pos                                  # every label known (else: the message below)
     try:
         pos = np.searchsorted(classes, labels)
     except TypeError:
@@ -527,7 +556,7 @@ def check_X(est, X, *, reset, name="X", squared_norm=False, defer_dense_range=Fa
         X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
                           ensure_all_finite=False)
         X = canonical_sparse(X)
-    if defer_dense_range and not sp.issparse(X):
+    if defer_dense_range and (type(X) is np.ndarray or not sp.issparse(X)):
         return (X, None) if squared_norm else X
     in_range, total = checked_squared_norm(X, name)
     if not in_range and not sp.issparse(X) and X.dtype == np.float32:
@@ -584,9 +613,10 @@ def _check_finite_state(est, method, verified=()):
         arrays = state()
     except (AttributeError, TypeError):            # nothing fitted yet (or no arrays to save)
         return
-    skip = [est.__dict__[k] for k in verified if k in est.__dict__]
+    d = est.__dict__
+    skip = {id(d[k]) for k in verified if k in d}
     for name, value in arrays.items():
-        if any(value is v for v in skip) or (type(value) is np.ndarray and value.dtype.kind not in "fc"):
+        if id(value) in skip or (type(value) is np.ndarray and value.dtype.kind not in "fc"):
             continue
         a = np.asarray(value) if not sp.issparse(value) else value.data
         # a finite sum means finite values (a NaN or an infinity makes it NaN or infinite): one

@@ -275,6 +275,8 @@ def kernel_ready(X, fit_intercept):
     {ndarray, csr_matrix}
         C-contiguous dense rows, or CSR with sorted indices.
     """
+    if type(X) is np.ndarray and not fit_intercept:
+        return np.ascontiguousarray(X)
     if fit_intercept:
         X = with_intercept(X)
     if sp.issparse(X):
@@ -307,7 +309,7 @@ def kernel_rows(X, limits=None, intercept=False):
         for the form ``X`` is not in; ``intercept`` the constant feature's index, or -1.
     """
     column = X.shape[1] if intercept else -1
-    if sp.issparse(X):
+    if type(X) is not np.ndarray and sp.issparse(X):
         return Rows(_empty_rows(X.dtype)[0], False, X.data, X.indices, X.indptr, NO_LIMITS, column)
     _, data, indices, indptr = _empty_rows(X.dtype)
     return Rows(X, True, data, indices, indptr, NO_LIMITS if limits is None else limits, column)

@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_dot_pair, _cm_scores, _cm_scores_pair,
+from .._row_kernels import (DENSE_FASTMATH, Rows, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_dot_pair, _cm_scores, _cm_scores_pair,
                             _cm_update, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
@@ -115,13 +115,26 @@ def _best_candidate(scores, cand, i):
 
 
 @njit(cache=True, nogil=True)
+def _averaged_weights(W, acc, T):
+    """The mean of the weights after each of ``T`` rounds, ``((T + 1) W - acc) / T`` (see
+    :func:`_bandit_pass`'s ``averaging``), as a new array: one pass instead of numpy's three
+    (the same operations on each entry, so the same numbers)."""
+    out = np.empty_like(W)
+    for a in range(W.shape[0]):
+        for b in range(W.shape[1]):
+            out[a, b] = (W[a, b] * (T + 1.0) - acc[a, b]) / T
+    return out
+
+
+@njit(cache=True, nogil=True)
 def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averaging):
     """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
 
     Parameters
     ----------
     W : float64 (n_features, n_classes), updated in place.
-    rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`).
+    rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`); this and the next three
+        arguments may be passed as plain tuples of their fields (see ``_row_kernels.Rows``).
     order : int array of the rows to visit.
     rule_params : BanditRule ``(kind, beta, gamma, margin1)``: RULE_CSPA, RULE_SPA, RULE_BANDITRON
         or RULE_BPA; CSPA's beta; the exploration rate; BPA's margin when right.
@@ -145,6 +158,7 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     n_updates : rounds that changed W; -1 when a dense row fails ``rows.limits`` (the pass
         stopped at it and left ``W`` as it was).
     """
+    rows = Rows(*rows)                 # plain tuples cross the boundary (see _row_kernels.Rows)
     X_dense, is_dense = rows.dense, rows.is_dense
     rule, beta, gamma, margin1 = rule_params
     logged, y, proposed, correct, cand, logp = feedback
@@ -411,6 +425,7 @@ def _confidit_pass(W, state, params, rows, order, feedback, history, sw):
     Returns ``(t, n_updates, written)``; ``written`` is False when a journal entry is not
     finite (then ``A_inv`` is as it was).
     """
+    rows, feedback = Rows(*rows), Feedback(*feedback)     # plain tuples cross the boundary
     A_diag, A_inv, journal = state
     Jv, Jg, Jc = journal
     journaled = Jv.shape[0] > 0
@@ -660,6 +675,7 @@ def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history,
     Returns ``(t, n_updates)``, ``n_updates`` -1 when a row fails ``rows.limits`` (the pass
     stopped at it and left ``W`` and ``A_diag`` as they were).
     """
+    rows, feedback = Rows(*rows), Feedback(*feedback)     # plain tuples cross the boundary
     eta, t = params
     X = rows.dense
     n_classes = W.shape[1]
@@ -838,6 +854,7 @@ def _sketched_confidit_pass(W, state, params, rows, order, feedback, history, sw
     Confidit.  Arguments as :func:`_confidit_pass`, with ``state`` ``(B, G, H, nrows)``
     (``nrows[k]`` counts the sketch's filled rows) and ``params`` ``(a, eta, t)``.
     """
+    rows, feedback = Rows(*rows), Feedback(*feedback)     # plain tuples cross the boundary
     B, G, H, nrows = state
     a, eta, t = params
     logged, y, proposed, correct, cand = feedback.logged, feedback.y, feedback.proposed, feedback.correct, feedback.cand

@@ -24,7 +24,7 @@ from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear
 from .._persist import register
 from .._docs import with_doc
 from ..linear import with_intercept
-from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, Feedback, History, _bandit_pass,
+from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, _averaged_weights, _bandit_pass,
                        _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
@@ -232,7 +232,8 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             out[:] = np.nan
         elif self._explores:
             g, K = float(self.gamma), self.classes_.size
-            out[:] = np.where(hist["proposals"] == hist["predictions"], 1.0 - g + g / K, g / K)
+            out.fill(g / K)
+            out[hist["proposals"] == hist["predictions"]] = 1.0 - g + g / K
         else:
             out[:] = 1.0
 
@@ -246,8 +247,8 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         n = order.shape[0]
         u = self._rng.random_sample(n) if (self._explores and not enc.logged) else np.zeros(0)
         averaged = self._averages and bool(self.average)
-        nu = _bandit_pass(self._W_cur if averaged else self._W, rows, order, self._rule_params(), enc.feedback(),
-                          _history(hist), u, sw, (self._acc if averaged else _NO_FLOAT2, float(self.t_)))
+        nu = _bandit_pass(self._W_cur if averaged else self._W, tuple(rows), order, tuple(self._rule_params()),
+                          enc.feedback(), _history(hist), u, sw, (self._acc if averaged else _NO_FLOAT2, float(self.t_)))
         self._fill_propensities(enc, hist)
         self.t_ += n
         return nu
@@ -284,7 +285,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         else:
             classes_ = self.classes_
         classes_ = self._check_classes(classes_, classes, first, name)
-        idx = _labels_to_index(labels, classes_, name).astype(np.intp)
+        idx = _labels_to_index(labels, classes_, name).astype(np.intp, copy=False)
         if logged:
             return _Encoded(True, _NO_INDEX, idx, np.ascontiguousarray(target.correct, dtype=bool),
                             logp=self._logged_propensities(target.propensities, n)), classes_
@@ -412,13 +413,15 @@ class _Encoded:
         self.logp = _NO_FLOAT if logp is None else logp
 
     def feedback(self):
-        """The kernels' one-value form (:class:`~weaklabel.bandit._kernels.Feedback`)."""
-        return Feedback(bool(self.logged), self.y, self.proposed, self.correct, self.cand, self.logp)
+        """The kernels' one-value form: the fields of :class:`~weaklabel.bandit._kernels.Feedback`
+        as a plain tuple (numba types it without a call into Python; the kernels rebuild it)."""
+        return (bool(self.logged), self.y, self.proposed, self.correct, self.cand, self.logp)
 
 
 def _history(hist):
-    """The history buffers of a pass as the kernels take them, one value."""
-    return History(hist["predictions"], hist["proposals"], hist["correct"])
+    """The history buffers of a pass as the kernels take them, one value: the fields of
+    :class:`~weaklabel.bandit._kernels.History` as a plain tuple."""
+    return (hist["predictions"], hist["proposals"], hist["correct"])
 
 
 _COMMON_DOC = """
@@ -647,18 +650,16 @@ class Banditron(_Exploring):
 
     def _kept_in_place(self, X):
         # averaged: the pass writes W_cur and acc; W is replaced after it, never written
-        names = super()._kept_in_place(X)
-        return tuple(k for k in names if k != "_W") if self.average else names
+        return self._inplace_averaged if self.average else self._inplace_state
+
+    _inplace_averaged = tuple(k for k in _BanditLearner._inplace_state if k != "_W")
 
     def _finish_epochs(self):
         super()._finish_epochs()
         if self.average:
             T = self.t_ - 1
             if T > 0:
-                W = np.multiply(self._W_cur, T + 1)         # ((T + 1) W_cur - acc) / T, one array
-                W -= self._acc
-                W /= T
-                self._W = W
+                self._W = _averaged_weights(self._W_cur, self._acc, float(T))   # ((T + 1) W_cur - acc) / T
             else:
                 self._W = self._W_cur.copy()
 
@@ -830,14 +831,14 @@ class Confidit(_BanditLearner):
     def _epoch(self, rows, order, enc, hist, sw):
         diagonal = self._A_diag.size > 0
         if diagonal and rows.is_dense:
-            t, nu = _confidit_diag_dense_pass(self._W, self._A_diag, (float(self.eta), float(self.t_)), rows, order,
-                                              enc.feedback(), _history(hist), sw)
+            t, nu = _confidit_diag_dense_pass(self._W, self._A_diag, (float(self.eta), float(self.t_)), tuple(rows),
+                                              order, enc.feedback(), _history(hist), sw)
         else:
             n = order.shape[0] if self._journals(order.shape[0]) else 0
             journal = (np.empty((n, self._W.shape[0])), np.empty(n), np.empty(n, dtype=np.int64))
             t, nu, written = _confidit_pass(self._W, (self._A_diag, self._A_inv, journal),
-                                            (diagonal, float(self.eta), float(self.t_)), rows, order, enc.feedback(),
-                                            _history(hist), sw)
+                                            (diagonal, float(self.eta), float(self.t_)), tuple(rows), order,
+                                            enc.feedback(), _history(hist), sw)
             if not written:                  # the journal was not written: A_inv is as it was
                 raise FloatingPointError(f"{type(self).__name__} weights or matrices overflowed to inf/NaN; scale the "
                                          "rows of X or the sample weights down.")
@@ -999,8 +1000,8 @@ class SketchedConfidit(_BanditLearner):
 
     def _epoch(self, rows, order, enc, hist, sw):
         t, nu = _sketched_confidit_pass(self._W, (self._B, self._G, self._H, self._nrows),
-                                        (self._a0(), float(self.eta), float(self.t_)), rows, order, enc.feedback(),
-                                        _history(hist), sw)
+                                        (self._a0(), float(self.eta), float(self.t_)), tuple(rows), order,
+                                        enc.feedback(), _history(hist), sw)
         self._fill_propensities(enc, hist)
         self.t_ = int(t)
         return nu

@@ -14,7 +14,7 @@ the lowest class index.
 import numpy as np
 from numba import njit
 
-from .._row_kernels import _cm_scores, _cm_scores_pair, _cm_update, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import Rows, _cm_scores, _cm_scores_pair, _cm_update, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
 
 # update rules
 RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y|
@@ -65,7 +65,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     W : float64 array (n_features, n_classes), updated in place; true weights are scale * W.
         On dense float32 rows the pass runs on a float32 copy of W (written back at the end).
     state : ``(scale, normsq, t)``, the scale factor, ||W||_F^2 and the Pegasos round counter.
-    rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`).
+    rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`), or its fields as a plain tuple.
     S : bool array (n_samples, n_classes), candidate sets.
     order : int array, rows to visit in order.
     rule_params : ``(rule, pegasos, eta, alpha)``: RULE_AVG, RULE_MAX or RULE_MISTAKE;
@@ -80,6 +80,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
         ``n_updates`` is -1 when a dense row fails ``rows.limits``: the pass stopped at it and
         left ``W`` as it was.
     """
+    rows = Rows(*rows)                 # a plain tuple crosses the boundary (see _row_kernels.Rows)
     scale, normsq, t = state
     rule, pegasos, eta, alpha = rule_params
     n_classes = W.shape[1]

@@ -118,7 +118,7 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
 
     def _epoch(self, rows, order, S, hist, sw):
         self._scale, self._normsq, t, nu = _candidate_epoch(
-            self._W, (self._scale, self._normsq, float(self.t_)), rows, S, order, self._rule_params(),
+            self._W, (self._scale, self._normsq, float(self.t_)), tuple(rows), S, order, self._rule_params(),
             hist["predictions"], sw)
         self.t_ = int(t)
         return nu
