@@ -15,6 +15,11 @@
 5. fold any lazy scale back into the weights and check that they are finite;
 6. commit the history (``predictions_``, ``prediction_rows_``, and the family's own).
 
+A later ``partial_fit`` call without sample weights on plain float rows of the fitted width
+(the calls of a stream) takes a lean path to the same result (:meth:`OnlineEngine._streams`,
+:meth:`OnlineEngine._stream_pass`): steps 1, 3 and 4's branches cannot apply to it, and a
+stream of short calls would pay them every call.
+
 Any exception on the way restores the estimator exactly as it was before the call
 (the arrays the pass writes in place, :meth:`OnlineEngine._kept_in_place`, and the
 generator are copied first; the other attributes are replaced, never written), so a
@@ -50,7 +55,7 @@ from ._docs import fill_doc
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import (ROW_LIMITS, _check_finite_state, check_sample_weight, check_X, class_weighted,
+from ._validation import (ROW_LIMITS, _check_finite_state, _plain_array, check_sample_weight, check_X, class_weighted,
                           row_scale_of, saved_row_scale, saved_temperature)
 from ._row_kernels import _total
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
@@ -225,6 +230,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """
         saved = dict(self.__dict__)
         fresh = reset or "classes_" not in saved
+        stream = not fresh and sample_weight is None and self._streams(X)
         kept = self._kept_in_place(X)
         copies = {} if fresh else {k: saved[k].copy() for k in kept if k in saved}
         # what the rollback does not copy, the pass verifies before it writes it (and the
@@ -250,7 +256,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
 
         try:
             try:
-                out = self._online_pass(X, target, classes, reset, sample_weight, defer_range=True)
+                out = (self._stream_pass(X, target, classes) if stream
+                       else self._online_pass(X, target, classes, reset, sample_weight, defer_range=True))
             except _RowOutOfRange:
                 # a dense row the pass checked as it read it is out of range: back to the state
                 # before the call, then the exact check of every row first (it names the first
@@ -331,6 +338,39 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
                 break
         if stopping:
             self.validation_scores_ = np.asarray(scores)
+        self._end_call(reset, n_epochs, updates, hist, visited)
+        return self
+
+    def _streams(self, X):
+        """Whether a later ``partial_fit`` call without sample weights on ``X`` can take the
+        lean path (:meth:`_stream_pass`): plain C-contiguous float rows of the fitted width (no
+        feature names), no class weights, not verbose, and a pass that checks dense rows as it
+        reads them.  Anything else takes the template's full path, which is also the one that
+        names what is wrong with an input.
+        """
+        d = self.__dict__
+        return (_plain_array(X) and X.shape[1] == d.get("n_features_in_") and "feature_names_in_" not in d
+                and self.class_weight is None and not self._verbose_on() and self._pass_checks_rows())
+
+    def _stream_pass(self, X, target, classes):
+        """One ``partial_fit`` epoch on rows :meth:`_streams` accepts: what :meth:`_online_pass`
+        does for such a call (the rows as they are, checked by the pass as it reads them; the
+        target encoded; one pass in the given order; the call's end), without the branches
+        that cannot apply, which a stream of short calls would pay at every call.
+        """
+        encoded, _ = self._encode_target(X, target, classes, False, False)
+        order = np.arange(X.shape[0])
+        hist = {h: np.empty(order.size, dtype=_HISTORY_DTYPES[h]) for h in self._history}
+        updates = self._epoch(kernel_rows(X, ROW_LIMITS, intercept=bool(self.fit_intercept)), order, encoded, hist,
+                              _NO_WEIGHTS)
+        if updates < 0:
+            raise _RowOutOfRange()
+        self._end_call(False, 1, updates, hist, order)
+        return self
+
+    def _end_call(self, reset, n_epochs, updates, hist, visited):
+        """After the epochs: fold any lazy scale back into the weights, check that they are
+        finite, and commit the counters and the history (:meth:`_commit`)."""
         self._finish_epochs()
         W = self._W
         if not math.isfinite(_total(W) if W.flags.c_contiguous else W.sum()):     # one pass, no temporary
@@ -339,7 +379,6 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
                 "(e.g. sklearn.preprocessing.Normalizer or StandardScaler) or use a smaller step."
             )
         self._commit(reset, n_epochs, updates, hist, visited)
-        return self
 
     def _with_class_weight(self, sw, encoded, classes_, n):
         """``sw`` (empty: all 1) times each row's class weight (see ``class_weight``)."""

@@ -222,12 +222,12 @@ def _cm_scores(Wt, X, i, scale, scores):
 def _cm_scores_pair(Wt, X, i, i2, raw, raw2):
     """``raw[k] = Wt[k] . X[i]`` and ``raw2[k] = Wt[k] . X[i2]``: two dense rows scored with
     the same class-major weights in one sweep, so each block of weights is loaded once for
-    both rows.  Returns ``(||X[i]||^2, ||X[i2]||^2, X[i] . X[i2])`` (the rows' own features).
+    both rows.  Returns ``(||X[i]||^2, ||X[i2]||^2)`` (the rows' own features).
 
-    A pass reads row ``i2``'s scores from ``raw2`` after row ``i``'s step: the step adds
-    ``c x_i`` to a class's weights, which adds ``c (x_i . x_i2)`` (plus ``c`` with the
-    intercept) to its score, so the pass corrects ``raw2`` instead of scoring ``i2`` again.
-    Classes are summed four or five a loop as in :func:`_cm_scores` (every class of a call
+    A pass reads row ``i2``'s scores from ``raw2`` when row ``i``'s round left the weights
+    as they were; after a step it scores ``i2`` afresh with :func:`_cm_scores` (a correction
+    ``c (x_i . x_i2)`` of ``raw2`` would round differently from the new weights' product, and
+    classes the step made equal would no longer score equal to the bit).  Classes are summed four or five a loop as in :func:`_cm_scores` (every class of a call
     by the same loop: equal weights score equal to the bit); ``Wt`` one column wider than
     ``X``: the implicit constant feature 1 (the intercept), added to every score.
     """
@@ -235,13 +235,11 @@ def _cm_scores_pair(Wt, X, i, i2, raw, raw2):
     d = X.shape[1]
     na = _cast_to(X, 0.0)
     nb = _cast_to(X, 0.0)
-    ab = _cast_to(X, 0.0)
     for j in range(d):
         xa = X[i, j]
         xb = X[i2, j]
         na += xa * xa
         nb += xb * xb
-        ab += xa * xb
     last = n_classes - 1
     icpt = Wt.shape[1] > d
     if (-n_classes) % 5 <= (-n_classes) % 4:
@@ -306,7 +304,7 @@ def _cm_scores_pair(Wt, X, i, i2, raw, raw2):
                 b0, b1, b2, b3 = b0 + c0, b1 + c1, b2 + c2, b3 + c3
             raw[k3], raw[k2], raw[k1], raw[k] = a3, a2, a1, a0
             raw2[k3], raw2[k2], raw2[k1], raw2[k] = b3, b2, b1, b0
-    return np.float64(na), np.float64(nb), np.float64(ab)
+    return np.float64(na), np.float64(nb)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -411,3 +409,22 @@ def _total(A):
     for p in range(flat.shape[0]):
         total += flat[p]
     return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _to_class_major(W, M):
+    """``M[:, :] = W.T`` (feature-major weights into the pass's class-major copy, cast to its
+    precision), as an explicit loop: numba's strided slice assignment took about 30 % longer,
+    and a stream of short calls pays the copy and :func:`_from_class_major` every call."""
+    for k in range(M.shape[0]):
+        for j in range(M.shape[1]):
+            M[k, j] = W[j, k]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _from_class_major(M, W):
+    """``W[:, :] = M.T``: the pass's class-major weights written back (see
+    :func:`_to_class_major`)."""
+    for j in range(W.shape[0]):
+        for k in range(W.shape[1]):
+            W[j, k] = M[k, j]

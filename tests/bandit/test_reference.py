@@ -268,6 +268,26 @@ def test_averaged_banditron_predicts_with_the_mean_of_the_rounds_weights(stream,
     np.testing.assert_allclose(avg.coef_, total / rounds, rtol=1e-9, atol=1e-9)
 
 
+def test_a_step_that_makes_two_classes_equal_ties_them_in_the_next_row_of_the_same_call():
+    """Found by hypothesis (the stream of seed 3): in the second pass, row 0's step gives class 2
+    the weights class 0 got from the same row in the first pass, so row 1 ties classes 0 and 2
+    exactly, and the tie goes to class 0.  A call over the three rows must see that tie as
+    three calls of one row do: the pass scores a row afresh after a step (a correction of
+    the row's waiting scores by ``c (x0 . x1)`` rounded differently and chose class 2)."""
+    rng = np.random.RandomState(3)
+    X = rng.randn(3, 4) * 0.1
+    X[rng.rand(3, 4) < 0.3] = 0.0
+    y = rng.randint(3, size=3)
+    make = lambda: Banditron(average=False, gamma=0.05, random_state=3, max_iter=1, shuffle=False)  # noqa: E731
+    whole, rows = make(), make()
+    for _ in range(2):
+        whole.partial_fit(X, y, classes=np.arange(3))
+        for t in range(3):
+            rows.partial_fit(X[t:t + 1], y[t:t + 1], classes=np.arange(3))
+    np.testing.assert_array_equal(whole.predictions_, [2, 0, 2])
+    np.testing.assert_array_equal(whole.coef_, rows.coef_)
+
+
 def _candidates(y, K, seed):
     """Acceptable-label sets: the label plus each other class with probability 0.3."""
     rng = np.random.RandomState(seed + 2)

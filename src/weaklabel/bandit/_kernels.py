@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, Rows, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_dot_pair, _cm_scores, _cm_scores_pair,
+from .._row_kernels import (DENSE_FASTMATH, Rows, _from_class_major, _to_class_major, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_dot_pair, _cm_scores, _cm_scores_pair,
                             _cm_update, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
@@ -170,7 +170,7 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     # average's accumulator stays float64); sparse rows update W in place (M is empty)
     M = np.empty((W.shape[1], W.shape[0]) if is_dense else (0, 0), dtype=X_dense.dtype)
     if is_dense:
-        M[:, :] = W.T
+        _to_class_major(W, M)
         Acc = np.ascontiguousarray(acc.T) if acc.shape[0] > 0 else acc
     else:
         Acc = acc
@@ -195,12 +195,15 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     Ud = np.zeros(W.shape[0] if use_u and is_dense else 0, dtype=M.dtype)
     has_cand = cand.shape[0] > 0
     n_updates = 0
-    # dense rows are scored two at a time (:func:`_cm_scores_pair`): the second row's scores
-    # wait in scores2 and are moved by the first row's step on m_upd classes, c (x . x2);
-    # CSPA's shared part likewise (ux2, moved by the first row's shared step m_shared)
+    # dense rows are scored two at a time (:func:`_cm_scores_pair`; CSPA's shared part too)
+    # while the rounds leave M and Ud as they are: the second row's scores wait in scores2.
+    # A round that steps (on m_upd classes, or the shared part: m_shared) has the next row
+    # scored afresh, as a call of one row would score it, so classes the step made equal score
+    # equal to the bit (a correction c (x . x2) of the waiting scores would round otherwise);
+    # after such a round rows are scored one at a time until a round leaves the weights alone.
     scores2 = np.empty(n_classes)
     pending = False
-    nsq2 = cross = ux = ux2 = 0.0
+    nsq2 = ux = ux2 = 0.0
     m_upd = 0
     m_shared = 0.0
     shared_m = np.empty(1, dtype=M.dtype)              # the shared step in Ud's precision
@@ -208,18 +211,14 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
         i = order[r]
         if is_dense:
             cnt = 0
-            if pending:
+            wrote = m_upd > 0 or m_shared != 0.0
+            if pending and not wrote:
                 nsq = nsq2
-                for k in range(n_classes):
-                    scores[k] = scores2[k]
-                for q in range(m_upd):
-                    scores[upd_k[q]] += np.float64(upd_m[q]) * cross
-                ux = ux2 + m_shared * cross
+                scores[:] = scores2
+                ux = ux2
                 pending = False
-            elif r + 1 < order.shape[0]:
-                nsq, nsq2, cross = _cm_scores_pair(M, X_dense, i, order[r + 1], scores, scores2)
-                if rows.intercept >= 0:
-                    cross += 1.0
+            elif r + 1 < order.shape[0] and not wrote:
+                nsq, nsq2 = _cm_scores_pair(M, X_dense, i, order[r + 1], scores, scores2)
                 if use_u:
                     ux, ux2 = _cm_dot_pair(Ud, X_dense, i, order[r + 1])
                 pending = True
@@ -227,6 +226,7 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
                 nsq = _cm_scores(M, X_dense, i, 1.0, scores)
                 if use_u:
                     ux = _cm_dot(Ud, X_dense, i)
+                pending = False
             m_upd = 0
             m_shared = 0.0
             if not _dense_row_in_range(X_dense, i, nsq, rows.limits):
@@ -357,9 +357,9 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
             for k in range(n_classes):
                 for j in range(Ud.shape[0]):
                     M[k, j] += Ud[j]
-        W[:, :] = M.T
+        _from_class_major(M, W)
         if acc.shape[0] > 0:
-            acc[:, :] = Acc.T
+            _from_class_major(Acc, acc)
     elif use_u:
         for j in range(U.shape[0]):
             uj = U[j]
@@ -682,7 +682,7 @@ def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history,
     # class-major for the pass, in the rows' precision (float32 rows: float32 weights,
     # diagonals and steps, twice the vector lanes); written back at the end
     M = np.empty((n_classes, W.shape[0]), dtype=X.dtype)
-    M[:, :] = W.T
+    _to_class_major(W, M)
     Ad = np.empty((n_classes, W.shape[0]), dtype=X.dtype)
     Ad[:, :] = A_diag.T
     Ainv = np.empty_like(Ad)
@@ -713,7 +713,7 @@ def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history,
             continue
         _cm_step_diag(M, Ad, Ainv, X, i, c, v, 1.0 if b else -1.0)
         n_updates += 1
-    W[:, :] = M.T
+    _from_class_major(M, W)
     A_diag[:, :] = Ad.T
     return t, n_updates
 

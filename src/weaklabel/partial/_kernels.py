@@ -14,7 +14,7 @@ the lowest class index.
 import numpy as np
 from numba import njit
 
-from .._row_kernels import Rows, _cm_scores, _cm_scores_pair, _cm_update, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import Rows, _cm_scores, _from_class_major, _to_class_major, _cm_scores_pair, _cm_update, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
 
 # update rules
 RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y|
@@ -93,7 +93,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     # rows update W in place (M is then empty).
     M = np.empty((n_classes, W.shape[0]) if dense else (0, 0), dtype=rows.dense.dtype)
     if dense:
-        M[:, :] = W.T
+        _to_class_major(W, M)
     # Pegasos keeps the weights divided by scale: fold the scale in before the precision
     # of the matrix the pass updates could overflow
     fold_below = _FOLD_BELOW if (M.itemsize == 8 or not dense) else _FOLD_BELOW_32
@@ -106,12 +106,15 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     radius = 1.0 / np.sqrt(alpha) if pegasos else 0.0
     n_updates = 0
     weighted = sw.shape[0] > 0
-    # dense rows are scored two at a time (:func:`_cm_scores_pair`): the second row's raw
-    # scores wait in raw2, and are moved by what the first row's round wrote into M (a fold
-    # of the scale: m_fold; a step on m_upd classes: c (x . x2), ``cross``)
+    # dense rows are scored two at a time (:func:`_cm_scores_pair`) while the rounds leave M
+    # as it is: the second row's raw scores wait in raw2.  A round that writes into M (a step
+    # on m_upd classes, or a fold of the scale: m_fold) has the next row scored afresh, as a
+    # call of one row would score it, so classes the step made equal score equal to the bit
+    # (a correction c (x . x2) of the waiting scores would round otherwise); after such a
+    # round rows are scored one at a time until a round leaves M alone.
     raw2 = np.empty(n_classes)
     pending = False
-    nsq2 = cross = 0.0
+    nsq2 = 0.0
     m_upd = 0
     m_fold = 1.0
     for r in range(order.shape[0]):
@@ -119,20 +122,17 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
         wi = sw[i] if weighted else 1.0
         if dense:
             cnt = 0
-            if pending:
+            wrote = m_upd > 0 or m_fold != 1.0
+            if pending and not wrote:
                 nsq = nsq2
-                for k in range(n_classes):
-                    raw[k] = raw2[k] * m_fold
-                for u in range(m_upd):
-                    raw[upd_k[u]] += np.float64(upd_m[u]) * cross
+                raw[:] = raw2
                 pending = False
-            elif r + 1 < order.shape[0]:
-                nsq, nsq2, cross = _cm_scores_pair(M, rows.dense, i, order[r + 1], raw, raw2)
-                if rows.intercept >= 0:
-                    cross += 1.0
+            elif r + 1 < order.shape[0] and not wrote:
+                nsq, nsq2 = _cm_scores_pair(M, rows.dense, i, order[r + 1], raw, raw2)
                 pending = True
             else:
                 nsq = _cm_scores(M, rows.dense, i, 1.0, raw)
+                pending = False
             m_upd = 0
             m_fold = 1.0
             if not _dense_row_in_range(rows.dense, i, nsq, rows.limits):
@@ -238,7 +238,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
             n_updates += 1
         t += 1.0
     if dense:
-        W[:, :] = M.T
+        _from_class_major(M, W)
     return scale, normsq, t, n_updates
 
 

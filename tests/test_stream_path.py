@@ -1,0 +1,90 @@
+"""The engine's lean path for a stream of ``partial_fit`` calls (``OnlineEngine._stream_pass``).
+
+A later call without sample weights on plain float rows of the fitted width skips the
+template's branches that cannot apply to it.  It must leave exactly the model the full
+template leaves: every attribute, the generator's state, and the history of the call.
+"""
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from weaklabel._online import OnlineEngine
+from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit
+from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from weaklabel.simulate import make_candidate_sets
+
+LEARNERS = [AvgPerceptron(random_state=0), MaxPerceptron(fit_intercept=True, random_state=0),
+            AvgPegasos(alpha=0.01, random_state=0), MaxPegasos(alpha=0.01, random_state=0), Perceptron(),
+            Pegasos(alpha=0.01), CSPA(random_state=0), SPA(random_state=0), Banditron(random_state=0),
+            Banditron(average=False, gamma=0.3, random_state=0), BPA(random_state=0),
+            Confidit(diagonal=True, random_state=0), Confidit(diagonal=False, random_state=0)]
+
+
+def _stream(est, dtype, seed=0, n=90, d=7, chunk=13):
+    rng = np.random.RandomState(seed)
+    y = np.arange(n) % 4
+    X = (rng.randn(n, d) + 2.0 * np.eye(4, d)[y]).astype(dtype)
+    exact = isinstance(est, (Perceptron, Pegasos))
+    target = y if exact or est.__module__.startswith("weaklabel.bandit") else make_candidate_sets(y, 2,
+                                                                                                   random_state=seed)
+    return [(X[lo:lo + chunk], target[lo:lo + chunk]) for lo in range(0, n, chunk)]
+
+
+def _state(est):
+    out = {k: pickle.dumps(v) for k, v in est.__dict__.items() if k != "_rng"}
+    rng = est.__dict__.get("_rng")
+    out["_rng"] = pickle.dumps(rng.get_state()) if rng is not None else None
+    return out
+
+
+@pytest.mark.parametrize("est", LEARNERS, ids=repr)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_stream_of_calls_leaves_the_model_the_full_template_leaves(est, dtype, monkeypatch):
+    chunks = _stream(est, dtype)
+    classes = np.arange(4)
+    taken = []
+    lean = OnlineEngine._stream_pass
+    monkeypatch.setattr(OnlineEngine, "_stream_pass", lambda self, *a: taken.append(1) or lean(self, *a))
+    fast = pickle.loads(pickle.dumps(est))
+    for X, t in chunks:
+        fast.partial_fit(X, t, classes=classes)
+    # every call but the first (which starts the model); full-matrix Confidit's pass does not
+    # check dense rows as it reads them, so its calls take the full way
+    expected = len(chunks) - 1 if fast._pass_checks_rows() else 0
+    assert len(taken) == expected
+    monkeypatch.setattr(OnlineEngine, "_streams", lambda self, X: False)
+    full = pickle.loads(pickle.dumps(est))
+    for X, t in chunks:
+        full.partial_fit(X, t, classes=classes)
+    assert len(taken) == expected                   # the full template only
+    assert _state(fast) == _state(full)
+
+
+def test_the_lean_path_is_taken_only_where_nothing_else_applies(monkeypatch):
+    """Sample weights, sparse rows, a data frame's feature names, class weights, verbose
+    output, a non-contiguous view and another width go the full way (which names what is
+    wrong with an input)."""
+    taken = []
+    lean = OnlineEngine._stream_pass
+    monkeypatch.setattr(OnlineEngine, "_stream_pass", lambda self, *a: taken.append(1) or lean(self, *a))
+    rng = np.random.RandomState(0)
+    X, y = rng.randn(40, 5), np.arange(40) % 3
+    est = CSPA(random_state=0).fit(X, y)
+    est.partial_fit(X, y)
+    assert len(taken) == 1
+    est.partial_fit(X, y, sample_weight=np.ones(40))
+    est.partial_fit(sp.csr_matrix(X), y)
+    est.partial_fit(np.asfortranarray(X), y)
+    est.partial_fit(X[:, :5:1][::2], y[::2])             # a strided view of rows
+    with pytest.raises(ValueError, match="has 4 features"):
+        est.partial_fit(X[:, :4].copy(), y)
+    CSPA(class_weight="balanced").fit(X, y).partial_fit(X, y)
+    CSPA(verbose=1).fit(X, y).partial_fit(X, y)
+    frame = pd.DataFrame(X, columns=list("abcde"))
+    with pytest.warns(UserWarning, match="feature names"):
+        CSPA().fit(frame, y).partial_fit(X, y)
+    assert len(taken) == 1
