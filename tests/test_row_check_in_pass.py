@@ -101,9 +101,7 @@ def test_float32_rows_that_overflow_float32_after_a_shuffled_fit_with_a_caller_g
 
 @pytest.mark.parametrize("bad", [8, 9, 20])
 def test_the_candidate_kernel_stops_at_the_first_row_out_of_range_and_leaves_the_weights(bad):
-    """Dense rows are scored two at a time: the bad row may be the first of a pair (8), the
-    second (9), whose scores were computed with the row before it, or the last row alone (20
-    of 21)."""
+    """The bad row may be early (8, 9) or the last (20 of 21): the pass stops at it."""
     X, y = _data(21, 5)
     S = np.zeros((21, 3), bool)
     S[np.arange(21), y] = True
@@ -120,21 +118,6 @@ def test_the_candidate_kernel_stops_at_the_first_row_out_of_range_and_leaves_the
     out = _candidate_epoch(W, (1.0, 0.0, 1.0), kernel_rows(np.delete(X, bad, axis=0), ROW_LIMITS), S[:20],
                            np.arange(20), (RULE_AVG, False, 1.0, 1.0), pred, np.empty(0))
     assert out[3] > 0 and W.any()
-
-
-@pytest.mark.parametrize("est", [AvgPerceptron(random_state=0), AvgPegasos(alpha=0.01, random_state=0),
-                                 CSPA(random_state=0), Banditron(random_state=0)], ids=repr)
-def test_a_bad_first_row_of_a_pair_leaves_the_model_as_it_was(est):
-    """Row 56 is the first of the pair (56, 57): the pass stops before the round of 56, with
-    57's scores computed and unused; the model is left as it was."""
-    X, y = _data()
-    est = est.fit(X, y)
-    before = _state(est)
-    Xbad = X.copy()
-    Xbad[56, 1] = np.nan
-    with pytest.raises(ValueError, match=r"contains NaN \(first at row 56\)"):
-        est.partial_fit(Xbad, y)
-    assert _state(est) == before
 
 
 @pytest.mark.parametrize("verified", [True, False])

@@ -218,95 +218,6 @@ def _cm_scores(Wt, X, i, scale, scores):
     return np.float64(nsq)
 
 
-@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
-def _cm_scores_pair(Wt, X, i, i2, raw, raw2):
-    """``raw[k] = Wt[k] . X[i]`` and ``raw2[k] = Wt[k] . X[i2]``: two dense rows scored with
-    the same class-major weights in one sweep, so each block of weights is loaded once for
-    both rows.  Returns ``(||X[i]||^2, ||X[i2]||^2)`` (the rows' own features).
-
-    A pass reads row ``i2``'s scores from ``raw2`` when row ``i``'s round left the weights
-    as they were; after a step it scores ``i2`` afresh with :func:`_cm_scores` (a correction
-    ``c (x_i . x_i2)`` of ``raw2`` would round differently from the new weights' product, and
-    classes the step made equal would no longer score equal to the bit).  Classes are summed four or five a loop as in :func:`_cm_scores` (every class of a call
-    by the same loop: equal weights score equal to the bit); ``Wt`` one column wider than
-    ``X``: the implicit constant feature 1 (the intercept), added to every score.
-    """
-    n_classes = Wt.shape[0]
-    d = X.shape[1]
-    na = _cast_to(X, 0.0)
-    nb = _cast_to(X, 0.0)
-    for j in range(d):
-        xa = X[i, j]
-        xb = X[i2, j]
-        na += xa * xa
-        nb += xb * xb
-    last = n_classes - 1
-    icpt = Wt.shape[1] > d
-    if (-n_classes) % 5 <= (-n_classes) % 4:
-        for k in range(0, n_classes, 5):
-            k1, k2, k3, k4 = min(k + 1, last), min(k + 2, last), min(k + 3, last), min(k + 4, last)
-            a0 = _cast_to(Wt, 0.0)
-            a1 = _cast_to(Wt, 0.0)
-            a2 = _cast_to(Wt, 0.0)
-            a3 = _cast_to(Wt, 0.0)
-            a4 = _cast_to(Wt, 0.0)
-            b0 = _cast_to(Wt, 0.0)
-            b1 = _cast_to(Wt, 0.0)
-            b2 = _cast_to(Wt, 0.0)
-            b3 = _cast_to(Wt, 0.0)
-            b4 = _cast_to(Wt, 0.0)
-            for j in range(d):
-                xa = X[i, j]
-                xb = X[i2, j]
-                w0, w1, w2, w3, w4 = Wt[k, j], Wt[k1, j], Wt[k2, j], Wt[k3, j], Wt[k4, j]
-                a0 += w0 * xa
-                a1 += w1 * xa
-                a2 += w2 * xa
-                a3 += w3 * xa
-                a4 += w4 * xa
-                b0 += w0 * xb
-                b1 += w1 * xb
-                b2 += w2 * xb
-                b3 += w3 * xb
-                b4 += w4 * xb
-            if icpt:
-                c0, c1, c2, c3, c4 = Wt[k, d], Wt[k1, d], Wt[k2, d], Wt[k3, d], Wt[k4, d]
-                a0, a1, a2, a3, a4 = a0 + c0, a1 + c1, a2 + c2, a3 + c3, a4 + c4
-                b0, b1, b2, b3, b4 = b0 + c0, b1 + c1, b2 + c2, b3 + c3, b4 + c4
-            raw[k4], raw[k3], raw[k2], raw[k1], raw[k] = a4, a3, a2, a1, a0
-            raw2[k4], raw2[k3], raw2[k2], raw2[k1], raw2[k] = b4, b3, b2, b1, b0
-    else:
-        for k in range(0, n_classes, 4):
-            k1, k2, k3 = min(k + 1, last), min(k + 2, last), min(k + 3, last)
-            a0 = _cast_to(Wt, 0.0)
-            a1 = _cast_to(Wt, 0.0)
-            a2 = _cast_to(Wt, 0.0)
-            a3 = _cast_to(Wt, 0.0)
-            b0 = _cast_to(Wt, 0.0)
-            b1 = _cast_to(Wt, 0.0)
-            b2 = _cast_to(Wt, 0.0)
-            b3 = _cast_to(Wt, 0.0)
-            for j in range(d):
-                xa = X[i, j]
-                xb = X[i2, j]
-                w0, w1, w2, w3 = Wt[k, j], Wt[k1, j], Wt[k2, j], Wt[k3, j]
-                a0 += w0 * xa
-                a1 += w1 * xa
-                a2 += w2 * xa
-                a3 += w3 * xa
-                b0 += w0 * xb
-                b1 += w1 * xb
-                b2 += w2 * xb
-                b3 += w3 * xb
-            if icpt:
-                c0, c1, c2, c3 = Wt[k, d], Wt[k1, d], Wt[k2, d], Wt[k3, d]
-                a0, a1, a2, a3 = a0 + c0, a1 + c1, a2 + c2, a3 + c3
-                b0, b1, b2, b3 = b0 + c0, b1 + c1, b2 + c2, b3 + c3
-            raw[k3], raw[k2], raw[k1], raw[k] = a3, a2, a1, a0
-            raw2[k3], raw2[k2], raw2[k1], raw2[k] = b3, b2, b1, b0
-    return np.float64(na), np.float64(nb)
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _dense_row_in_range(X, i, nsq, limits):
     """Whether dense row ``X[i]``, of squared norm ``nsq`` (as :func:`_cm_scores` returns it),
@@ -368,23 +279,6 @@ def _cm_dot(v, X, i):
     if v.shape[0] > d:
         s += v[d]
     return np.float64(s)
-
-
-@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
-def _cm_dot_pair(v, X, i, i2):
-    """``(v . X[i], v . X[i2])`` in one sweep of ``v`` (see :func:`_cm_dot`; the pair of rows
-    of :func:`_cm_scores_pair`)."""
-    d = X.shape[1]
-    s = _cast_to(v, 0.0)
-    s2 = _cast_to(v, 0.0)
-    for j in range(d):
-        vj = v[j]
-        s += vj * X[i, j]
-        s2 += vj * X[i2, j]
-    if v.shape[0] > d:
-        s += v[d]
-        s2 += v[d]
-    return np.float64(s), np.float64(s2)
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)

@@ -19,8 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, Rows, _from_class_major, _to_class_major, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_dot_pair, _cm_scores, _cm_scores_pair,
-                            _cm_update, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
+from .._row_kernels import (DENSE_FASTMATH, Rows, _from_class_major, _to_class_major, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
@@ -195,40 +194,14 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     Ud = np.zeros(W.shape[0] if use_u and is_dense else 0, dtype=M.dtype)
     has_cand = cand.shape[0] > 0
     n_updates = 0
-    # dense rows are scored two at a time (:func:`_cm_scores_pair`; CSPA's shared part too)
-    # while the rounds leave M and Ud as they are: the second row's scores wait in scores2.
-    # A round that steps (on m_upd classes, or the shared part: m_shared) has the next row
-    # scored afresh, as a call of one row would score it, so classes the step made equal score
-    # equal to the bit (a correction c (x . x2) of the waiting scores would round otherwise);
-    # after such a round rows are scored one at a time until a round leaves the weights alone.
-    scores2 = np.empty(n_classes)
-    pending = False
-    nsq2 = ux = ux2 = 0.0
-    m_upd = 0
-    m_shared = 0.0
-    shared_m = np.empty(1, dtype=M.dtype)              # the shared step in Ud's precision
+    ux = 0.0
     for r in range(order.shape[0]):
         i = order[r]
         if is_dense:
             cnt = 0
-            wrote = m_upd > 0 or m_shared != 0.0
-            if pending and not wrote:
-                nsq = nsq2
-                scores[:] = scores2
-                ux = ux2
-                pending = False
-            elif r + 1 < order.shape[0] and not wrote:
-                nsq, nsq2 = _cm_scores_pair(M, X_dense, i, order[r + 1], scores, scores2)
-                if use_u:
-                    ux, ux2 = _cm_dot_pair(Ud, X_dense, i, order[r + 1])
-                pending = True
-            else:
-                nsq = _cm_scores(M, X_dense, i, 1.0, scores)
-                if use_u:
-                    ux = _cm_dot(Ud, X_dense, i)
-                pending = False
-            m_upd = 0
-            m_shared = 0.0
+            nsq = _cm_scores(M, X_dense, i, 1.0, scores)
+            if use_u:
+                ux = _cm_dot(Ud, X_dense, i)
             if not _dense_row_in_range(X_dense, i, nsq, rows.limits):
                 return -1                              # a row out of range: stop, W unchanged
             if rows.intercept >= 0:
@@ -285,9 +258,7 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
                     c = wi * beta * lt / nsq
                     shared = c / n_classes
                     if is_dense:
-                        shared_m[0] = shared
                         _cm_axpy(Ud, shared, X_dense, i)
-                        m_shared = np.float64(shared_m[0])
                     else:
                         for p in range(cnt):
                             U[nz_idx[p]] += shared * nz_val[p]
@@ -336,7 +307,6 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
             if is_dense:
                 upd_m[:n_upd] = upd_c[:n_upd]
                 _cm_update(M, X_dense, i, upd_k, upd_m, n_upd, False)
-                m_upd = n_upd
             elif 4 * n_upd > n_classes:
                 # many classes move (SPA's support set early on): one contiguous,
                 # vectorised row update beats scattered per-class writes

@@ -14,7 +14,7 @@ the lowest class index.
 import numpy as np
 from numba import njit
 
-from .._row_kernels import Rows, _cm_scores, _from_class_major, _to_class_major, _cm_scores_pair, _cm_update, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import Rows, _cm_scores, _cm_update, _from_class_major, _to_class_major, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
 
 # update rules
 RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y|
@@ -106,35 +106,12 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     radius = 1.0 / np.sqrt(alpha) if pegasos else 0.0
     n_updates = 0
     weighted = sw.shape[0] > 0
-    # dense rows are scored two at a time (:func:`_cm_scores_pair`) while the rounds leave M
-    # as it is: the second row's raw scores wait in raw2.  A round that writes into M (a step
-    # on m_upd classes, or a fold of the scale: m_fold) has the next row scored afresh, as a
-    # call of one row would score it, so classes the step made equal score equal to the bit
-    # (a correction c (x . x2) of the waiting scores would round otherwise); after such a
-    # round rows are scored one at a time until a round leaves M alone.
-    raw2 = np.empty(n_classes)
-    pending = False
-    nsq2 = 0.0
-    m_upd = 0
-    m_fold = 1.0
     for r in range(order.shape[0]):
         i = order[r]
         wi = sw[i] if weighted else 1.0
         if dense:
             cnt = 0
-            wrote = m_upd > 0 or m_fold != 1.0
-            if pending and not wrote:
-                nsq = nsq2
-                raw[:] = raw2
-                pending = False
-            elif r + 1 < order.shape[0] and not wrote:
-                nsq, nsq2 = _cm_scores_pair(M, rows.dense, i, order[r + 1], raw, raw2)
-                pending = True
-            else:
-                nsq = _cm_scores(M, rows.dense, i, 1.0, raw)
-                pending = False
-            m_upd = 0
-            m_fold = 1.0
+            nsq = _cm_scores(M, rows.dense, i, 1.0, raw)
             if not _dense_row_in_range(rows.dense, i, nsq, rows.limits):
                 return scale, normsq, t, -1            # a row out of range: stop, W unchanged
             if rows.intercept >= 0:
@@ -203,7 +180,6 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
             if scale < fold_below:           # also t == 1, where the shrink gives 0
                 normsq = _fold_scale(M, scale) if dense else _fold_scale(W, scale)
                 folded = scale
-                m_fold = scale
                 scale = 1.0
             if n_upd > 0:
                 step = eta_t * wi / scale
@@ -212,7 +188,6 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
                 if dense:
                     upd_m[:n_upd] = upd_c[:n_upd]
                     _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, False)
-                    m_upd = n_upd
                     # ||M[k] + c x||^2 - ||M[k]||^2 = 2 c (M[k] . x) + c^2 ||x||^2, and M[k] . x
                     # is the row's raw score (times the fold): no second pass over the row
                     for u in range(n_upd):
@@ -232,7 +207,6 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
             if dense:
                 upd_m[:n_upd] = upd_c[:n_upd]
                 _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, False)
-                m_upd = n_upd
             else:
                 _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
             n_updates += 1
