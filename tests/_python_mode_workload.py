@@ -113,7 +113,7 @@ def _workload():
     loss, G = candidate_likelihood_loss(Z, S.mask, rng.rand(40) + 0.1)
     keep("cc_loss", np.append(G.ravel(), loss))
     keep("clpl", CLPL(max_iter=5).fit(X, S).coef_)
-    # an odd number of dense rows: the last one is scored alone (the others two at a time)
+    # an odd number of dense rows (the pass once scored rows in pairs; kept as a plain case)
     keep("cspa_odd", CSPA(max_iter=1, shuffle=False, random_state=0).fit(X[:39], y[:39]).coef_)
     for cls in (CSPA, SPA, Banditron, BPA):
         keep(cls.__name__, cls(max_iter=2, random_state=0).fit(X, y).coef_)
