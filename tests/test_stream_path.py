@@ -88,3 +88,49 @@ def test_the_lean_path_is_taken_only_where_nothing_else_applies(monkeypatch):
     with pytest.warns(UserWarning, match="feature names"):
         CSPA().fit(frame, y).partial_fit(X, y)
     assert len(taken) == 1
+
+
+@pytest.mark.parametrize("est", [e for e in LEARNERS if not isinstance(e, Confidit) or e.diagonal], ids=repr)
+def test_the_check_after_a_stream_call_covers_every_saved_array_the_call_changed(est, monkeypatch):
+    """A stream's call checks only the arrays it can have made non-finite (``_stream_checked``;
+    the weights the pass checks itself, and what they prove finite): every array a model
+    file holds that the call wrote in place or replaced is among them."""
+    chunks = _stream(est, np.float64)
+    fitted = pickle.loads(pickle.dumps(est)).partial_fit(*chunks[0], classes=np.arange(4))
+    before = dict(fitted.__dict__)
+    kept = fitted._kept_in_place(chunks[1][0])
+    covered = set(("_W",) + fitted._checked_with_weights()) | set(fitted._stream_checked(kept))
+    taken = []
+    lean = OnlineEngine._stream_pass
+    monkeypatch.setattr(OnlineEngine, "_stream_pass", lambda self, *a: taken.append(1) or lean(self, *a))
+    fitted.partial_fit(*chunks[1])
+    assert taken
+    by_identity = {id(v): k for k, v in fitted.__dict__.items()}
+    for name, value in fitted._state_arrays().items():
+        attr = by_identity.get(id(value))
+        if attr is None or not (isinstance(value, np.ndarray) and value.dtype.kind == "f"):
+            continue
+        if before.get(attr) is not value or attr in kept:
+            assert attr in covered, f"{type(est).__name__}: {attr} changed by a stream call but not checked"
+
+
+def test_a_stream_call_that_leaves_a_matrix_non_finite_raises_and_leaves_the_model(monkeypatch):
+    """Diagonal Confidit's variances are written in place and not covered by the weights'
+    check: the check after a stream's call reads them."""
+    import weaklabel.bandit._learners as learners
+
+    chunks = _stream(Confidit(diagonal=True), np.float64)
+    est = Confidit(diagonal=True, random_state=0).partial_fit(*chunks[0], classes=np.arange(4))
+    est.partial_fit(*chunks[1])
+    before = _state(est)
+    real = learners._confidit_diag_dense_pass
+
+    def poisoned(W, A_diag, *args):
+        out = real(W, A_diag, *args)
+        A_diag[0, 0] = np.inf
+        return out
+
+    monkeypatch.setattr(learners, "_confidit_diag_dense_pass", poisoned)
+    with pytest.raises(ValueError, match="non-finite values in A_diag"):
+        est.partial_fit(*chunks[2])
+    assert _state(est) == before

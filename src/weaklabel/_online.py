@@ -152,6 +152,37 @@ class _RowOutOfRange(Exception):
     """A pass met a dense row out of range (it stopped there and changed nothing with it)."""
 
 
+def _labels_at(classes_, idx):
+    """``classes_[idx]``: ``idx`` itself when the classes are ``0 .. K-1`` as intp (the labels
+    are their positions; the last classes seen are remembered, as a stream's calls ask again)."""
+    if not (_LAST_CLASSES and _LAST_CLASSES[0] is classes_):
+        positions = (classes_.dtype == np.intp and classes_.ndim == 1
+                     and np.array_equal(classes_, np.arange(classes_.size)))
+        _LAST_CLASSES[:] = [classes_, bool(positions)]       # keeps those classes alive, no others
+    return idx if _LAST_CLASSES[1] else classes_[idx]
+
+
+_LAST_CLASSES = []
+
+
+def _restorer(est, saved, copies, generators):
+    """The rollback of a call: ``restore()`` puts ``est`` back as ``saved`` (its attributes
+    before the call) with ``copies`` (copies of the arrays the call writes in place) and the
+    generators' snapshots (None: none); ``restore(again=True)`` does so and keeps fresh
+    copies for a second try of the call."""
+    def restore(again=False):
+        est.__dict__.clear()
+        est.__dict__.update(saved)
+        est.__dict__.update(copies)
+        for put_back in generators:
+            if put_back is not None:
+                put_back()
+        if again:
+            for k, v in list(copies.items()):
+                copies[k] = v.copy()
+    return restore
+
+
 class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
     """The one online engine: the template of every ``partial_fit`` (see the module doc).
 
@@ -209,7 +240,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         self.n_iter_ = (0 if reset else self.n_iter_) + n_epochs
         self.n_updates_ += int(updates)
         for h, buf in hist.items():
-            setattr(self, h + "_", self.classes_[buf] if buf.dtype == np.intp else buf)
+            setattr(self, h + "_", _labels_at(self.classes_, buf) if buf.dtype == np.intp else buf)
         self.prediction_rows_ = visited
 
     #: the arrays a pass writes in place (the others it replaces): what a call must copy to
@@ -226,11 +257,13 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         The rollback is cheap: the attributes are kept by reference (a pass replaces them, it
         does not write into them), and only the arrays the pass writes in place
         (``_inplace_state``) and the generator's state are copied; a call that starts afresh
-        copies nothing (the old model's arrays are not written).
+        copies nothing (the old model's arrays are not written).  The calls of a stream
+        (:meth:`_streams`) take :meth:`_stream_call`.
         """
+        if not reset and sample_weight is None and "classes_" in self.__dict__ and self._streams(X):
+            return self._stream_call(X, target, classes)
         saved = dict(self.__dict__)
         fresh = reset or "classes_" not in saved
-        stream = not fresh and sample_weight is None and self._streams(X)
         kept = self._kept_in_place(X)
         copies = {} if fresh else {k: saved[k].copy() for k in kept if k in saved}
         # what the rollback does not copy, the pass verifies before it writes it (and the
@@ -244,26 +277,15 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         # a fresh fit seeded by the caller's RandomState draws from it: put it back for a second try
         user_rng = getattr(self, "random_state", None) if fresh else None
         put_user_rng_back = generator_snapshot(user_rng) if isinstance(user_rng, np.random.RandomState) else None
-
-        def restore():
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            self.__dict__.update(copies)
-            if put_rng_back is not None:
-                put_rng_back()
-            if put_user_rng_back is not None:
-                put_user_rng_back()
-
+        restore = _restorer(self, saved, copies, (put_rng_back, put_user_rng_back))
         try:
             try:
-                out = (self._stream_pass(X, target, classes) if stream
-                       else self._online_pass(X, target, classes, reset, sample_weight, defer_range=True))
+                out = self._online_pass(X, target, classes, reset, sample_weight, defer_range=True)
             except _RowOutOfRange:
                 # a dense row the pass checked as it read it is out of range: back to the state
                 # before the call, then the exact check of every row first (it names the first
                 # bad row, or learns float32 rows whose squares overflow float32 in float64)
-                restore()
-                copies = {k: v.copy() for k, v in copies.items()}
+                restore(again=True)
                 out = self._online_pass(X, target, classes, reset, sample_weight, defer_range=False)
             # the pass checked the weights itself (see _online_pass); the rest of the state here
             _check_finite_state(self, "fit" if reset else "partial_fit", verified=verified)
@@ -271,6 +293,50 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         except BaseException:
             restore()
             raise
+
+    def _stream_call(self, X, target, classes):
+        """A call of a stream (:meth:`_streams`): :meth:`_stream_pass`, transactional as
+        :meth:`_online_call` is, for less: the state a stream's pass can change is known, so
+        the check after it reads only the arrays the pass wrote in place that the weights'
+        check does not cover (:meth:`_stream_checked`), where a full call asks every saved
+        array (:func:`~weaklabel._validation._check_finite_state`).
+        """
+        d = self.__dict__
+        saved = dict(d)
+        kept = self._kept_in_place(X)
+        copies = {k: saved[k].copy() for k in kept if k in saved}
+        rng = saved.get("_rng")
+        put_rng_back = generator_snapshot(rng) if (rng is not None and self._draws_when_continuing) else None
+        restore = _restorer(self, saved, copies, (put_rng_back,))
+        try:
+            try:
+                self._stream_pass(X, target, classes)
+            except _RowOutOfRange:
+                restore(again=True)            # as in _online_call: the exact check of every row first
+                self._online_pass(X, target, classes, False, None, defer_range=False)
+                _check_finite_state(self, "partial_fit", verified=("_W",) + self._checked_with_weights())
+                return self
+            for name in self._stream_checked(kept):
+                a = d.get(name)
+                if a is not None and a.size and a.dtype.kind == "f" and not math.isfinite(
+                        _total(a) if (a.dtype == np.float64 and a.flags.c_contiguous) else a.sum()):
+                    raise ValueError(f"{type(self).__name__}.partial_fit produced non-finite values in "
+                                     f"{name.strip('_')} (an overflow: are sample_weight or the features very "
+                                     "large?); the estimator is left as it was.")
+            return self
+        except BaseException:
+            restore()
+            raise
+
+    #: state arrays a stream's pass (:meth:`_stream_pass`) replaces, besides the weights (which
+    #: the pass checks); the others it leaves or writes in place (``_inplace_state``)
+    _stream_replaces = ()
+
+    def _stream_checked(self, kept):
+        """The arrays the check after a stream's pass reads: those it wrote in place (``kept``)
+        or replaced (``_stream_replaces``) that the weights' check does not prove finite."""
+        verified = ("_W",) + self._checked_with_weights()
+        return [k for k in kept + self._stream_replaces if k not in verified]
 
     def _online_pass(self, X, target, classes, reset, sample_weight=None, defer_range=False):
         """The template's work (see :meth:`_online_call`, which makes it transactional).

@@ -38,8 +38,10 @@ BanditRule = namedtuple("BanditRule", "kind beta gamma margin1")
 #: ``cand`` is not empty); ``logp`` holds the log's propensities (empty: none)
 Feedback = namedtuple("Feedback", "logged y proposed correct cand logp")
 
-#: per round written by a pass: the argmax prediction, the proposal, whether it was right
-History = namedtuple("History", "predictions proposals correct")
+#: per round written by a pass: the argmax prediction, the proposal, whether it was right, and
+#: the probability with which the proposal was drawn (``1 - gamma + gamma / K`` or
+#: ``gamma / K`` for the exploring rules, 1 for the others, NaN for a round replayed from a log)
+History = namedtuple("History", "predictions proposals correct propensities")
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -113,16 +115,13 @@ def _best_candidate(scores, cand, i):
     return best
 
 
-@njit(cache=True, nogil=True)
-def _averaged_weights(W, acc, T):
+@njit(cache=True, nogil=True, inline="always")
+def _averaged_into(W, acc, T, out):
     """The mean of the weights after each of ``T`` rounds, ``((T + 1) W - acc) / T`` (see
-    :func:`_bandit_pass`'s ``averaging``), as a new array: one pass instead of numpy's three
-    (the same operations on each entry, so the same numbers)."""
-    out = np.empty_like(W)
+    :func:`_bandit_pass`'s ``averaging``), written into ``out`` in one pass."""
     for a in range(W.shape[0]):
         for b in range(W.shape[1]):
             out[a, b] = (W[a, b] * (T + 1.0) - acc[a, b]) / T
-    return out
 
 
 @njit(cache=True, nogil=True)
@@ -145,12 +144,14 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
         Perceptron).  ``logp`` : float64 (n_rows,) or empty; Banditron in logged mode
         weighs a right answer by ``1 / logp[i]`` (the logging policy's propensity) instead
         of its own policy's.
-    history : History, written per round: argmax prediction, proposal, correct.
+    history : History, written per round: argmax prediction, proposal, correct, propensity.
     u : float array, one uniform per round (exploring learners).
     sw : float array, sample weights (each row's step is multiplied by ``sw[i]``); empty: all 1.
-    averaging : ``(acc, t0)``; for averaged weights (not CSPA), ``acc += t * step`` with
+    averaging : ``(acc, t0, mean)``; for averaged weights (not CSPA), ``acc += t * step`` with
         ``t = t0 + r`` the round's number; ``acc`` empty: no averaging.  The mean of the
-        weights after each round is then ``((T + 1) W - acc) / T`` after ``T`` rounds.
+        weights after each round is then ``((T + 1) W - acc) / T`` after ``T`` rounds
+        (:func:`_averaged_into`), which the pass writes into ``mean`` (of ``W``'s shape; empty:
+        not asked) at its end, ``T = t0 + len(order) - 1`` (``W`` itself when ``T`` is 0).
 
     Returns
     -------
@@ -161,8 +162,8 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     X_dense, is_dense = rows.dense, rows.is_dense
     rule, beta, gamma, margin1 = rule_params
     logged, y, proposed, correct, cand, logp = feedback
-    pred_out, prop_out, corr_out = history
-    acc, t0 = averaging
+    pred_out, prop_out, corr_out, prob_out = history
+    acc, t0, mean = averaging
     # dense rows: weights (and the average's accumulator) class-major for the pass, written
     # back at the end (contiguous, vectorised dot products and updates)
     # in the rows' precision (float32 rows: float32 weights and steps for the pass; the
@@ -232,6 +233,12 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
         pred_out[r] = yhat
         prop_out[r] = yt
         corr_out[r] = b
+        if logged:
+            prob_out[r] = np.nan                 # the log's own propensities apply
+        elif explore:                            # as drawn by _explore
+            prob_out[r] = 1.0 - gamma + gamma / n_classes if yt == yhat else gamma / n_classes
+        else:
+            prob_out[r] = 1.0
         wi = sw[i] if sw.shape[0] > 0 else 1.0
         if nsq == 0.0 or wi == 0.0:        # x = 0 or weight 0: no step, still a round
             continue
@@ -336,6 +343,12 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
             if uj != 0.0:
                 for k in range(n_classes):
                     W[j, k] += uj
+    if mean.shape[0] > 0:
+        T = t0 + order.shape[0] - 1.0
+        if T > 0.0:
+            _averaged_into(W, acc, T, mean)
+        else:
+            mean[:, :] = W
     return n_updates
 
 
@@ -345,7 +358,7 @@ def _confidit_round(scores, quad, ucb, eta, t, i, r, feedback, history):
     and its feedback for row ``i`` at round ``r``, recorded; returns (class, right).
     """
     logged, y, proposed, correct, cand = feedback.logged, feedback.y, feedback.proposed, feedback.correct, feedback.cand
-    pred_out, prop_out, corr_out = history
+    pred_out, prop_out, corr_out, prob_out = history
     width_t = eta * np.log(1.0 + t)
     for k in range(scores.shape[0]):
         ucb[k] = scores[k] + np.sqrt(width_t * max(quad[k], 0.0))
@@ -359,6 +372,7 @@ def _confidit_round(scores, quad, ucb, eta, t, i, r, feedback, history):
     pred_out[r] = yhat
     prop_out[r] = c
     corr_out[r] = b
+    prob_out[r] = np.nan if logged else 1.0        # Confidit proposes deterministically
     return c, b
 
 
@@ -828,7 +842,7 @@ def _sketched_confidit_pass(W, state, params, rows, order, feedback, history, sw
     B, G, H, nrows = state
     a, eta, t = params
     logged, y, proposed, correct, cand = feedback.logged, feedback.y, feedback.proposed, feedback.correct, feedback.cand
-    pred_out, prop_out, corr_out = history
+    pred_out, prop_out, corr_out, prob_out = history
     n_classes = W.shape[1]
     d = W.shape[0]
     ell = B.shape[2]
@@ -945,6 +959,7 @@ def _sketched_confidit_pass(W, state, params, rows, order, feedback, history, sw
         pred_out[r] = yhat
         prop_out[r] = c
         corr_out[r] = b
+        prob_out[r] = np.nan if logged else 1.0
         t += 1.0
         v = sw[i] if sw.shape[0] > 0 else 1.0
         if cnt == 0 or quad[c] <= 0.0 or v == 0.0:

@@ -24,7 +24,7 @@ from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear
 from .._persist import register
 from .._docs import with_doc
 from ..linear import with_intercept
-from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, _averaged_weights, _bandit_pass,
+from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, _bandit_pass,
                        _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
@@ -225,18 +225,6 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     _inplace_state = ("_W", "_W_cur", "_acc", "_A_diag", "_A_inv", "_B", "_G", "_H", "_nrows")
     _history = ("predictions", "proposals", "correct", "propensities")
 
-    def _fill_propensities(self, enc, hist):
-        """The probability of each round's proposal (see ``propensities_``)."""
-        out = hist["propensities"]
-        if enc.logged:
-            out[:] = np.nan
-        elif self._explores:
-            g, K = float(self.gamma), self.classes_.size
-            out.fill(g / K)
-            out[hist["proposals"] == hist["predictions"]] = 1.0 - g + g / K
-        else:
-            out[:] = 1.0
-
     def _shuffles(self, encoded):
         return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
 
@@ -245,11 +233,17 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
 
     def _epoch(self, rows, order, enc, hist, sw):
         n = order.shape[0]
-        u = self._rng.random_sample(n) if (self._explores and not enc.logged) else np.zeros(0)
-        averaged = self._averages and bool(self.average)
-        nu = _bandit_pass(self._W_cur if averaged else self._W, tuple(rows), order, tuple(self._rule_params()),
-                          enc.feedback(), _history(hist), u, sw, (self._acc if averaged else _NO_FLOAT2, float(self.t_)))
-        self._fill_propensities(enc, hist)
+        u = self._rng.random_sample(n) if (self._explores and not enc.logged) else _NO_FLOAT
+        if self._averages and self.average:
+            # the pass learns W_cur and acc and writes their mean, which predicts, into a new _W
+            mean = np.empty_like(self._W_cur)
+            nu = _bandit_pass(self._W_cur, tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
+                              _history(hist), u, sw, (self._acc, float(self.t_), mean))
+            if nu >= 0:
+                self._W = mean
+        else:
+            nu = _bandit_pass(self._W, tuple(rows), order, tuple(self._rule_params()), enc.feedback(), _history(hist),
+                              u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
         self.t_ += n
         return nu
 
@@ -262,6 +256,13 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     def _encode_target(self, X, target, classes, first, reset):
         """Oracle labels or a log -> class indices (and the log's answers)."""
         n = X.shape[0]
+        if not first and type(target) is _OracleTarget:
+            y = target.y                  # a stream's call: integer labels of the classes' dtype, first
+            if (type(y) is np.ndarray and y.ndim == 1 and y.shape[0] == n and y.dtype.kind in "iu"
+                    and y.dtype == self.classes_.dtype):
+                if classes is not None:
+                    check_partial_fit_classes(self, classes, first=False)
+                return _Encoded(False, _labels_to_index(y, self.classes_, "y"), _NO_INDEX, _NO_BOOL), self.classes_
         logged = isinstance(target, _LoggedTarget)
         if not logged:
             if target.y is None:
@@ -421,7 +422,7 @@ class _Encoded:
 def _history(hist):
     """The history buffers of a pass as the kernels take them, one value: the fields of
     :class:`~weaklabel.bandit._kernels.History` as a plain tuple."""
-    return (hist["predictions"], hist["proposals"], hist["correct"])
+    return (hist["predictions"], hist["proposals"], hist["correct"], hist["propensities"])
 
 
 _COMMON_DOC = """
@@ -654,15 +655,6 @@ class Banditron(_Exploring):
 
     _inplace_averaged = tuple(k for k in _BanditLearner._inplace_state if k != "_W")
 
-    def _finish_epochs(self):
-        super()._finish_epochs()
-        if self.average:
-            T = self.t_ - 1
-            if T > 0:
-                self._W = _averaged_weights(self._W_cur, self._acc, float(T))   # ((T + 1) W_cur - acc) / T
-            else:
-                self._W = self._W_cur.copy()
-
     def _scores_now(self, X):
         """Scores of the weights that propose (the current ones, not the average)."""
         return self._scores(X, self._W_cur if self.average else None)
@@ -842,7 +834,6 @@ class Confidit(_BanditLearner):
             if not written:                  # the journal was not written: A_inv is as it was
                 raise FloatingPointError(f"{type(self).__name__} weights or matrices overflowed to inf/NaN; scale the "
                                          "rows of X or the sample weights down.")
-        self._fill_propensities(enc, hist)
         self.t_ = int(t)
         return nu
 
@@ -1002,7 +993,6 @@ class SketchedConfidit(_BanditLearner):
         t, nu = _sketched_confidit_pass(self._W, (self._B, self._G, self._H, self._nrows),
                                         (self._a0(), float(self.eta), float(self.t_)), tuple(rows), order,
                                         enc.feedback(), _history(hist), sw)
-        self._fill_propensities(enc, hist)
         self.t_ = int(t)
         return nu
 
