@@ -94,6 +94,15 @@ def _workload():
         for sel in ("error", "confusion", "random"):
             keep(f"uma_{sel}{i}", UMA(confusion="identity", max_iter=20, selection=sel, random_state=0).fit(M, y).coef_)
         keep(f"uma_alpha{i}", UMA(confusion="identity", max_iter=20, alpha=0.1, random_state=0).fit(M, y).coef_)
+    # the kernels also take feature-major weights on dense rows (the estimators keep them
+    # class-major there): the pass then works on a class-major copy, written back
+    from weaklabel.linear import kernel_rows
+    from weaklabel.partial._kernels import RULE_AVG, _candidate_epoch
+    from weaklabel.simulate import make_candidate_sets as _sets
+    Wf = np.zeros((5, 3))
+    _candidate_epoch((Wf, False), (1.0, 0.0, 1.0), tuple(kernel_rows(X)), _sets(y, 2, random_state=0).mask,
+                     np.arange(40), (RULE_AVG, False, 1.0, 1.0), np.empty(40, np.intp), np.empty(0))
+    keep("feature_major_dense", Wf)
     # a dense pass that checks each row as it reads it, stopping at a NaN row (then the
     # exact check names it and the model is put back)
     Xn = X.copy()

@@ -73,14 +73,14 @@ def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
         rows = kernel_rows(X, None, intercept=True)
         W = np.zeros((7, 4))
         pred = np.empty(9, dtype=np.intp)
-        _candidate_epoch(W, (1.0, 0.0, 1.0), tuple(rows) if plain else rows, S, order, (RULE_AVG, False, 1.0, 1.0),
+        _candidate_epoch((W, False), (1.0, 0.0, 1.0), tuple(rows) if plain else rows, S, order, (RULE_AVG, False, 1.0, 1.0),
                          pred, np.empty(0))
         Wb = np.zeros((7, 4))
         hist = History(np.empty(9, np.intp), np.empty(9, np.intp), np.empty(9, bool), np.empty(9))
         fb = Feedback(False, y.astype(np.intp), np.zeros(0, np.intp), np.zeros(0, bool), np.zeros((0, 0), bool),
                       np.zeros(0))
         rule = BanditRule(RULE_CSPA, 1.0, 0.0, 1.0)
-        _bandit_pass(Wb, tuple(rows) if plain else rows, order, tuple(rule) if plain else rule,
+        _bandit_pass((Wb, False), tuple(rows) if plain else rows, order, tuple(rule) if plain else rule,
                      tuple(fb) if plain else fb, tuple(hist) if plain else hist, np.zeros(0), np.empty(0),
                      (np.zeros((0, 0)), 1.0, np.zeros((0, 0))))
         outs.append((W, pred, Wb, hist.proposals))

@@ -125,9 +125,9 @@ def test_a_stream_call_that_leaves_a_matrix_non_finite_raises_and_leaves_the_mod
     before = _state(est)
     real = learners._confidit_diag_dense_pass
 
-    def poisoned(W, A_diag, *args):
-        out = real(W, A_diag, *args)
-        A_diag[0, 0] = np.inf
+    def poisoned(state, *args):
+        out = real(state, *args)
+        state[1][0, 0] = np.inf                  # the diagonals (class-major view)
         return out
 
     monkeypatch.setattr(learners, "_confidit_diag_dense_pass", poisoned)

@@ -179,7 +179,7 @@ def _restorer(est, saved, copies, generators):
                 put_back()
         if again:
             for k, v in list(copies.items()):
-                copies[k] = v.copy()
+                copies[k] = v.copy(order="K")
     return restore
 
 
@@ -265,7 +265,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         saved = dict(self.__dict__)
         fresh = reset or "classes_" not in saved
         kept = self._kept_in_place(X)
-        copies = {} if fresh else {k: saved[k].copy() for k in kept if k in saved}
+        copies = {} if fresh else {k: saved[k].copy(order="K") for k in kept if k in saved}
         # what the rollback does not copy, the pass verifies before it writes it (and the
         # weights are checked at the end of every pass): the check after the call skips them
         verified = ("_W",) + self._checked_with_weights()
@@ -304,7 +304,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         d = self.__dict__
         saved = dict(d)
         kept = self._kept_in_place(X)
-        copies = {k: saved[k].copy() for k in kept if k in saved}
+        copies = {k: saved[k].copy(order="K") for k in kept if k in saved}
         rng = saved.get("_rng")
         put_rng_back = generator_snapshot(rng) if (rng is not None and self._draws_when_continuing) else None
         restore = _restorer(self, saved, copies, (put_rng_back,))
@@ -319,7 +319,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             for name in self._stream_checked(kept):
                 a = d.get(name)
                 if a is not None and a.size and a.dtype.kind == "f" and not math.isfinite(
-                        _total(a) if (a.dtype == np.float64 and a.flags.c_contiguous) else a.sum()):
+                        _total(a if a.flags.c_contiguous else a.T) if (a.dtype == np.float64 and a.ndim == 2 and (
+                            a.flags.c_contiguous or a.flags.f_contiguous)) else a.sum()):
                     raise ValueError(f"{type(self).__name__}.partial_fit produced non-finite values in "
                                      f"{name.strip('_')} (an overflow: are sample_weight or the features very "
                                      "large?); the estimator is left as it was.")
@@ -439,7 +440,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         finite, and commit the counters and the history (:meth:`_commit`)."""
         self._finish_epochs()
         W = self._W
-        if not math.isfinite(_total(W) if W.flags.c_contiguous else W.sum()):     # one pass, no temporary
+        if not math.isfinite(_total(W) if W.flags.c_contiguous else _total(W.T) if W.flags.f_contiguous
+                             else W.sum()):     # one pass, no temporary
             raise FloatingPointError(
                 f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
                 "(e.g. sklearn.preprocessing.Normalizer or StandardScaler) or use a smaller step."

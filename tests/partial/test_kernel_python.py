@@ -12,9 +12,9 @@ from weaklabel.partial._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candid
 
 @pytest.mark.parametrize("rule,pegasos", [(RULE_AVG, False), (RULE_MAX, False), (RULE_MISTAKE, False),
                                           (RULE_AVG, True), (RULE_MAX, True)])
-@pytest.mark.parametrize("dense", [True, False])
+@pytest.mark.parametrize("dense,class_major", [(True, False), (True, True), (False, False)])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_python_source_equals_compiled(rule, pegasos, dense, weighted):
+def test_python_source_equals_compiled(rule, pegasos, dense, class_major, weighted):
     rng = np.random.default_rng(7)
     n, d, k = 40, 6, 4
     X = rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.6)
@@ -28,10 +28,11 @@ def test_python_source_equals_compiled(rule, pegasos, dense, weighted):
     sw = rng.choice([0.0, 0.5, 1.0, 2.0], size=n) if weighted else np.empty(0)
     outs = []
     for fn in (_candidate_epoch, _candidate_epoch.py_func):
-        W = np.zeros((d, k))
+        W = np.zeros((d, k), order="F" if class_major else "C")
         preds = np.empty(n, dtype=np.intp)
         rows = kernel_rows(X if dense else Xc)
-        res = fn(W, (1.0, 0.0, 1.0), rows, S, order, (rule, pegasos, 0.5, 0.05), preds, sw)
+        res = fn((W.T if class_major else W, class_major), (1.0, 0.0, 1.0), rows, S, order,
+                 (rule, pegasos, 0.5, 0.05), preds, sw)
         outs.append((W * res[0], preds, res))
     assert_allclose(outs[0][0], outs[1][0], atol=1e-12)
     assert_array_equal(outs[0][1], outs[1][1])

@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, Rows, _from_class_major, _to_class_major, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
+from .._row_kernels import (DENSE_FASTMATH, Rows, _pass_matrix, _write_back, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
@@ -125,12 +125,15 @@ def _averaged_into(W, acc, T, out):
 
 
 @njit(cache=True, nogil=True)
-def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averaging):
+def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, averaging):
     """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
 
     Parameters
     ----------
-    W : float64 (n_features, n_classes), updated in place.
+    weights : ``(W, class_major)``: float64 weights, updated in place, (n_features, n_classes)
+        or with ``class_major`` its transposed view (n_classes, n_features), C-contiguous
+        (see :func:`weaklabel.partial._kernels._candidate_epoch`; sparse rows need the
+        feature-major form).  ``acc`` and ``mean`` below have ``W``'s form.
     rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`); this and the next three
         arguments may be passed as plain tuples of their fields (see ``_row_kernels.Rows``).
     order : int array of the rows to visit.
@@ -156,25 +159,27 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     Returns
     -------
     n_updates : rounds that changed W; -1 when a dense row fails ``rows.limits`` (the pass
-        stopped at it and left ``W`` as it was).
+        stopped at it; the caller puts the weights back).
     """
     rows = Rows(*rows)                 # plain tuples cross the boundary (see _row_kernels.Rows)
+    W, class_major = weights
     X_dense, is_dense = rows.dense, rows.is_dense
     rule, beta, gamma, margin1 = rule_params
     logged, y, proposed, correct, cand, logp = feedback
     pred_out, prop_out, corr_out, prob_out = history
     acc, t0, mean = averaging
-    # dense rows: weights (and the average's accumulator) class-major for the pass, written
-    # back at the end (contiguous, vectorised dot products and updates)
-    # in the rows' precision (float32 rows: float32 weights and steps for the pass; the
-    # average's accumulator stays float64); sparse rows update W in place (M is empty)
-    M = np.empty((W.shape[1], W.shape[0]) if is_dense else (0, 0), dtype=X_dense.dtype)
-    if is_dense:
-        _to_class_major(W, M)
-        Acc = np.ascontiguousarray(acc.T) if acc.shape[0] > 0 else acc
+    # dense rows: weights (and the average's accumulator) class-major for the pass
+    # (contiguous, vectorised dot products and updates), in the rows' precision (float32
+    # rows: float32 weights and steps for the pass; the average's accumulator stays float64):
+    # W and acc themselves when kept class-major, else copies written back at the end; sparse
+    # rows update W in place (M is empty)
+    M = _pass_matrix(W, class_major, X_dense) if is_dense else np.empty((0, 0), dtype=X_dense.dtype)
+    if is_dense and acc.shape[0] > 0:
+        Acc = _pass_matrix(acc, class_major, acc)
     else:
         Acc = acc
-    n_classes = W.shape[1]
+    n_classes = W.shape[0] if class_major else W.shape[1]
+    n_feat = W.shape[1] if class_major else W.shape[0]
     width = 0 if is_dense else W.shape[0]
     nz_val = np.empty(width, dtype=W.dtype)
     nz_idx = np.empty(width, dtype=np.int64)
@@ -191,8 +196,8 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
     # O(nnz K).  Score differences, hence every decision, ignore U; it is folded in at the end.
     use_u = rule == RULE_CSPA
     # (dense rows: Ud, in M's precision; sparse rows: U)
-    U = np.zeros(W.shape[0] if use_u and not is_dense else 0)
-    Ud = np.zeros(W.shape[0] if use_u and is_dense else 0, dtype=M.dtype)
+    U = np.zeros(n_feat if use_u and not is_dense else 0)
+    Ud = np.zeros(n_feat if use_u and is_dense else 0, dtype=M.dtype)
     has_cand = cand.shape[0] > 0
     n_updates = 0
     ux = 0.0
@@ -334,9 +339,9 @@ def _bandit_pass(W, rows, order, rule_params, feedback, history, u, sw, averagin
             for k in range(n_classes):
                 for j in range(Ud.shape[0]):
                     M[k, j] += Ud[j]
-        _from_class_major(M, W)
+        _write_back(M, W, class_major)
         if acc.shape[0] > 0:
-            _from_class_major(Acc, acc)
+            _write_back(Acc, acc, class_major)
     elif use_u:
         for j in range(U.shape[0]):
             uj = U[j]
@@ -652,23 +657,26 @@ def _cm_step_diag(M, Ad, Ainv, X, i, c, v, s):
 
 
 @njit(cache=True, nogil=True)
-def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history, sw):
+def _confidit_diag_dense_pass(state, params, rows, order, feedback, history, sw):
     """:func:`_confidit_pass` for diagonal ``A`` and dense rows, with the weights and the
-    diagonals class-major during the pass (contiguous, vectorised loops over the features),
-    written back at the end.  ``params`` is ``(eta, t)``; the other arguments as there.
-    Returns ``(t, n_updates)``, ``n_updates`` -1 when a row fails ``rows.limits`` (the pass
-    stopped at it and left ``W`` and ``A_diag`` as they were).
+    diagonals class-major during the pass (contiguous, vectorised loops over the features).
+    ``state`` is ``(W, A_diag, class_major)``: the weights and the diagonals, both
+    (n_features, n_classes), or with ``class_major`` both their transposed views (n_classes,
+    n_features), C-contiguous, which a pass over float64 rows updates in place (else it works
+    on class-major copies in the rows' precision, written back at the end).  ``params`` is
+    ``(eta, t)``; the other arguments as in :func:`_confidit_pass`.  Returns
+    ``(t, n_updates)``, ``n_updates`` -1 when a row fails ``rows.limits`` (the pass stopped at
+    it; the caller puts the weights and diagonals back).
     """
     rows, feedback = Rows(*rows), Feedback(*feedback)     # plain tuples cross the boundary
+    W, A_diag, class_major = state
     eta, t = params
     X = rows.dense
-    n_classes = W.shape[1]
+    n_classes = W.shape[0] if class_major else W.shape[1]
     # class-major for the pass, in the rows' precision (float32 rows: float32 weights,
-    # diagonals and steps, twice the vector lanes); written back at the end
-    M = np.empty((n_classes, W.shape[0]), dtype=X.dtype)
-    _to_class_major(W, M)
-    Ad = np.empty((n_classes, W.shape[0]), dtype=X.dtype)
-    Ad[:, :] = A_diag.T
+    # diagonals and steps, twice the vector lanes)
+    M = _pass_matrix(W, class_major, X)
+    Ad = _pass_matrix(A_diag, class_major, X)
     Ainv = np.empty_like(Ad)
     for k in range(n_classes):
         for j in range(Ad.shape[1]):
@@ -697,8 +705,8 @@ def _confidit_diag_dense_pass(W, A_diag, params, rows, order, feedback, history,
             continue
         _cm_step_diag(M, Ad, Ainv, X, i, c, v, 1.0 if b else -1.0)
         n_updates += 1
-    _from_class_major(M, W)
-    A_diag[:, :] = Ad.T
+    _write_back(M, W, class_major)
+    _write_back(Ad, A_diag, class_major)
     return t, n_updates
 
 

@@ -23,7 +23,7 @@ from ..calibration import OutOfFoldTemperature
 from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear
 from .._persist import register
 from .._docs import with_doc
-from ..linear import with_intercept
+from ..linear import _weights_layout, with_intercept
 from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, _bandit_pass,
                        _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
 
@@ -234,16 +234,19 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     def _epoch(self, rows, order, enc, hist, sw):
         n = order.shape[0]
         u = self._rng.random_sample(n) if (self._explores and not enc.logged) else _NO_FLOAT
+        dense = rows.is_dense                # class-major weights for dense rows: no copy a pass
         if self._averages and self.average:
             # the pass learns W_cur and acc and writes their mean, which predicts, into a new _W
-            mean = np.empty_like(self._W_cur)
-            nu = _bandit_pass(self._W_cur, tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
-                              _history(hist), u, sw, (self._acc, float(self.t_), mean))
+            W_cur, acc = _weights_layout(self, ("_W_cur", "_acc"), dense)
+            mean = np.empty_like(self._W_cur, order="K")
+            nu = _bandit_pass((W_cur, dense), tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
+                              _history(hist), u, sw, (acc, float(self.t_), mean.T if dense else mean))
             if nu >= 0:
                 self._W = mean
         else:
-            nu = _bandit_pass(self._W, tuple(rows), order, tuple(self._rule_params()), enc.feedback(), _history(hist),
-                              u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
+            W, = _weights_layout(self, ("_W",), dense)
+            nu = _bandit_pass((W, dense), tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
+                              _history(hist), u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
         self.t_ += n
         return nu
 
@@ -822,10 +825,12 @@ class Confidit(_BanditLearner):
 
     def _epoch(self, rows, order, enc, hist, sw):
         diagonal = self._A_diag.size > 0
-        if diagonal and rows.is_dense:
-            t, nu = _confidit_diag_dense_pass(self._W, self._A_diag, (float(self.eta), float(self.t_)), tuple(rows),
+        if diagonal and rows.is_dense:          # class-major weights and diagonals: no copy a pass
+            W, A_diag = _weights_layout(self, ("_W", "_A_diag"), True)
+            t, nu = _confidit_diag_dense_pass((W, A_diag, True), (float(self.eta), float(self.t_)), tuple(rows),
                                               order, enc.feedback(), _history(hist), sw)
         else:
+            _weights_layout(self, ("_W", "_A_diag"), False)
             n = order.shape[0] if self._journals(order.shape[0]) else 0
             journal = (np.empty((n, self._W.shape[0])), np.empty(n), np.empty(n, dtype=np.int64))
             t, nu, written = _confidit_pass(self._W, (self._A_diag, self._A_inv, journal),
@@ -990,6 +995,7 @@ class SketchedConfidit(_BanditLearner):
         return False                     # the sketch pass reads every row checked
 
     def _epoch(self, rows, order, enc, hist, sw):
+        _weights_layout(self, ("_W",), False)            # the sketch pass reads W feature-major
         t, nu = _sketched_confidit_pass(self._W, (self._B, self._G, self._H, self._nrows),
                                         (self._a0(), float(self.eta), float(self.t_)), tuple(rows), order,
                                         enc.feedback(), _history(hist), sw)

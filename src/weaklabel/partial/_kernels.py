@@ -14,7 +14,7 @@ the lowest class index.
 import numpy as np
 from numba import njit
 
-from .._row_kernels import Rows, _cm_scores, _cm_update, _from_class_major, _to_class_major, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update
+from .._row_kernels import Rows, _cm_scores, _cm_update, _dense_row_in_range, _pass_matrix, _row_nonzeros, _row_scores, _row_update, _write_back
 
 # update rules
 RULE_AVG = 0          # average prediction hinge loss (Eq. 2 / Eq. 4), step 1/|Y|
@@ -57,13 +57,17 @@ def _squared_norm(A):
 
 
 @njit(cache=True, nogil=True)
-def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
+def _candidate_epoch(weights, state, rows, S, order, rule_params, predictions, sw):
     """One pass of an online candidate-label learner over the rows in ``order``.
 
     Parameters
     ----------
-    W : float64 array (n_features, n_classes), updated in place; true weights are scale * W.
-        On dense float32 rows the pass runs on a float32 copy of W (written back at the end).
+    weights : ``(W, class_major)``: float64 weights, updated in place; true weights are
+        scale * W.  ``W`` is (n_features, n_classes), or with ``class_major`` its transposed
+        view (n_classes, n_features), C-contiguous (the estimator keeps the weights in F
+        order for dense rows: the pass then updates them in place, no copy).  Sparse rows
+        need the feature-major form.  A pass on dense rows in the other form, or on float32
+        rows, runs on a class-major copy in the rows' precision, written back at its end.
     state : ``(scale, normsq, t)``, the scale factor, ||W||_F^2 and the Pegasos round counter.
     rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`), or its fields as a plain tuple.
     S : bool array (n_samples, n_classes), candidate sets.
@@ -77,27 +81,27 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
     Returns
     -------
     scale, normsq, t, n_updates
-        ``n_updates`` is -1 when a dense row fails ``rows.limits``: the pass stopped at it and
-        left ``W`` as it was.
+        ``n_updates`` is -1 when a dense row fails ``rows.limits``: the pass stopped at it
+        (the weights then hold the rows before it when updated in place; a copy is not
+        written back: the caller puts the weights back either way).
     """
     rows = Rows(*rows)                 # a plain tuple crosses the boundary (see _row_kernels.Rows)
+    W, class_major = weights
     scale, normsq, t = state
     rule, pegasos, eta, alpha = rule_params
-    n_classes = W.shape[1]
+    n_classes = W.shape[0] if class_major else W.shape[1]
     scores = np.empty(n_classes)
     raw = np.empty(n_classes)        # dense rows: M[k] . x, before the scale
     dense = rows.is_dense
     # dense rows: the weights class-major for the pass (contiguous, vectorised dot products
-    # and updates) in the rows' precision, written back at the end: float32 rows are learned
-    # in float32 (the steps too), float64 rows in float64; W itself stays float64.  Sparse
-    # rows update W in place (M is then empty).
-    M = np.empty((n_classes, W.shape[0]) if dense else (0, 0), dtype=rows.dense.dtype)
-    if dense:
-        _to_class_major(W, M)
+    # and updates) in the rows' precision: W itself when it is class-major and the rows are
+    # float64, else a copy written back at the end (float32 rows are learned in float32, the
+    # steps too; W itself stays float64).  Sparse rows update W in place (M is then empty).
+    M = _pass_matrix(W, class_major, rows.dense) if dense else np.empty((0, 0), dtype=rows.dense.dtype)
     # Pegasos keeps the weights divided by scale: fold the scale in before the precision
     # of the matrix the pass updates could overflow
     fold_below = _FOLD_BELOW if (M.itemsize == 8 or not dense) else _FOLD_BELOW_32
-    width = 0 if dense else W.shape[0]
+    width = 0 if dense else W.shape[0]        # (sparse rows: W is feature-major)
     nz_val = np.empty(width, dtype=W.dtype)
     nz_idx = np.empty(width, dtype=np.int64)
     upd_k = np.empty(n_classes, dtype=np.int64)
@@ -212,7 +216,7 @@ def _candidate_epoch(W, state, rows, S, order, rule_params, predictions, sw):
             n_updates += 1
         t += 1.0
     if dense:
-        _from_class_major(M, W)
+        _write_back(M, W, class_major)
     return scale, normsq, t, n_updates
 
 

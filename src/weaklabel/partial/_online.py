@@ -15,6 +15,7 @@ from ..calibration import OutOfFoldTemperature
 from ..labels import check_candidates
 from .._online import EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear
 from .._persist import register
+from ..linear import _weights_layout
 from .._docs import with_doc
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _squared_norm
 
@@ -117,8 +118,10 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         return True                      # _candidate_epoch reads rows.limits
 
     def _epoch(self, rows, order, S, hist, sw):
+        dense = rows.is_dense
+        W, = _weights_layout(self, ("_W",), dense)          # class-major for dense rows: no copy a pass
         self._scale, self._normsq, t, nu = _candidate_epoch(
-            self._W, (self._scale, self._normsq, float(self.t_)), tuple(rows), S, order, self._rule_params(),
+            (W, dense), (self._scale, self._normsq, float(self.t_)), tuple(rows), S, order, self._rule_params(),
             hist["predictions"], sw)
         self.t_ = int(t)
         return nu
@@ -134,7 +137,12 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         Perceptrons do not read it: 0).  The state after a call is then a function of W alone,
         so a saved and loaded model continues bit for bit as the original does.
         """
-        return float(_squared_norm(self._W)) if self._pegasos else 0.0
+        if not self._pegasos:
+            return 0.0
+        # summed class by class whatever the layout (the same value for the same W): the
+        # class-major view of weights kept for dense rows as it is, others transposed first
+        Wt = self._W.T
+        return float(_squared_norm(Wt if Wt.flags.c_contiguous else np.ascontiguousarray(Wt)))
 
     def _set_extra_mixing_state(self, arrays):
         self._scale = 1.0
