@@ -134,3 +134,31 @@ def test_a_stream_call_that_leaves_a_matrix_non_finite_raises_and_leaves_the_mod
     with pytest.raises(ValueError, match="non-finite values in A_diag"):
         est.partial_fit(*chunks[2])
     assert _state(est) == before
+
+
+@pytest.mark.parametrize("est", [e for e in LEARNERS if not isinstance(e, Confidit) or e.diagonal], ids=repr)
+def test_dense_passes_keep_the_weights_class_major_on_a_cache_line_and_learn_the_same_off_it(est):
+    """For dense rows the weights are kept in F order (a pass updates their class-major view in
+    place) starting on a 64-byte boundary; weights off the boundary (as a pickle or a user
+    may leave them) are learnt on an aligned copy, to the same numbers."""
+    from weaklabel._row_kernels import ALIGN, _address
+
+    chunks = _stream(est, np.float64)
+    a = pickle.loads(pickle.dumps(est)).partial_fit(*chunks[0], classes=np.arange(4))
+    names = [k for k in ("_W", "_W_cur", "_acc", "_A_diag") if k in a.__dict__ and a.__dict__[k].size
+             and not (k == "_W" and "_W_cur" in a.__dict__)]
+    for k in names:
+        assert a.__dict__[k].flags.f_contiguous and _address(a.__dict__[k]) % ALIGN == 0, k
+    b = pickle.loads(pickle.dumps(a))
+    for k in names:                          # the same values, 16 bytes off the boundary
+        v = b.__dict__[k]
+        buf = np.empty(v.size + ALIGN // 8)
+        skip = (-_address(buf) % ALIGN) // 8 + 2
+        off = buf[skip:skip + v.size].reshape(v.shape[1], v.shape[0]).T
+        off[...] = v
+        b.__dict__[k] = off
+        assert _address(off) % ALIGN == 16
+    for X, t in chunks[1:]:
+        a.partial_fit(X, t)
+        b.partial_fit(X, t)
+    assert _state(a) == _state(b)

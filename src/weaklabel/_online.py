@@ -58,7 +58,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._validation import (ROW_LIMITS, _check_finite_state, _plain_array, check_sample_weight, check_X, class_weighted,
                           row_scale_of, saved_row_scale, saved_temperature)
 from ._row_kernels import _total
-from .linear import LinearMulticlass, kernel_ready, kernel_rows
+from .linear import LinearMulticlass, _aligned_class_major, kernel_ready, kernel_rows
 
 __all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore"]
 
@@ -173,7 +173,10 @@ def _restorer(est, saved, copies, generators):
     def restore(again=False):
         est.__dict__.clear()
         est.__dict__.update(saved)
-        est.__dict__.update(copies)
+        # (class-major weights copied back on a cache-line boundary, as the passes want them)
+        est.__dict__.update({k: _aligned_class_major(v) if (v.ndim == 2 and v.flags.f_contiguous
+                                                            and not v.flags.c_contiguous) else v
+                             for k, v in copies.items()})
         for put_back in generators:
             if put_back is not None:
                 put_back()
@@ -217,7 +220,9 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """State beyond the weights, made on a fresh start."""
 
     def _finish_epochs(self):
-        """After the epochs: fold lazy scales back so ``coef_`` holds the true weights."""
+        """After the epochs: fold lazy scales back so ``coef_`` holds the true weights.
+        Returns a number that is finite exactly when the weights are (their squared norm, say),
+        if it computed one on the way, else None (the engine then sums the weights)."""
 
     def _shuffles(self, encoded):
         return bool(self.shuffle)
@@ -438,10 +443,11 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
     def _end_call(self, reset, n_epochs, updates, hist, visited):
         """After the epochs: fold any lazy scale back into the weights, check that they are
         finite, and commit the counters and the history (:meth:`_commit`)."""
-        self._finish_epochs()
+        proof = self._finish_epochs()
         W = self._W
-        if not math.isfinite(_total(W) if W.flags.c_contiguous else _total(W.T) if W.flags.f_contiguous
-                             else W.sum()):     # one pass, no temporary
+        if proof is None:                       # one pass, no temporary
+            proof = _total(W) if W.flags.c_contiguous else _total(W.T) if W.flags.f_contiguous else W.sum()
+        if not math.isfinite(proof):
             raise FloatingPointError(
                 f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
                 "(e.g. sklearn.preprocessing.Normalizer or StandardScaler) or use a smaller step."

@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._persist import SavesModel
-from ._row_kernels import NO_LIMITS, Rows, _address
+from ._row_kernels import ALIGN, NO_LIMITS, Rows, _address
 from ._docs import fill_doc
 from ._validation import check_X_values
 
@@ -291,20 +291,19 @@ def kernel_ready(X, fit_intercept):
 
 def _weights_layout(est, names, class_major):
     """Keep the arrays ``names`` of ``est`` (each (n_features [+1], n_classes)) in the memory
-    order a pass reads: F order (class-major: the transposed view is C-contiguous), starting
-    on a 64-byte boundary, for a pass over dense rows; C order (feature-major) for sparse
-    rows.  An array in another form is replaced by a copy in this one (the same values; a
-    stream of calls of one form converts once).  The boundary matters: the pass reads and
-    updates a class's weights with vector loads, and on this machine a class-major matrix 16
-    bytes off a cache line made a dense pass 10-15 % slower.  Returns the arrays as the
-    kernels take them: the class-major views (``a.T``) or the arrays themselves.
+    order a pass reads: F order (class-major: the transposed view is C-contiguous) for a pass
+    over dense rows, made on a 64-byte boundary (``_row_kernels.ALIGN``: a pass given a
+    matrix off it works on an aligned copy); C order (feature-major) for sparse rows.  An
+    array in the other order is replaced by a copy in this one (the same values; a stream of
+    calls of one form converts once).  Returns the arrays as the kernels take them: the
+    class-major views (``a.T``) or the arrays themselves.
     """
     d = est.__dict__
     out = []
     for name in names:
         a = d[name]
         if class_major:
-            if not (a.flags.f_contiguous and _address(a) % _ALIGN == 0):
+            if not a.flags.f_contiguous:
                 a = d[name] = _aligned_class_major(a)
             out.append(a.T)
         else:
@@ -314,16 +313,12 @@ def _weights_layout(est, names, class_major):
     return out
 
 
-#: the byte boundary class-major weights start on (a cache line; AVX-512's vector width)
-_ALIGN = 64
-
-
 def _aligned_class_major(a):
-    """A copy of the 2-D float array ``a`` in F order whose data starts on an ``_ALIGN``-byte
+    """A copy of the 2-D float array ``a`` in F order whose data starts on an ``ALIGN``-byte
     boundary (numpy aligns to 16 bytes: a slice of a slightly larger buffer)."""
     n, item = a.size, a.dtype.itemsize
-    buf = np.empty(n + _ALIGN // item, dtype=a.dtype)
-    skip = (-_address(buf) % _ALIGN) // item
+    buf = np.empty(n + ALIGN // item, dtype=a.dtype)
+    skip = (-_address(buf) % ALIGN) // item
     cm = buf[skip:skip + n].reshape(a.shape[1], a.shape[0])
     cm[...] = a.T
     return cm.T

@@ -118,10 +118,13 @@ def _best_candidate(scores, cand, i):
 @njit(cache=True, nogil=True, inline="always")
 def _averaged_into(W, acc, T, out):
     """The mean of the weights after each of ``T`` rounds, ``((T + 1) W - acc) / T`` (see
-    :func:`_bandit_pass`'s ``averaging``), written into ``out`` in one pass."""
+    :func:`_bandit_pass`'s ``averaging``), written into ``out`` in one pass; times ``1 / T``
+    (within an ulp of the quotient; a stream of short calls computes the mean at every call,
+    and the divisions took 1.5 us of a call)."""
+    inv = 1.0 / T
     for a in range(W.shape[0]):
         for b in range(W.shape[1]):
-            out[a, b] = (W[a, b] * (T + 1.0) - acc[a, b]) / T
+            out[a, b] = (W[a, b] * (T + 1.0) - acc[a, b]) * inv
 
 
 @njit(cache=True, nogil=True)

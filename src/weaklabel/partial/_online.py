@@ -131,6 +131,9 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
             self._W *= self._scale
             self._scale = 1.0
         self._normsq = self._weights_normsq()
+        # Pegasos' squared norm is finite exactly when the weights are (the projection keeps
+        # it at most 1 / alpha): the engine's check reads it instead of summing the weights
+        return self._normsq if self._pegasos else None
 
     def _weights_normsq(self):
         """||W||^2 from the weights themselves, which Pegasos keeps up to date within a pass (the
