@@ -162,3 +162,17 @@ def test_dense_passes_keep_the_weights_class_major_on_a_cache_line_and_learn_the
         a.partial_fit(X, t)
         b.partial_fit(X, t)
     assert _state(a) == _state(b)
+
+
+@pytest.mark.parametrize("shape", [(1, 2), (7, 3), (257, 10), (40, 13)])
+def test_pegasos_squared_norm_is_the_same_number_in_either_layout(shape):
+    """Pegasos keeps ``||W||^2`` from the weights after every call; a saved model comes back
+    feature-major while the original is class-major, so the sum must not depend on the
+    layout (each class's sum in order, then the classes in order): equal to the bit."""
+    from weaklabel.partial._kernels import _squared_norm
+
+    rng = np.random.default_rng(sum(shape))
+    W = rng.standard_normal(shape) * 10.0 ** rng.integers(-8, 8, shape)
+    F = np.asfortranarray(W)
+    assert _squared_norm(W, False) == _squared_norm(F.T, True)
+    np.testing.assert_allclose(_squared_norm(W, False), np.sum(W * W), rtol=1e-12)

@@ -142,10 +142,10 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         """
         if not self._pegasos:
             return 0.0
-        # summed class by class whatever the layout (the same value for the same W): the
-        # class-major view of weights kept for dense rows as it is, others transposed first
-        Wt = self._W.T
-        return float(_squared_norm(Wt if Wt.flags.c_contiguous else np.ascontiguousarray(Wt)))
+        W = self._W                  # the same value whatever the layout (see _squared_norm)
+        if W.flags.f_contiguous and not W.flags.c_contiguous:
+            return float(_squared_norm(W.T, True))
+        return float(_squared_norm(np.ascontiguousarray(W), False))
 
     def _set_extra_mixing_state(self, arrays):
         self._scale = 1.0
