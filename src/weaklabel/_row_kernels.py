@@ -1,7 +1,9 @@
 """Row kernels shared by every online learner (numba, inlined into the epoch kernels).
 
-Weights are feature-major, ``W`` of shape (n_features, n_classes), so a sparse row
-touches ``nnz`` contiguous blocks of ``n_classes`` values.  A row is read either from a
+Weights are ``W`` of shape (n_features, n_classes): feature-major for sparse rows, so a
+sparse row touches ``nnz`` contiguous blocks of ``n_classes`` values; a pass over dense
+rows works on the class-major view (``_cm_*`` helpers; the estimators keep such weights
+in F order, :func:`_pass_matrix`).  A row is read either from a
 dense C-contiguous array or from CSR ``(data, indices, indptr)``; ties in an argmax go
 to the lowest index.
 """

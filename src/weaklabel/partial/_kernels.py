@@ -1,7 +1,8 @@
 """Numba kernels for the candidate-label online learners.
 
-Weights are kept feature-major, ``W`` of shape (n_features, n_classes), so that a
-sparse row touches ``nnz`` contiguous blocks of ``n_classes`` values.  Pegasos keeps
+Weights are ``W`` of shape (n_features, n_classes), feature-major for sparse rows (a
+sparse row touches ``nnz`` contiguous blocks of ``n_classes`` values) and passed as their
+class-major view for dense ones (see :func:`_candidate_epoch`).  Pegasos keeps
 the true weights as ``scale * W`` so that the L2 shrink of every round costs O(1); the
 squared Frobenius norm of ``W`` is kept up to date in O(|touched classes| * nnz) per
 update so the projection costs O(1) as well.
