@@ -176,3 +176,39 @@ def test_pegasos_squared_norm_is_the_same_number_in_either_layout(shape):
     F = np.asfortranarray(W)
     assert _squared_norm(W, False) == _squared_norm(F.T, True)
     np.testing.assert_allclose(_squared_norm(W, False), np.sum(W * W), rtol=1e-12)
+
+
+def test_streams_in_threads_keep_their_own_labels_and_generators():
+    """The stream path remembers the last classes and generator it saw (module-level, read as
+    one tuple): models streaming in threads at once (Dask's threaded scheduler) still map
+    their own predictions to their own labels, and each exploring model's generator is its
+    own (the same proposals as the same stream run alone)."""
+    import threading
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 5)
+    y = np.arange(60) % 3
+    labels = {"positions": y, "shifted": y + 10, "words": np.array(["a", "b", "c"])[y]}
+    alone = {}
+    for name, t in labels.items():
+        est = Banditron(random_state=1).partial_fit(X[:3], t[:3], classes=np.unique(t))
+        alone[name] = [est.partial_fit(X[i:i + 3], t[i:i + 3]).proposals_.copy() for i in range(3, 60, 3)]
+    errors = []
+
+    def stream(name, t):
+        try:
+            for _ in range(20):
+                est = Banditron(random_state=1).partial_fit(X[:3], t[:3], classes=np.unique(t))
+                for k, i in enumerate(range(3, 60, 3)):
+                    est.partial_fit(X[i:i + 3], t[i:i + 3])
+                    assert set(est.predictions_) <= set(np.unique(t))
+                    np.testing.assert_array_equal(est.proposals_, alone[name][k])
+        except Exception as e:                      # reported below, in the main thread
+            errors.append((name, e))
+
+    threads = [threading.Thread(target=stream, args=item) for item in labels.items()]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors

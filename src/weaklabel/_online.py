@@ -106,8 +106,10 @@ def _mt_words(rng):
     """The MT19937 state of ``rng`` (624 words, then the position) as a writable uint32 view,
     or None for another bit generator."""
     bit_generator = getattr(rng, "_bit_generator", None)
-    if _LAST_WORDS and _LAST_WORDS[0] is bit_generator:         # a stream of calls: one generator
-        return _LAST_WORDS[1]
+    global _LAST_WORDS
+    last = _LAST_WORDS                 # one read of a tuple: another thread may replace it, not half of it
+    if last[0] is bit_generator:                                # a stream of calls: one generator
+        return last[1]
     import ctypes
 
     from numpy.random import MT19937
@@ -116,12 +118,12 @@ def _mt_words(rng):
         return None
     address = bit_generator.ctypes.state_address
     words = np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctypes.c_uint32)), shape=(625,))
-    _LAST_WORDS[:] = [bit_generator, words]                     # keeps that generator alive, no other
+    _LAST_WORDS = (bit_generator, words)                        # keeps that generator alive, no other
     return words
 
 
 _MT_LAYOUT = []
-_LAST_WORDS = []
+_LAST_WORDS = (None, None)
 
 
 def _mt_words_verified():
@@ -155,14 +157,16 @@ class _RowOutOfRange(Exception):
 def _labels_at(classes_, idx):
     """``classes_[idx]``: ``idx`` itself when the classes are ``0 .. K-1`` as intp (the labels
     are their positions; the last classes seen are remembered, as a stream's calls ask again)."""
-    if not (_LAST_CLASSES and _LAST_CLASSES[0] is classes_):
+    global _LAST_CLASSES
+    last = _LAST_CLASSES               # one read of a tuple: threads running other models replace it whole
+    if last[0] is not classes_:
         positions = (classes_.dtype == np.intp and classes_.ndim == 1
                      and np.array_equal(classes_, np.arange(classes_.size)))
-        _LAST_CLASSES[:] = [classes_, bool(positions)]       # keeps those classes alive, no others
-    return idx if _LAST_CLASSES[1] else classes_[idx]
+        last = _LAST_CLASSES = (classes_, bool(positions))   # keeps those classes alive, no others
+    return idx if last[1] else classes_[idx]
 
 
-_LAST_CLASSES = []
+_LAST_CLASSES = (None, False)
 
 
 def _restorer(est, saved, copies, generators):
