@@ -212,3 +212,20 @@ def test_streams_in_threads_keep_their_own_labels_and_generators():
     for th in threads:
         th.join()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("est", [e for e in LEARNERS if not isinstance(e, Confidit) or e.diagonal], ids=repr)
+def test_a_stream_switching_between_dense_and_sparse_rows_learns_what_either_form_learns(est):
+    """Dense rows keep the weights class-major, sparse rows feature-major: a stream that
+    alternates the forms converts them at each switch and learns what a stream of one form
+    learns (the two forms' passes sum in different orders: equal to 1e-9)."""
+    chunks = _stream(est, np.float64)
+    classes = np.arange(4)
+    mixed = pickle.loads(pickle.dumps(est))
+    sparse = pickle.loads(pickle.dumps(est))
+    for k, (X, t) in enumerate(chunks):
+        mixed.partial_fit(X if k % 2 else sp.csr_matrix(X), t, classes=classes)
+        sparse.partial_fit(sp.csr_matrix(X), t, classes=classes)
+        assert mixed._W.flags.f_contiguous == bool(k % 2) or mixed._W.shape[1] == 1
+    np.testing.assert_allclose(mixed.coef_, sparse.coef_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(mixed.predictions_, sparse.predictions_)
