@@ -229,3 +229,20 @@ def test_a_stream_switching_between_dense_and_sparse_rows_learns_what_either_for
         assert mixed._W.flags.f_contiguous == bool(k % 2) or mixed._W.shape[1] == 1
     np.testing.assert_allclose(mixed.coef_, sparse.coef_, rtol=1e-9, atol=1e-12)
     np.testing.assert_array_equal(mixed.predictions_, sparse.predictions_)
+
+
+@pytest.mark.parametrize("est", [e for e in LEARNERS if not isinstance(e, Confidit) or e.diagonal], ids=repr)
+def test_an_unpickled_model_has_its_class_major_weights_on_a_cache_line(est):
+    """pickle keeps the F order, not the address: unpickling puts the class-major arrays back
+    on a 64-byte boundary, with the same values (a model sent to a Dask worker streams at
+    full speed)."""
+    from weaklabel._row_kernels import ALIGN, _address
+
+    a = pickle.loads(pickle.dumps(est)).partial_fit(*_stream(est, np.float64)[0], classes=np.arange(4))
+    for _ in range(3):                          # any of numpy's addresses on the way back
+        b = pickle.loads(pickle.dumps(a))
+        for k, v in b.__dict__.items():
+            if isinstance(v, np.ndarray) and v.ndim == 2 and v.flags.f_contiguous and not v.flags.c_contiguous:
+                assert _address(v) % ALIGN == 0, k
+                np.testing.assert_array_equal(v, a.__dict__[k])
+    assert _state(b) == _state(a)

@@ -541,6 +541,17 @@ class OnlineLinear(OnlineEngine):
     their saved state.
     """
 
+    def __setstate__(self, state):
+        """Unpickle, with class-major weights put back on a cache line (pickle keeps their F
+        order, not numpy's address: a model sent to a worker would otherwise have every pass
+        work on an aligned copy; see :func:`weaklabel.linear._weights_layout`)."""
+        super().__setstate__(state)
+        d = self.__dict__
+        for name, value in list(d.items()):
+            if (type(value) is np.ndarray and value.ndim == 2 and value.dtype.kind == "f"
+                    and value.flags.f_contiguous and not value.flags.c_contiguous):
+                d[name] = _aligned_class_major(value)
+
     # ---- parameter mixing ---------------------------------------------------------------
     def mixing_state(self):
         """The state that parameter mixing averages, as copies.
