@@ -271,6 +271,26 @@ def _cm_update(Wt, X, i, upd_k, upd_c, n_upd, track_norm):
 
 
 @njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
+def _cm_update_pair(Wt, At, X, i, upd_k, upd_c, upd_a, n_upd):
+    """``Wt[upd_k[u]] += upd_c[u] * X[i]`` and ``At[upd_k[u]] += upd_a[u] * X[i]`` for u <
+    n_upd (class-major, dense row): :func:`_cm_update` on two matrices at once (averaged
+    Banditron's weights and their accumulator), one sweep of the row a class instead of two;
+    every entry gets the same operations in the same order as two calls would give it."""
+    d = X.shape[1]
+    for u in range(n_upd):
+        k = upd_k[u]
+        c = upd_c[u]
+        a = upd_a[u]
+        for j in range(d):
+            x = X[i, j]
+            Wt[k, j] += c * x
+            At[k, j] += a * x
+        if Wt.shape[1] > d:
+            Wt[k, d] += c
+            At[k, d] += a
+
+
+@njit(cache=True, nogil=True, fastmath=DENSE_FASTMATH)
 def _cm_dot(v, X, i):
     """``v . X[i]`` for a dense row, accumulated in the operands' precision (vectorised);
     ``v`` one longer than the row: the implicit constant feature."""

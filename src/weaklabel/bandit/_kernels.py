@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, Rows, _pass_matrix, _write_back, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
+from .._row_kernels import (DENSE_FASTMATH, Rows, _pass_matrix, _write_back, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _cm_update_pair, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
@@ -311,17 +311,19 @@ def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, av
                 inv *= wi
             for q in range(n_upd):
                 upd_c[q] *= inv
-            if acc.shape[0] > 0:            # the same step into acc, times the round's number
+            averaged = acc.shape[0] > 0
+            if averaged:                    # the same step into acc, times the round's number
                 tr = t0 + r                 # (in its own array: scaling upd_c and back would round
                 for q in range(n_upd):      # W's step, and averaging must not change the learning)
                     upd_a[q] = upd_c[q] * tr
-                if is_dense:
-                    _cm_update(Acc, X_dense, i, upd_k, upd_a, n_upd, False)
-                else:
+                if not is_dense:
                     _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_a, n_upd, False)
             if is_dense:
                 upd_m[:n_upd] = upd_c[:n_upd]
-                _cm_update(M, X_dense, i, upd_k, upd_m, n_upd, False)
+                if averaged:                # the weights and the accumulator in one sweep of the row
+                    _cm_update_pair(M, Acc, X_dense, i, upd_k, upd_m, upd_a, n_upd)
+                else:
+                    _cm_update(M, X_dense, i, upd_k, upd_m, n_upd, False)
             elif 4 * n_upd > n_classes:
                 # many classes move (SPA's support set early on): one contiguous,
                 # vectorised row update beats scattered per-class writes
