@@ -14,7 +14,7 @@ from sklearn.datasets import load_digits
 
 import weaklabel
 from weaklabel.partial import MLPPRODEN, mlp_loss
-from weaklabel.partial._mlp import ALPHAS
+from weaklabel.partial._mlp import ALPHAS, INIT_ALPHAS
 from weaklabel.simulate import make_candidate_sets
 
 
@@ -219,6 +219,35 @@ def test_the_linear_start_and_the_renewal_schedule_are_used(digits):
     assert not np.allclose(pa, pb) and not np.allclose(pb, pc)
 
 
+def test_the_linear_start_penalty_is_the_most_likely_on_the_held_out_sets(digits):
+    """init_alpha="auto": each of INIT_ALPHAS' PRODEN fitted on the rows not held out, scored
+    by the held-out candidate likelihood; the best one starts the network (the same model as
+    that penalty given), and a given penalty is used as is."""
+    from weaklabel.metrics import candidate_log_loss
+    from weaklabel.partial import PRODEN
+    from weaklabel.partial._batch import held_out_split
+
+    X, y, S = digits
+    kw = dict(hidden_units=16, alpha=1e-3, max_iter=8, random_state=0)
+    clf = MLPPRODEN(**kw).fit(X[:300], S[:300])
+    assert [r["alpha"] for r in clf.init_selection_] == list(INIT_ALPHAS)
+    # the held-out rows are the first draw of the generator (as in fit), the features scaled
+    scale = np.where(X[:300].std(axis=0) < 1e-12, 1.0, X[:300].std(axis=0))
+    Z, M = X[:300] / scale, S[:300].mask
+    held, part = held_out_split(clf, 300, np.random.RandomState(0), "test")
+    for r in clf.init_selection_:
+        lin = PRODEN(init="clpl", alpha=r["alpha"]).fit(Z[part], M[part])
+        assert r["held_out_log_loss"] == pytest.approx(candidate_log_loss(M[held], lin.predict_proba(Z[held])), rel=1e-9)
+    assert clf.init_alpha_ == min(clf.init_selection_, key=lambda r: r["held_out_log_loss"])["alpha"]
+    given = MLPPRODEN(init_alpha=clf.init_alpha_, **kw).fit(X[:300], S[:300])
+    assert given.init_selection_ == [] and given.init_alpha_ == clf.init_alpha_
+    np.testing.assert_allclose(given.predict_proba(X[300:]), clf.predict_proba(X[300:]), rtol=1e-10, atol=1e-12)
+    other = next(a for a in INIT_ALPHAS if a != clf.init_alpha_)
+    assert not np.allclose(MLPPRODEN(init_alpha=other, **kw).fit(X[:300], S[:300]).predict_proba(X[300:]),
+                           clf.predict_proba(X[300:]))
+    assert MLPPRODEN(init="uniform", **kw).fit(X[:300], S[:300]).init_alpha_ is None
+
+
 def test_sparse_rows_give_the_dense_rows_model(digits):
     # from uniform confidences: the linear start (PRODEN's L-BFGS) does not give the same
     # weights on sparse and dense rows to this precision
@@ -239,7 +268,15 @@ def test_save_and_load_give_the_same_predictions_and_hostile_state_is_refused(di
     clf.save(path)
     back = weaklabel.load(path)
     np.testing.assert_array_equal(back.predict_proba(X[300:]), clf.predict_proba(X[300:]))
-    assert (back.alpha_, back.n_iter_) == (clf.alpha_, clf.n_iter_)
+    assert (back.alpha_, back.init_alpha_, back.n_iter_) == (clf.alpha_, clf.init_alpha_, clf.n_iter_)
+    # a file saved before the linear start's penalty was kept loads (init_alpha_ unknown)
+    old = {k: v for k, v in clf._state_meta().items() if k != "init_alpha"}
+    legacy = MLPPRODEN()
+    legacy._set_state(clf._state_arrays(), old)
+    assert legacy.init_alpha_ is None
+    np.testing.assert_array_equal(legacy.predict_proba(X[300:]), clf.predict_proba(X[300:]))
+    with pytest.raises(ValueError, match="init_alpha"):
+        MLPPRODEN()._set_state(clf._state_arrays(), {**clf._state_meta(), "init_alpha": float("nan")})
     bad = copy.deepcopy(clf)
     bad._scale = bad._scale.copy()
     bad._scale[0] = 0.0

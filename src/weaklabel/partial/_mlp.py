@@ -24,6 +24,8 @@ __all__ = ["MLPPRODEN", "mlp_loss"]
 
 #: the penalties tried with ``alpha="auto"`` (on inputs scaled to unit variance)
 ALPHAS = (1e-4, 1e-3, 1e-2)
+#: the linear start's penalties tried with ``init_alpha="auto"``
+INIT_ALPHAS = (1e-4, 1e-3, 1e-2)
 
 
 def mlp_loss(params, X, Q, sample_weight=None, alpha=0.0):
@@ -119,7 +121,10 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
 
     - ``init="proden"`` (default) starts the confidences from a linear disambiguation, the
       restricted probabilities of :class:`PRODEN` (``init="clpl"``) fitted on the same rows;
-      the network then refines them.  ``init="uniform"`` is the paper's start.
+      the network then refines them.  With ``init_alpha="auto"`` (default) the linear
+      model's penalty is the one among ``(1e-4, 1e-3, 1e-2)`` whose PRODEN gives the
+      held-out candidate sets (below) the highest likelihood.  ``init="uniform"`` is the
+      paper's start.
     - The confidences are renewed every ``renew_every`` passes (default 10), not after every
       minibatch: the network first fits the current confidences, then moves them.
     - Early stopping on held-out candidate sets: ``validation_fraction`` of the rows are held
@@ -147,6 +152,9 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         L2 penalty on the two weight matrices; ``"auto"`` chooses it (above).
     init : {{"proden", "uniform"}}, default="proden"
         The first confidences: a linear :class:`PRODEN`'s, or uniform over each set.
+    init_alpha : "auto" or float, default="auto"
+        The linear start's L2 penalty (``init="proden"``; ignored with ``"uniform"``);
+        ``"auto"`` chooses it on the held-out candidate sets (above).
     learning_rate : float, default=1e-3
         Adam's step size.
     batch_size : int, default=64
@@ -178,6 +186,8 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         Number of features seen in ``fit``.
     alpha_ : float
         The penalty used.
+    init_alpha_ : float or None
+        The linear start's penalty (None with ``init="uniform"``).
     n_iter_ : int
         Passes of the final fit.
     coefs_ : list of 2 ndarrays
@@ -187,6 +197,9 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
     selection_ : list of dict
         Each penalty tried: ``alpha``, ``held_out_log_loss`` (the best of its passes) and
         ``n_iter`` (the pass that scored it).  Not saved with the model.
+    init_selection_ : list of dict
+        Each linear start's penalty tried (``init_alpha="auto"``): ``alpha`` and the
+        ``held_out_log_loss`` of its PRODEN.  Not saved with the model.
 
     See Also
     --------
@@ -205,6 +218,7 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
     _parameter_constraints = {"hidden_units": [AT_LEAST_1],
                               "alpha": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
                               "init": [StrOptions({"proden", "uniform"})],
+                              "init_alpha": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
                               "learning_rate": [Interval(Real, 0, None, closed="neither")],
                               "batch_size": [AT_LEAST_1], "max_iter": [AT_LEAST_1], "renew_every": [AT_LEAST_1],
                               "ema_decay": [Interval(Real, 0, 1, closed="left")],
@@ -215,9 +229,9 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
                               "random_state": ["random_state"], "verbose": ["verbose"]}
 
     @keyword_only
-    def __init__(self, *, hidden_units=256, alpha="auto", init="proden", learning_rate=1e-3, batch_size=64,
-                 max_iter=200, renew_every=10, ema_decay=0.99, n_iter_no_change=30, validation_fraction=0.1, classes=None,
-                 class_weight=None, random_state=None, verbose=0):
+    def __init__(self, *, hidden_units=256, alpha="auto", init="proden", init_alpha="auto", learning_rate=1e-3,
+                 batch_size=64, max_iter=200, renew_every=10, ema_decay=0.99, n_iter_no_change=30,
+                 validation_fraction=0.1, classes=None, class_weight=None, random_state=None, verbose=0):
         store_params(self, locals())
 
     @fill_doc
@@ -235,7 +249,9 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         held, part = held_out_split(self, n, rng, "MLPPRODEN's early stopping")
         alphas = list(ALPHAS) if self.alpha == "auto" else [float(self.alpha)]
         w_part = None if sw is None else sw[part]
-        Q_part = self._first_confidences(Z[part], S[part], w_part)
+        init_alpha, init_selection, Q_part = self._init_alpha(Z, S, sw, held, part)
+        if Q_part is None:
+            Q_part = self._first_confidences(Z[part], S[part], w_part, init_alpha)
         seed = rng.randint(np.iinfo(np.int32).max)
         selection = []
         for alpha in alphas:
@@ -249,26 +265,51 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         if best["n_iter"] < 1:
             raise FloatingPointError("MLPPRODEN: no pass gave a finite held-out candidate likelihood; lower "
                                      "learning_rate or raise alpha.")
-        params, _, _ = self._train(Z, S, self._first_confidences(Z, S, sw), sw, best["alpha"], seed,
+        params, _, _ = self._train(Z, S, self._first_confidences(Z, S, sw, init_alpha), sw, best["alpha"], seed,
                                    n_epochs=best["n_iter"])
         if not all(np.isfinite(p).all() for p in params):
             raise FloatingPointError("MLPPRODEN weights are not finite; lower learning_rate or raise alpha.")
         self.classes_ = classes
         self.alpha_ = float(best["alpha"])
+        self.init_alpha_ = init_alpha
         self.n_iter_ = int(best["n_iter"])
         self._scale = scale
         self.coefs_, self.intercepts_ = [params[0], params[2]], [params[1], params[3]]
         self.selection_ = selection
+        self.init_selection_ = init_selection
         return self
 
-    def _first_confidences(self, Z, S, sw):
-        """The confidences PRODEN starts from: a linear PRODEN's (``init="proden"``) or uniform."""
-        uniform = S / S.sum(axis=1, keepdims=True)
+    def _init_alpha(self, Z, S, sw, held, part):
+        """The linear start's penalty, the scores that chose it and, when chosen, the chosen
+        start's confidences on ``part``: with ``init_alpha="auto"`` the penalty of
+        :data:`INIT_ALPHAS` whose PRODEN, fitted on ``part``, gives the ``held`` candidate sets
+        the highest likelihood; ``(None, [], None)`` when uniform."""
         if self.init == "uniform":
-            return uniform
+            return None, [], None
+        if self.init_alpha != "auto":
+            return float(self.init_alpha), [], None
         from ._proden import PRODEN
 
-        lin = PRODEN(init="clpl").fit(Z, S, sample_weight=sw)
+        w_part = None if sw is None else sw[part]
+        selection, best = [], None
+        for alpha in INIT_ALPHAS:
+            lin = PRODEN(init="clpl", alpha=alpha).fit(Z[part], S[part], sample_weight=w_part)
+            loss = candidate_log_loss(S[held], lin.predict_proba(Z[held]))
+            selection.append({"alpha": alpha, "held_out_log_loss": loss})
+            if best is None or loss < best[0]:
+                best = (loss, alpha, lin)
+            if self.verbose:
+                print(f"MLPPRODEN linear start alpha={alpha:g}: held-out candidate log loss {loss:.4f}", flush=True)
+        return float(best[1]), selection, _restricted(best[2].predict_proba(Z[part]), S[part])
+
+    def _first_confidences(self, Z, S, sw, init_alpha):
+        """The confidences PRODEN starts from: a linear PRODEN's with penalty ``init_alpha``
+        (``init="proden"``) or uniform."""
+        if self.init == "uniform":
+            return S / S.sum(axis=1, keepdims=True)
+        from ._proden import PRODEN
+
+        lin = PRODEN(init="clpl", alpha=init_alpha).fit(Z, S, sample_weight=sw)
         return _restricted(lin.predict_proba(Z), S)
 
     def _train(self, Z, S, Q, sw, alpha, seed, held=None, n_epochs=None):
@@ -336,12 +377,16 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
 
     def _state_meta(self):
         return {"n_features_in": int(self.n_features_in_), "hidden_units": int(self.coefs_[0].shape[1]),
-                "alpha": self.alpha_, "n_iter": int(self.n_iter_)}
+                "alpha": self.alpha_, "init_alpha": self.init_alpha_, "n_iter": int(self.n_iter_)}
 
     def _set_state(self, arrays, meta):
         alpha = meta.get("alpha")
         if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not np.isfinite(alpha) or alpha < 0:
             raise ValueError(f"alpha must be a finite number >= 0; got {alpha!r}")
+        init_alpha = meta.get("init_alpha")          # absent from files saved before it existed
+        if init_alpha is not None and (not isinstance(init_alpha, (int, float)) or isinstance(init_alpha, bool)
+                                       or not np.isfinite(init_alpha) or init_alpha < 0):
+            raise ValueError(f"init_alpha must be a finite number >= 0 or null; got {init_alpha!r}")
         arrays = {k: np.asarray(v) for k, v in arrays.items()}
         for key in ("W1", "b1", "W2", "b2", "scale"):
             if not np.isfinite(arrays[key]).all():
@@ -357,7 +402,8 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         self.classes_ = classes
         self.n_features_in_ = int(meta["n_features_in"])
         self.alpha_, self.n_iter_ = float(alpha), int(meta["n_iter"])
-        self.selection_ = []
+        self.init_alpha_ = None if init_alpha is None else float(init_alpha)
+        self.selection_, self.init_selection_ = [], []
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
