@@ -134,7 +134,8 @@ _BAD = {"max_iter": 0, "alpha": -1.0, "eta": 0.0, "beta": 1.5, "gamma": 1.0, "to
 #: where a name means something else (KernelPRODEN's gamma is a kernel width: any positive number)
 _BAD_FOR = {"KernelPRODEN": {"gamma": -1.0, "n_components": 0, "validation_fraction": 1.0},
             "MLPPRODEN": {"hidden_units": 0, "init": "zeros", "renew_every": 0, "n_iter_no_change": 0,
-                          "validation_fraction": 1.0, "ema_decay": 1.0, "init_alpha": -1.0}}
+                          "validation_fraction": 1.0, "ema_decay": 1.0, "init_alpha": -1.0,
+                          "input_noise": -0.5}}
 
 
 def _fit_args(est):

@@ -113,7 +113,7 @@ PRESETS = {p.name: p for p in (
            description="PRODEN on RBF Nystroem features, width and penalty chosen from held-out candidate sets"),
     Preset("mlp-proden", MLPPRODEN, kind="partial-batch",
            description="PRODEN on a one-hidden-layer network from a linear start, penalties (network's and "
-                       "start's) and passes chosen from held-out candidate sets, weights averaged"),
+                       "start's), input noise and passes chosen from held-out candidate sets, weights averaged"),
     Preset("pl-knn", PLKNN, kind="partial-batch",
            description="k nearest neighbours voting over candidate sets (Hullermeier & Beringer 2006)"),
     Preset("cspa", CSPA, kind="bandit", description="CSPA from bandit feedback"),

@@ -14,7 +14,7 @@ from sklearn.datasets import load_digits
 
 import weaklabel
 from weaklabel.partial import MLPPRODEN, mlp_loss
-from weaklabel.partial._mlp import ALPHAS, INIT_ALPHAS
+from weaklabel.partial._mlp import ALPHAS, INIT_ALPHAS, NOISES
 from weaklabel.simulate import make_candidate_sets
 
 
@@ -114,8 +114,9 @@ def test_the_gradient_is_the_derivative_of_the_loss():
     assert err < 1e-5
 
 
-def _reference_fit(X, S, *, alpha, hidden, lr, batch, max_iter, renew, patience, frac, seed, decay):
-    """MLPPRODEN's fit with init="uniform" and a given alpha, in plain numpy and loops."""
+def _reference_fit(X, S, *, alpha, hidden, lr, batch, max_iter, renew, patience, frac, seed, decay, noise=0.0):
+    """MLPPRODEN's fit with init="uniform", a given alpha and a given input noise, in plain
+    numpy and loops."""
     n, d = X.shape
     K = S.shape[1]
     scale = X.std(axis=0)
@@ -147,7 +148,10 @@ def _reference_fit(X, S, *, alpha, hidden, lr, batch, max_iter, renew, patience,
             order = r.permutation(Zt.shape[0])
             for lo in range(0, Zt.shape[0], batch):
                 rows = order[lo:lo + batch]
-                _, g = _reference_loss(p, Zt[rows], Q[rows], np.ones(rows.size), alpha)
+                Zb = Zt[rows]
+                if noise > 0:                        # drawn right after the minibatch is cut
+                    Zb = Zb + noise * r.standard_normal((rows.size, d))
+                _, g = _reference_loss(p, Zb, Q[rows], np.ones(rows.size), alpha)
                 t += 1
                 step = lr * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
                 for j in range(4):
@@ -174,20 +178,21 @@ def _reference_fit(X, S, *, alpha, hidden, lr, batch, max_iter, renew, patience,
     return softmax_rows(forward(p, Z)), best[1]
 
 
-@pytest.mark.parametrize("decay", [0.0, 0.9])
-def test_a_fit_with_a_given_alpha_equals_the_plain_numpy_reference(decay):
-    """With the weights' moving average (0.9) and without it (0: the last weights)."""
+@pytest.mark.parametrize("decay, noise", [(0.0, 0.0), (0.9, 0.0), (0.9, 0.5)])
+def test_a_fit_with_a_given_alpha_equals_the_plain_numpy_reference(decay, noise):
+    """With the weights' moving average (0.9) and without it (0: the last weights); with
+    input noise (0.5) and without."""
     rng = np.random.RandomState(0)
     y = np.arange(48) % 3
     X = rng.randn(48, 4) + 1.5 * np.eye(3, 4)[y]
     S = np.eye(3, dtype=bool)[y] | (rng.rand(48, 3) < 0.3)
     kw = dict(alpha=0.01, hidden=5, lr=0.01, batch=16, max_iter=25, renew=3, patience=4, frac=0.25, seed=7,
-              decay=decay)
-    clf = MLPPRODEN(hidden_units=5, alpha=0.01, init="uniform", learning_rate=0.01, batch_size=16, max_iter=25,
-                    renew_every=3, ema_decay=decay, n_iter_no_change=4, validation_fraction=0.25,
-                    random_state=7).fit(X, S)
+              decay=decay, noise=noise)
+    clf = MLPPRODEN(hidden_units=5, alpha=0.01, init="uniform", input_noise=noise, learning_rate=0.01,
+                    batch_size=16, max_iter=25, renew_every=3, ema_decay=decay, n_iter_no_change=4,
+                    validation_fraction=0.25, random_state=7).fit(X, S)
     ref, n_iter = _reference_fit(X, S, **kw)
-    assert clf.n_iter_ == n_iter and clf.alpha_ == 0.01 and len(clf.selection_) == 1
+    assert clf.n_iter_ == n_iter and clf.alpha_ == 0.01 and clf.input_noise_ == noise and len(clf.selection_) == 1
     np.testing.assert_allclose(clf.predict_proba(X), ref, rtol=1e-7, atol=1e-10)
 
 
@@ -200,9 +205,18 @@ def digits():
 def test_alpha_auto_keeps_the_most_likely_held_out_sets_and_learns_digits(digits):
     X, y, S = digits
     clf = MLPPRODEN(hidden_units=32, learning_rate=0.01, max_iter=40, random_state=0).fit(X[:500], S[:500])
-    assert [r["alpha"] for r in clf.selection_] == list(ALPHAS)
+    # the penalties without noise, then each noise level at the most likely of them
+    first = clf.selection_[:len(ALPHAS)]
+    assert [(r["alpha"], r["input_noise"]) for r in first] == [(a, 0.0) for a in ALPHAS]
+    at = min(first, key=lambda r: r["held_out_log_loss"])["alpha"]
+    assert [(r["alpha"], r["input_noise"]) for r in clf.selection_[len(ALPHAS):]] == [(at, n) for n in NOISES]
     best = min(clf.selection_, key=lambda r: r["held_out_log_loss"])
-    assert clf.alpha_ == best["alpha"] and clf.n_iter_ == best["n_iter"] >= 1
+    assert (clf.alpha_, clf.input_noise_) == (best["alpha"], best["input_noise"])
+    assert clf.n_iter_ == best["n_iter"] >= 1
+    # the noise entry is the fit with that noise given (same held-out rows, same start)
+    given = MLPPRODEN(hidden_units=32, learning_rate=0.01, max_iter=40, alpha=at, input_noise=NOISES[0],
+                      random_state=0).fit(X[:500], S[:500])
+    assert given.selection_[0]["held_out_log_loss"] == clf.selection_[len(ALPHAS)]["held_out_log_loss"]
     # three candidates a row, the true label never given: far above a third
     assert clf.score(X[500:], y[500:]) > 0.75
     again = MLPPRODEN(hidden_units=32, learning_rate=0.01, max_iter=40, random_state=0).fit(X[:500], S[:500])
@@ -259,24 +273,31 @@ def test_sparse_rows_give_the_dense_rows_model(digits):
     np.testing.assert_allclose(clf.predict_proba(sp.csr_matrix(X[500:])), dense.predict_proba(X[500:]), atol=1e-8)
     # from uniform confidences 30 passes learn less than from the linear start (above: > 0.75)
     assert clf.score(sp.csr_matrix(X[500:]), y[500:]) > 0.4
+    # with input noise the sparse minibatches are made dense before the noise: the same model
+    noisy = {**kw, "input_noise": 0.5, "max_iter": 10}
+    np.testing.assert_allclose(MLPPRODEN(**noisy).fit(sp.csr_matrix(X[:300]), S[:300]).predict_proba(X[500:]),
+                               MLPPRODEN(**noisy).fit(X[:300], S[:300]).predict_proba(X[500:]), atol=1e-8)
 
 
 def test_save_and_load_give_the_same_predictions_and_hostile_state_is_refused(digits, tmp_path):
     X, y, S = digits
-    clf = MLPPRODEN(hidden_units=8, alpha=1e-3, max_iter=5, random_state=0).fit(X[:200], S[:200])
+    clf = MLPPRODEN(hidden_units=8, alpha=1e-3, input_noise=0.5, max_iter=5, random_state=0).fit(X[:200], S[:200])
     path = tmp_path / "m.wlm"
     clf.save(path)
     back = weaklabel.load(path)
     np.testing.assert_array_equal(back.predict_proba(X[300:]), clf.predict_proba(X[300:]))
-    assert (back.alpha_, back.init_alpha_, back.n_iter_) == (clf.alpha_, clf.init_alpha_, clf.n_iter_)
-    # a file saved before the linear start's penalty was kept loads (init_alpha_ unknown)
-    old = {k: v for k, v in clf._state_meta().items() if k != "init_alpha"}
+    assert ((back.alpha_, back.init_alpha_, back.input_noise_, back.n_iter_)
+            == (clf.alpha_, clf.init_alpha_, 0.5, clf.n_iter_))
+    # a file saved before the linear start's penalty and the noise were kept loads (the start
+    # unknown, no noise)
+    old = {k: v for k, v in clf._state_meta().items() if k not in ("init_alpha", "input_noise")}
     legacy = MLPPRODEN()
     legacy._set_state(clf._state_arrays(), old)
-    assert legacy.init_alpha_ is None
+    assert legacy.init_alpha_ is None and legacy.input_noise_ == 0.0
     np.testing.assert_array_equal(legacy.predict_proba(X[300:]), clf.predict_proba(X[300:]))
-    with pytest.raises(ValueError, match="init_alpha"):
-        MLPPRODEN()._set_state(clf._state_arrays(), {**clf._state_meta(), "init_alpha": float("nan")})
+    for key, value in (("init_alpha", float("nan")), ("input_noise", -1.0), ("input_noise", "loud")):
+        with pytest.raises(ValueError, match=key):
+            MLPPRODEN()._set_state(clf._state_arrays(), {**clf._state_meta(), key: value})
     bad = copy.deepcopy(clf)
     bad._scale = bad._scale.copy()
     bad._scale[0] = 0.0

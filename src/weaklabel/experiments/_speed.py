@@ -711,8 +711,9 @@ def _full_confidit_chunks(X, y, classes, repeats, out):
 
 def run_mlp_pll(names=("lost", "birdsong"), out=print):
     """Fit time and test accuracy of :class:`~weaklabel.partial.MLPPRODEN` with its defaults
-    (penalty, passes and the linear start's penalty chosen inside ``fit`` on held-out
-    candidate sets), and with the start's penalty given (what the choice costs), beside what a user
+    (penalty, input noise, passes and the linear start's penalty chosen inside ``fit`` on
+    held-out candidate sets), and with the start's penalty and the noise given as they were
+    before they were chosen (what the choices cost), beside what a user
     would otherwise write: scikit-learn's ``MLPClassifier`` of the same size (256 ReLU units,
     Adam, early stopping) on one copy of each row per candidate label, weighted ``1/|S|``;
     :class:`~weaklabel.partial.KernelPRODEN` with its defaults; and, as the ceiling, the same
@@ -740,8 +741,8 @@ def run_mlp_pll(names=("lost", "birdsong"), out=print):
         X, y, S, train, test, _, _ = pll_split(name, 0)
         Xtr, Str, Xte, yte = X[train], S[train], X[test], y[test]
         methods = [("MLPPRODEN() (selection inside fit)", lambda: MLPPRODEN(random_state=0).fit(Xtr, Str)),
-                   ("MLPPRODEN(init_alpha=1e-4) (the linear start's penalty given)",
-                    lambda: MLPPRODEN(init_alpha=1e-4, random_state=0).fit(Xtr, Str)),
+                   ("MLPPRODEN(init_alpha=1e-4, input_noise=0)",
+                    lambda: MLPPRODEN(init_alpha=1e-4, input_noise=0.0, random_state=0).fit(Xtr, Str)),
                    ("sklearn MLPClassifier(256), expanded sets weighted 1/|S|", lambda: expanded(Xtr, Str)),
                    ("KernelPRODEN() (selection inside fit)", lambda: KernelPRODEN(random_state=0).fit(Xtr, Str)),
                    ("sklearn MLPClassifier(256) on the TRUE labels (ceiling)",

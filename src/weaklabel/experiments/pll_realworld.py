@@ -80,8 +80,9 @@ GRID = {
     # default before it existed (every selection fit at max_iter=500) are not reused
     "kernel-proden": {"selection_max_iter": [150]},
     # its own choice inside fit (penalty and passes on held-out candidate sets); the defaults,
-    # the linear start's penalty named so that the cells from before it was chosen are not reused
-    "mlp-proden": {"hidden_units": [256], "init_alpha": ["auto"]},
+    # the linear start's penalty and the input noise named so that the cells from before they
+    # were chosen are not reused
+    "mlp-proden": {"hidden_units": [256], "init_alpha": ["auto"], "input_noise": ["auto"]},
     "sklearn-lr-expand": {"C": [0.01, 0.1, 1.0, 10.0, 100.0]},
 }
 
@@ -124,10 +125,11 @@ def split_cell(config):
         seconds = time.perf_counter() - start
         pred = est.predict(X[test])
         chosen = ({"alpha": est.alpha_, "gamma": float(f"{est.gamma_:.3g}")} if hasattr(est, "gamma_")
-                  else {"alpha": est.alpha_, "init_alpha": est.init_alpha_, "passes": est.n_iter_})
+                  else {"alpha": est.alpha_, "init_alpha": est.init_alpha_, "noise": est.input_noise_,
+                        "passes": est.n_iter_})
         return {"accuracy": accuracy(y[test], pred), "ambiguous_error": ambiguous_zero_one_loss(S[test], pred),
                 "chosen": chosen,
-                "val_errors": {fmt_params({k: r[k] for k in ("gamma", "alpha") if k in r}): r["held_out_log_loss"]
+                "val_errors": {fmt_params({k: r[k] for k in ("gamma", "alpha", "input_noise") if k in r}): r["held_out_log_loss"]
                                for r in est.selection_},
                 "n_train": int(train.size), "n_test": int(test.size), "fit_seconds": seconds}
     val_err = {}
@@ -345,7 +347,7 @@ def summarize(ctx, result):
              "test part (mean +- std over splits). Hyper-parameters chosen inside the training part by the "
              "ambiguous (candidate-set) validation error (PLENCH's covering rate), two PRODEN columns by the "
              "candidate likelihood and by PLENCH's approximated accuracy; KernelPRODEN chooses its kernel width and penalty inside fit by "
-             "the likelihood of held-out candidate sets, MLPPRODEN its penalty, number of passes and linear start's penalty the same way "
+             "the likelihood of held-out candidate sets, MLPPRODEN its penalty, input noise, number of passes and linear start's penalty the same way "
              "(both run on lost and birdsong only: KernelPRODEN's selection on italian would take about 20 minutes a "
              "split, MLPPRODEN's about 2.5 minutes)." + (" QUICK run." if p["quick"] else ""))
     return Summary("Candidate-label learners on real partial-label data", intro, tables, [figure])

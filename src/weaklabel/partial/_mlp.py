@@ -6,7 +6,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import log_softmax, softmax
+from scipy.special import softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -26,6 +26,8 @@ __all__ = ["MLPPRODEN", "mlp_loss"]
 ALPHAS = (1e-4, 1e-3, 1e-2)
 #: the linear start's penalties tried with ``init_alpha="auto"``
 INIT_ALPHAS = (1e-4, 1e-3, 1e-2)
+#: the input noise levels tried, besides none, with ``input_noise="auto"`` (features at unit variance)
+NOISES = (0.3,)
 
 
 def mlp_loss(params, X, Q, sample_weight=None, alpha=0.0):
@@ -61,20 +63,38 @@ def mlp_loss(params, X, Q, sample_weight=None, alpha=0.0):
     grads : tuple of 4 ndarrays
         The gradient of ``L`` with respect to ``(W1, b1, W2, b2)``.
     """
+    return _loss_and_grads(params, X, Q, sample_weight, alpha, True)
+
+
+def _loss_and_grads(params, X, Q, sample_weight, alpha, with_loss):
+    """:func:`mlp_loss`'s work; without ``with_loss`` the loss is not computed (nan), which a
+    training step does not read."""
     W1, b1, W2, b2 = params
     n = X.shape[0]
-    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    # rows of weight 0 add nothing; a batch of them only (a minibatch may be) leaves the penalty
-    total = float(w.sum())
-    wn = w / total if total > 0 else np.zeros_like(w)
     A = np.asarray(X @ W1) + b1
     H = np.maximum(A, 0.0)
     Z = H @ W2 + b2
-    logp = log_softmax(Z, axis=1)
-    loss = -float(np.sum(w * np.einsum("ik,ik->i", Q, logp))) / total if total > 0 else 0.0
-    loss += 0.5 * alpha * (float(np.sum(W1 * W1)) + float(np.sum(W2 * W2)))
+    Zs = Z - Z.max(axis=1, keepdims=True)
+    E = np.exp(Zs)
+    sums = E.sum(axis=1, keepdims=True)
+    if sample_weight is None:
+        # every row weighs 1 (n > 0: a minibatch is never empty)
+        total, wcol = float(n), None
+    else:
+        w = np.asarray(sample_weight, dtype=np.float64)
+        # rows of weight 0 add nothing; a batch of them only (a minibatch may be) leaves the penalty
+        total = float(w.sum())
+        wcol = (w / total if total > 0 else np.zeros_like(w))[:, None]
+    loss = np.nan
+    if with_loss:
+        logp = Zs - np.log(sums)
+        rowloss = np.einsum("ik,ik->i", Q, logp)
+        loss = (-float(rowloss.sum() if sample_weight is None else np.dot(w, rowloss)) / total if total > 0
+                else 0.0)
+        loss += 0.5 * alpha * (float(np.sum(W1 * W1)) + float(np.sum(W2 * W2)))
     # d loss / d Z = w_i (p_i - Q_i) / total (each row of Q sums to 1)
-    G = (np.exp(logp) - Q) * wn[:, None]
+    G = E / sums - Q
+    G = G / total if wcol is None else G * wcol
     gW2 = H.T @ G + alpha * W2
     gb2 = G.sum(axis=0)
     GH = (G @ W2.T) * (A > 0)
@@ -130,10 +150,14 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
     - Early stopping on held-out candidate sets: ``validation_fraction`` of the rows are held
       out, training stops when their candidate likelihood
       (:func:`~weaklabel.metrics.candidate_log_loss`) has not improved for
-      ``n_iter_no_change`` passes, and the final model is refitted on every row for the
-      number of passes that scored best.  With ``alpha="auto"`` (default) the same held-out
-      rows choose the penalty among ``(1e-4, 1e-3, 1e-2)``: no true label is used to
-      choose anything.
+      ``n_iter_no_change`` passes, and the final model is refitted on every row (its linear
+      start too, at the penalty chosen) for the number of passes that scored best.  With
+      ``alpha="auto"`` (default) the same held-out rows choose the network's penalty among
+      ``(1e-4, 1e-3, 1e-2)``, and with ``input_noise="auto"`` (default) whether Gaussian
+      noise of standard deviation 0.3 is added to the (unit-variance) features of each
+      minibatch, trained at the chosen penalty (training with noise, a regulariser akin to
+      a penalty on the network's sensitivity to its inputs: Bishop, Neural Computation
+      1995): no true label is used to choose anything.
     - The model scored on the held-out rows and returned is an exponential moving average
       of the network's weights over the minibatch steps (Polyak averaging: Polyak &
       Juditsky, SIAM J. Control Optim. 1992), decay ``ema_decay`` a step; the confidences
@@ -155,6 +179,10 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
     init_alpha : "auto" or float, default="auto"
         The linear start's L2 penalty (``init="proden"``; ignored with ``"uniform"``);
         ``"auto"`` chooses it on the held-out candidate sets (above).
+    input_noise : "auto" or float, default="auto"
+        Standard deviation of the Gaussian noise added to each scaled feature of each
+        minibatch row during training (0: none; sparse rows become dense minibatches);
+        ``"auto"`` chooses between none and 0.3 on the held-out candidate sets (above).
     learning_rate : float, default=1e-3
         Adam's step size.
     batch_size : int, default=64
@@ -188,6 +216,8 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         The penalty used.
     init_alpha_ : float or None
         The linear start's penalty (None with ``init="uniform"``).
+    input_noise_ : float
+        The input noise used.
     n_iter_ : int
         Passes of the final fit.
     coefs_ : list of 2 ndarrays
@@ -195,8 +225,8 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
     intercepts_ : list of 2 ndarrays
         The biases of the two layers.
     selection_ : list of dict
-        Each penalty tried: ``alpha``, ``held_out_log_loss`` (the best of its passes) and
-        ``n_iter`` (the pass that scored it).  Not saved with the model.
+        Each setting tried: ``alpha``, ``input_noise``, ``held_out_log_loss`` (the best of its
+        passes) and ``n_iter`` (the pass that scored it).  Not saved with the model.
     init_selection_ : list of dict
         Each linear start's penalty tried (``init_alpha="auto"``): ``alpha`` and the
         ``held_out_log_loss`` of its PRODEN.  Not saved with the model.
@@ -219,6 +249,7 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
                               "alpha": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
                               "init": [StrOptions({"proden", "uniform"})],
                               "init_alpha": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
+                              "input_noise": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
                               "learning_rate": [Interval(Real, 0, None, closed="neither")],
                               "batch_size": [AT_LEAST_1], "max_iter": [AT_LEAST_1], "renew_every": [AT_LEAST_1],
                               "ema_decay": [Interval(Real, 0, 1, closed="left")],
@@ -229,8 +260,8 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
                               "random_state": ["random_state"], "verbose": ["verbose"]}
 
     @keyword_only
-    def __init__(self, *, hidden_units=256, alpha="auto", init="proden", init_alpha="auto", learning_rate=1e-3,
-                 batch_size=64, max_iter=200, renew_every=10, ema_decay=0.99, n_iter_no_change=30,
+    def __init__(self, *, hidden_units=256, alpha="auto", init="proden", init_alpha="auto", input_noise="auto",
+                 learning_rate=1e-3, batch_size=64, max_iter=200, renew_every=10, ema_decay=0.99, n_iter_no_change=30,
                  validation_fraction=0.1, classes=None, class_weight=None, random_state=None, verbose=0):
         store_params(self, locals())
 
@@ -254,24 +285,36 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
             Q_part = self._first_confidences(Z[part], S[part], w_part, init_alpha)
         seed = rng.randint(np.iinfo(np.int32).max)
         selection = []
-        for alpha in alphas:
+
+        def tried(alpha, noise):
             _, best_loss, best_epoch = self._train(Z[part], S[part], Q_part, w_part, alpha, seed,
-                                                   held=(Z[held], S[held]))
-            selection.append({"alpha": alpha, "held_out_log_loss": best_loss, "n_iter": best_epoch})
+                                                   held=(Z[held], S[held]), noise=noise)
+            selection.append({"alpha": alpha, "input_noise": noise, "held_out_log_loss": best_loss,
+                              "n_iter": best_epoch})
             if self.verbose:
-                print(f"MLPPRODEN alpha={alpha:g}: held-out candidate log loss {best_loss:.4f} after "
-                      f"{best_epoch} passes", flush=True)
+                print(f"MLPPRODEN alpha={alpha:g}, input noise {noise:g}: held-out candidate log loss "
+                      f"{best_loss:.4f} after {best_epoch} passes", flush=True)
+
+        # the penalty first (without noise, or at the noise given), then each noise level at it
+        auto_noise = self.input_noise == "auto"
+        for alpha in alphas:
+            tried(alpha, 0.0 if auto_noise else float(self.input_noise))
+        if auto_noise:
+            at = min(selection, key=lambda r: r["held_out_log_loss"])["alpha"]
+            for noise in NOISES:
+                tried(at, noise)
         best = min(selection, key=lambda r: r["held_out_log_loss"])
         if best["n_iter"] < 1:
             raise FloatingPointError("MLPPRODEN: no pass gave a finite held-out candidate likelihood; lower "
                                      "learning_rate or raise alpha.")
         params, _, _ = self._train(Z, S, self._first_confidences(Z, S, sw, init_alpha), sw, best["alpha"], seed,
-                                   n_epochs=best["n_iter"])
+                                   n_epochs=best["n_iter"], noise=best["input_noise"])
         if not all(np.isfinite(p).all() for p in params):
             raise FloatingPointError("MLPPRODEN weights are not finite; lower learning_rate or raise alpha.")
         self.classes_ = classes
         self.alpha_ = float(best["alpha"])
         self.init_alpha_ = init_alpha
+        self.input_noise_ = float(best["input_noise"])
         self.n_iter_ = int(best["n_iter"])
         self._scale = scale
         self.coefs_, self.intercepts_ = [params[0], params[2]], [params[1], params[3]]
@@ -312,10 +355,12 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         lin = PRODEN(init="clpl", alpha=init_alpha).fit(Z, S, sample_weight=sw)
         return _restricted(lin.predict_proba(Z), S)
 
-    def _train(self, Z, S, Q, sw, alpha, seed, held=None, n_epochs=None):
+    def _train(self, Z, S, Q, sw, alpha, seed, held=None, n_epochs=None, noise=0.0):
         """Adam on PRODEN's loss from confidences ``Q``, renewed every ``renew_every`` passes from
         the current network; the weights' moving average (``ema_decay``) is what is scored and
-        returned.  With ``held`` ``(rows, sets)``, stop when their candidate likelihood has not
+        returned.  With ``noise > 0`` each minibatch's rows get Gaussian noise of that standard
+        deviation, drawn from the same generator right after the minibatch is cut (no noise:
+        nothing more is drawn).  With ``held`` ``(rows, sets)``, stop when their candidate likelihood has not
         improved for ``n_iter_no_change`` passes: ``(best averaged params, best held-out loss,
         its pass)``; else ``n_epochs`` passes: ``(averaged params, nan, n_epochs)``.
         """
@@ -334,7 +379,10 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
             order = rng.permutation(n)
             for lo in range(0, n, batch):
                 rows = order[lo:lo + batch]
-                _, grads = mlp_loss(params, Z[rows], Q[rows], None if sw is None else sw[rows], alpha)
+                Zb = Z[rows]
+                if noise > 0:
+                    Zb = (Zb.toarray() if sp.issparse(Zb) else Zb) + noise * rng.standard_normal((rows.size, d))
+                _, grads = _loss_and_grads(params, Zb, Q[rows], None if sw is None else sw[rows], alpha, False)
                 params = state.step(params, grads)
                 for a, p in zip(average, params):        # a <- decay a + (1 - decay) p, in place
                     a *= decay
@@ -377,12 +425,16 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
 
     def _state_meta(self):
         return {"n_features_in": int(self.n_features_in_), "hidden_units": int(self.coefs_[0].shape[1]),
-                "alpha": self.alpha_, "init_alpha": self.init_alpha_, "n_iter": int(self.n_iter_)}
+                "alpha": self.alpha_, "init_alpha": self.init_alpha_, "input_noise": self.input_noise_,
+                "n_iter": int(self.n_iter_)}
 
     def _set_state(self, arrays, meta):
         alpha = meta.get("alpha")
         if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not np.isfinite(alpha) or alpha < 0:
             raise ValueError(f"alpha must be a finite number >= 0; got {alpha!r}")
+        noise = meta.get("input_noise", 0.0)        # absent from files saved before it existed: none
+        if not isinstance(noise, (int, float)) or isinstance(noise, bool) or not np.isfinite(noise) or noise < 0:
+            raise ValueError(f"input_noise must be a finite number >= 0; got {noise!r}")
         init_alpha = meta.get("init_alpha")          # absent from files saved before it existed
         if init_alpha is not None and (not isinstance(init_alpha, (int, float)) or isinstance(init_alpha, bool)
                                        or not np.isfinite(init_alpha) or init_alpha < 0):
@@ -403,6 +455,7 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         self.n_features_in_ = int(meta["n_features_in"])
         self.alpha_, self.n_iter_ = float(alpha), int(meta["n_iter"])
         self.init_alpha_ = None if init_alpha is None else float(init_alpha)
+        self.input_noise_ = float(noise)
         self.selection_, self.init_selection_ = [], []
 
     def __sklearn_tags__(self):
@@ -424,14 +477,20 @@ class _Adam:
         self.t += 1
         b1, b2 = self.beta1, self.beta2
         lr = self.lr * np.sqrt(1.0 - b2 ** self.t) / (1.0 - b1 ** self.t)
-        out = []
         for p, g, m, v in zip(params, grads, self.m, self.v):
+            # in place, the same operations in the same order: p - lr m / (sqrt(v) + eps)
             m *= b1
             m += (1.0 - b1) * g
+            g *= g
+            g *= 1.0 - b2
             v *= b2
-            v += (1.0 - b2) * (g * g)
-            out.append(p - lr * m / (np.sqrt(v) + self.eps))
-        return tuple(out)
+            v += g
+            den = np.sqrt(v)
+            den += self.eps
+            step = lr * m
+            step /= den
+            p -= step
+        return params
 
 
 def _glorot(rng, d, h, K):
