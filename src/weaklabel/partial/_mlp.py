@@ -280,15 +280,16 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         held, part = held_out_split(self, n, rng, "MLPPRODEN's early stopping")
         alphas = list(ALPHAS) if self.alpha == "auto" else [float(self.alpha)]
         w_part = None if sw is None else sw[part]
-        init_alpha, init_selection, Q_part = self._init_alpha(Z, S, sw, held, part)
+        Z_part, S_part, held_rows = Z[part], S[part], (Z[held], S[held])     # sliced once
+        init_alpha, init_selection, Q_part = self._init_alpha(Z_part, S_part, w_part, held_rows)
         if Q_part is None:
-            Q_part = self._first_confidences(Z[part], S[part], w_part, init_alpha)
+            Q_part = self._first_confidences(Z_part, S_part, w_part, init_alpha)
         seed = rng.randint(np.iinfo(np.int32).max)
         selection = []
 
         def tried(alpha, noise):
-            _, best_loss, best_epoch = self._train(Z[part], S[part], Q_part, w_part, alpha, seed,
-                                                   held=(Z[held], S[held]), noise=noise)
+            _, best_loss, best_epoch = self._train(Z_part, S_part, Q_part, w_part, alpha, seed, held=held_rows,
+                                                   noise=noise)
             selection.append({"alpha": alpha, "input_noise": noise, "held_out_log_loss": best_loss,
                               "n_iter": best_epoch})
             if self.verbose:
@@ -322,28 +323,28 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         self.init_selection_ = init_selection
         return self
 
-    def _init_alpha(self, Z, S, sw, held, part):
+    def _init_alpha(self, Z, S, sw, held):
         """The linear start's penalty, the scores that chose it and, when chosen, the chosen
-        start's confidences on ``part``: with ``init_alpha="auto"`` the penalty of
-        :data:`INIT_ALPHAS` whose PRODEN, fitted on ``part``, gives the ``held`` candidate sets
-        the highest likelihood; ``(None, [], None)`` when uniform."""
+        start's confidences on the rows ``Z`` (sets ``S``, weights ``sw``): with
+        ``init_alpha="auto"`` the penalty of :data:`INIT_ALPHAS` whose PRODEN, fitted on those
+        rows, gives the ``held`` ``(rows, sets)`` the highest candidate likelihood;
+        ``(None, [], None)`` when uniform."""
         if self.init == "uniform":
             return None, [], None
         if self.init_alpha != "auto":
             return float(self.init_alpha), [], None
         from ._proden import PRODEN
 
-        w_part = None if sw is None else sw[part]
         selection, best = [], None
         for alpha in INIT_ALPHAS:
-            lin = PRODEN(init="clpl", alpha=alpha).fit(Z[part], S[part], sample_weight=w_part)
-            loss = candidate_log_loss(S[held], lin.predict_proba(Z[held]))
+            lin = PRODEN(init="clpl", alpha=alpha).fit(Z, S, sample_weight=sw)
+            loss = candidate_log_loss(held[1], lin.predict_proba(held[0]))
             selection.append({"alpha": alpha, "held_out_log_loss": loss})
             if best is None or loss < best[0]:
                 best = (loss, alpha, lin)
             if self.verbose:
                 print(f"MLPPRODEN linear start alpha={alpha:g}: held-out candidate log loss {loss:.4f}", flush=True)
-        return float(best[1]), selection, _restricted(best[2].predict_proba(Z[part]), S[part])
+        return float(best[1]), selection, _restricted(best[2].predict_proba(Z), S)
 
     def _first_confidences(self, Z, S, sw, init_alpha):
         """The confidences PRODEN starts from: a linear PRODEN's with penalty ``init_alpha``
