@@ -72,3 +72,21 @@ def test_checksum_mismatch_is_an_error(tmp_path, monkeypatch):
 def test_unknown_name():
     with pytest.raises(ValueError, match="unknown dataset 'nope'; known: .*ecoli"):
         datasets.load("nope")
+
+
+def test_sparse_svmlight_rows_have_32_bit_indices(tmp_path):
+    # scikit-learn >= 1.9 reads svmlight files with 64-bit indices, which its own Perceptron
+    # refuses; the loader gives the one form a set read back from the cache has
+    import bz2
+
+    from sklearn.linear_model import Perceptron
+
+    from weaklabel.datasets._registry import _read_svmlight
+
+    p = tmp_path / "tiny.bz2"
+    p.write_bytes(bz2.compress(b"1 1:0.5 3:1\n2 2:1\n1 1:1 2:0.25\n2 3:0.5\n"))
+    out = _read_svmlight([p], 3, sparse=True)
+    X = out["X_train"]
+    assert X.format == "csr" and X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
+    np.testing.assert_array_equal(X.toarray(), [[0.5, 0, 1], [0, 1, 0], [1, 0.25, 0], [0, 0, 0.5]])
+    Perceptron(max_iter=1, tol=None).fit(X, out["y_train"])

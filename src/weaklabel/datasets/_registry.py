@@ -454,6 +454,15 @@ def _read_r8(paths, min_df):
             "X_test": X_test, "y_test": np.searchsorted(names, labels["test"]).astype(np.int64)}
 
 
+def _int32_indices(X):
+    """CSR ``X`` with 32-bit indices where they fit: scikit-learn >= 1.9's svmlight reader
+    gives 64-bit ones, which several scikit-learn estimators refuse (``Perceptron``, say),
+    and a set read back from the cache has 32-bit ones: one form either way."""
+    if X.indices.dtype != np.int32 and max(X.nnz, X.shape[1]) < np.iinfo(np.int32).max:
+        X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)), shape=X.shape)
+    return X
+
+
 def _read_svmlight(paths, n_features, sparse=False):
     from sklearn.datasets import load_svmlight_file
 
@@ -461,7 +470,7 @@ def _read_svmlight(paths, n_features, sparse=False):
     for part, p in zip(("train", "test"), paths):
         with _open_bytes(p) as fh:
             X, y = load_svmlight_file(fh, n_features=n_features)
-        X = X.tocsr() if sparse else X.toarray()
+        X = _int32_indices(X.tocsr()) if sparse else X.toarray()
         y = y.astype(np.int64) if np.all(y == np.round(y)) else y
         out[f"X_{part}"], out[f"y_{part}"] = X, y
     return out
