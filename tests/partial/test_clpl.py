@@ -27,6 +27,41 @@ def _reference(Z, S, loss, w):
     return total / w.sum()
 
 
+def _numpy_loss_grad(Z, S, loss, w):
+    """The loss and its gradient in plain numpy, vectorised (the kernel's reference)."""
+    def psi(u):
+        if loss == "squared_hinge":
+            m = np.maximum(0.0, 1.0 - u)
+            return m * m, -2.0 * m
+        return np.logaddexp(0.0, -u), -1.0 / (1.0 + np.exp(np.clip(u, -700, 700)))
+
+    Sf = S.astype(np.float64)
+    size = Sf.sum(axis=1)
+    p_in, d_in = psi((Z * Sf).sum(axis=1) / size)
+    p_out, d_out = psi(-Z)
+    total = float(w.sum())
+    value = float(np.sum(w * (p_in + np.sum(p_out * (1.0 - Sf), axis=1)))) / total
+    return value, (Sf * (d_in / size)[:, None] - d_out * (1.0 - Sf)) * (w / total)[:, None]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), loss=st.sampled_from(["squared_hinge", "logistic"]),
+       scale=st.sampled_from([0.1, 1.5, 40.0, 900.0]))
+def test_kernel_equals_numpy(seed, loss, scale):
+    # scores up to 900 in size: the logistic loss neither overflows nor loses its slope
+    rng = np.random.default_rng(seed)
+    n, K = 9, 6
+    Z = rng.normal(size=(n, K)) * scale
+    S = rng.random((n, K)) < 0.4
+    S[np.arange(n), rng.integers(0, K, n)] = True
+    w = rng.uniform(0.1, 2.0, n)
+    value, G = clpl_loss(Z, S, loss, w)
+    ref_value, ref_G = _numpy_loss_grad(Z, S, loss, w)
+    assert value == pytest.approx(ref_value, rel=1e-12, abs=1e-300)
+    np.testing.assert_allclose(G, ref_G, rtol=1e-12, atol=1e-300)
+    assert np.isfinite(value) and np.isfinite(G).all()
+
+
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6), loss=st.sampled_from(["squared_hinge", "logistic"]))
 def test_loss_and_gradient_match_numpy(seed, loss):

@@ -18,14 +18,6 @@ from ._batch import BatchPartialLinear
 __all__ = ["CLPL", "clpl_loss"]
 
 
-def _psi(u, loss):
-    """psi(u) and psi'(u)."""
-    if loss == "squared_hinge":
-        m = np.maximum(0.0, 1.0 - u)
-        return m * m, -2.0 * m
-    return np.logaddexp(0.0, -u), -1.0 / (1.0 + np.exp(np.clip(u, -700, 700)))
-
-
 def clpl_loss(Z, S, loss="squared_hinge", sample_weight=None):
     """Mean CLPL loss of scores ``Z`` against candidate sets ``S``, and its gradient in ``Z``.
 
@@ -47,17 +39,16 @@ def clpl_loss(Z, S, loss="squared_hinge", sample_weight=None):
     loss : float
     grad : ndarray of shape (n_samples, n_classes)
     """
-    n = Z.shape[0]
-    w = np.ones(n) if sample_weight is None else sample_weight
-    Sf = S.astype(np.float64)
-    size = Sf.sum(axis=1)
-    mean = (Z * Sf).sum(axis=1) / size
-    p_in, d_in = _psi(mean, loss)
-    p_out, d_out = _psi(-Z, loss)
-    total = float(w.sum())
-    value = float(np.sum(w * (p_in + np.sum(p_out * (1.0 - Sf), axis=1)))) / total
-    grad = (Sf * (d_in / size)[:, None] - d_out * (1.0 - Sf)) * (w / total)[:, None]
-    return value, grad
+    from ._kernels import _clpl_loss_grad
+
+    if loss not in ("squared_hinge", "logistic"):
+        raise ValueError(f"loss must be 'squared_hinge' or 'logistic'; got {loss!r}.")
+    Z = np.ascontiguousarray(Z, dtype=np.float64)
+    w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    w = np.ascontiguousarray(w / w.sum())
+    G = np.empty_like(Z)
+    value = _clpl_loss_grad(Z, np.ascontiguousarray(S, dtype=bool), loss == "squared_hinge", w, G)
+    return float(value), G
 
 
 @register

@@ -352,3 +352,59 @@ def _cc_loss_grad(Z, S, w, G):
                 g -= np.exp(Z[i, a] - mi) / si
             G[i, a] = wi * g
     return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _psi_and_slope(u, hinge):
+    """CLPL's ``psi(u)`` and ``psi'(u)``: the squared hinge ``max(0, 1 - u)^2`` or the
+    logistic ``log(1 + exp(-u))``, the latter without overflow for large ``|u|``."""
+    if hinge:
+        m = 1.0 - u
+        if m <= 0.0:
+            return 0.0, 0.0
+        return m * m, -2.0 * m
+    if u > 0.0:
+        e = np.exp(-u)
+        return np.log1p(e), -e / (1.0 + e)
+    e = np.exp(u)
+    return -u + np.log1p(e), -1.0 / (1.0 + e)
+
+
+@njit(cache=True, nogil=True)
+def _clpl_loss_grad(Z, S, hinge, w, G):
+    """The CLPL loss of :func:`weaklabel.partial._clpl.clpl_loss`, row by row in one pass:
+    returns ``sum_i w_i (psi(mean of Z_i over S_i) + sum_{a not in S_i} psi(-Z_ia))`` and
+    writes its gradient in ``Z`` into ``G``.  ``w`` sums to 1 (the mean's weights)."""
+    n, K = Z.shape
+    total = 0.0
+    for i in range(n):
+        size = 0
+        s = 0.0
+        for a in range(K):
+            if S[i, a]:
+                size += 1
+                s += Z[i, a]
+        wi = w[i]
+        p_in, d_in = _psi_and_slope(s / size, hinge)
+        row = p_in
+        g_in = wi * d_in / size
+        if hinge:                        # psi(-z) = max(0, 1 + z)^2, without a call per class
+            for a in range(K):
+                m = 1.0 + Z[i, a]
+                if S[i, a]:
+                    G[i, a] = g_in
+                elif m > 0.0:
+                    row += m * m
+                    G[i, a] = 2.0 * wi * m
+                else:
+                    G[i, a] = 0.0
+        else:
+            for a in range(K):
+                if S[i, a]:
+                    G[i, a] = g_in
+                else:
+                    p, d = _psi_and_slope(-Z[i, a], hinge)
+                    row += p
+                    G[i, a] = -wi * d
+        total += wi * row
+    return total

@@ -164,6 +164,9 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
         self.n_iter_ = rounds
         self.loss_ = loss
 
+    def _expand_rows(self, inverse):
+        self.confidence_ = self.confidence_[inverse]
+
 
 def candidate_likelihood_loss(Z, S, sample_weight=None):
     """Mean of ``-log sum_{a in S_i} softmax(Z_i)_a`` and its gradient in ``Z``.
