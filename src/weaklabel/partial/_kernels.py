@@ -272,9 +272,10 @@ def _shift_by_row_max(Z, M, D):
 def _weighted_cross_entropy(Z, M, Q, w, scale, G):
     """``scale`` times the sum over rows of ``w_i * -sum_a Q_ia log softmax(Z_i)_a``.
 
-    ``M`` holds each row's largest score and ``G`` enters holding ``exp(Z - M)`` (numpy's
-    SIMD exponential is several times faster than a scalar one); ``G`` leaves holding the
-    gradient of the returned value in ``Z``.
+    ``M`` holds each row's largest score and ``G`` enters holding ``exp(Z - M)`` (taken by
+    :func:`weaklabel._fastexp.exp_nonpositive`, vectorised, several times faster than a
+    scalar exponential per class here); ``G`` leaves holding the gradient of the returned
+    value in ``Z``.
     """
     n, K = Z.shape
     value = 0.0

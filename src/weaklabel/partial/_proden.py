@@ -43,6 +43,7 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
     grad : ndarray of shape (n_samples, n_classes)
         Its gradient in ``Z``.
     """
+    from .._fastexp import exp_nonpositive
     from ._kernels import _shift_by_row_max, _weighted_cross_entropy
 
     Z = np.ascontiguousarray(Z, dtype=np.float64)
@@ -57,7 +58,8 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
     for b in range(0, n, step):                  # blocks that stay in cache between the three steps
         e = min(n, b + step)
         _shift_by_row_max(Z[b:e], M[b:e], G[b:e])
-        np.exp(G[b:e], out=G[b:e])
+        flat = G[b:e].reshape(-1)                # a view: the block's rows are contiguous
+        exp_nonpositive(flat, flat)
         value += _weighted_cross_entropy(Z[b:e], M[b:e], Q[b:e], w[b:e], scale, G[b:e])
     return float(value), G
 
