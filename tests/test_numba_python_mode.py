@@ -4,7 +4,7 @@ the compiled kernel computes.
 numba compiles a subset of Python with its own typing: code that works compiled can fail or
 differ when read as Python (the Python reading is what a debugger steps through, and what a
 reader checks against the paper).  The workload (tests/_python_mode_workload.py) fits every
-learner on tiny data in the paths that reach each of the 68 kernels (dense and sparse rows,
+learner on tiny data in the paths that reach every kernel, at least 68 (dense and sparse rows,
 candidate sets, logged feedback, every UMA selection rule, LP decoding and branch and bound
 on a frustrated graph).  It found a real defect when written: UMA's ``_uma_changes_moved``
 subtracted two numpy booleans, which numba allows and numpy refuses.

@@ -52,6 +52,27 @@ def test_candidate_likelihood_loss_equals_the_reference_and_its_gradient_is_exac
                            keepdims=True)), rel=1e-9)
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), scale=st.sampled_from([1.0, 50.0, 400.0]))
+def test_candidate_likelihood_loss_with_far_apart_scores(seed, scale):
+    # scores hundreds apart, candidates far below the best class (past the exponential's
+    # floor of the vectorised path): against scipy's logsumexp, value and gradient
+    from scipy.special import logsumexp, softmax
+
+    rng = np.random.RandomState(seed)
+    n, K = rng.randint(1, 12), rng.randint(2, 7)
+    Z, S, w = rng.randn(n, K) * scale, _random_sets(rng, n, K), rng.rand(n) + 0.1
+    Z[0, ~S[0]] += 1000.0                                   # row 0: every candidate 1,000 below
+    value, G = candidate_likelihood_loss(Z, S, w)
+    lse_all = logsumexp(Z, axis=1)
+    lse_in = np.array([logsumexp(Z[i, S[i]]) for i in range(n)])
+    wn = w / w.sum()
+    assert value == pytest.approx(float(wn @ (lse_all - lse_in)), rel=1e-12, abs=1e-12)
+    restricted = np.where(S, np.exp(Z - np.where(S, Z, -np.inf).max(1, keepdims=True)), 0.0)
+    restricted /= restricted.sum(1, keepdims=True)
+    np.testing.assert_allclose(G, wn[:, None] * (softmax(Z, axis=1) - restricted), rtol=1e-10, atol=1e-15)
+
+
 def test_nystroem_map_is_exact_on_the_landmarks_and_matches_scikit_learns():
     rng = np.random.RandomState(0)
     X, L = rng.randn(30, 4), rng.randn(12, 4)

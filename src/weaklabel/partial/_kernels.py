@@ -321,37 +321,53 @@ def _candidate_softmax(Z, S, Q):
 
 
 @njit(cache=True, nogil=True)
-def _cc_loss_grad(Z, S, w, G):
+def _cc_from_exp(Z, M, S, w, G):
     """The candidate likelihood of :func:`weaklabel.partial.candidate_likelihood_loss`, row by
     row: returns ``sum_i w_i (logsumexp(Z_i) - logsumexp(Z_i over S_i))`` and writes its
-    gradient ``w_i (softmax(Z_i) - softmax of Z_i restricted to S_i)`` into ``G``.  ``w`` sums
-    to 1; each row is shifted by its maximum over all classes and over its set (as scipy's
-    ``logsumexp`` does), so large scores neither overflow nor lose the set's mass.
+    gradient ``w_i (softmax(Z_i) - softmax of Z_i restricted to S_i)`` into ``G``.
+
+    ``M`` holds each row's largest score and ``G`` enters holding ``exp(Z - M)`` (one
+    vectorised exponential a score, :func:`weaklabel._fastexp.exp_nonpositive`): both sums
+    are read from it, since ``exp(Z_a - m_S) / sum_S exp(Z - m_S)`` is
+    ``exp(Z_a - M) / sum_S exp(Z - M)``.  A row whose best candidate is more than 690 below
+    its best score (where those exponentials reach the exponential's floor) takes the
+    candidates' exponentials afresh, shifted by their own maximum, as scipy's ``logsumexp``
+    would.  ``w`` sums to 1.
     """
     n, K = Z.shape
     total = 0.0
     for i in range(n):
-        m = Z[i, 0]
+        se = 0.0
+        s_in = 0.0
         mi = -np.inf
         for a in range(K):
-            z = Z[i, a]
-            if z > m:
-                m = z
-            if S[i, a] and z > mi:
-                mi = z
-        se = 0.0
-        si = 0.0
-        for a in range(K):
-            se += np.exp(Z[i, a] - m)
+            e = G[i, a]
+            se += e
             if S[i, a]:
-                si += np.exp(Z[i, a] - mi)
+                s_in += e
+                if Z[i, a] > mi:
+                    mi = Z[i, a]
         wi = w[i]
-        total += wi * ((m + np.log(se)) - (mi + np.log(si)))
-        for a in range(K):
-            g = np.exp(Z[i, a] - m) / se
-            if S[i, a]:
-                g -= np.exp(Z[i, a] - mi) / si
-            G[i, a] = wi * g
+        if mi - M[i] > -690.0:
+            total += wi * (np.log(se) - np.log(s_in))
+            f, f_in = wi / se, wi / s_in
+            for a in range(K):
+                g = G[i, a] * f
+                if S[i, a]:
+                    g -= G[i, a] * f_in
+                G[i, a] = g
+        else:
+            si = 0.0
+            for a in range(K):
+                if S[i, a]:
+                    si += np.exp(Z[i, a] - mi)
+            total += wi * ((M[i] + np.log(se)) - (mi + np.log(si)))
+            f = wi / se
+            for a in range(K):
+                g = G[i, a] * f
+                if S[i, a]:
+                    g -= wi * np.exp(Z[i, a] - mi) / si
+                G[i, a] = g
     return total
 
 

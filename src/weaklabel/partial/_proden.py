@@ -43,25 +43,35 @@ def weighted_cross_entropy(Z, Q, sample_weight=None):
     grad : ndarray of shape (n_samples, n_classes)
         Its gradient in ``Z``.
     """
-    from .._fastexp import exp_nonpositive
-    from ._kernels import _shift_by_row_max, _weighted_cross_entropy
+    from ._kernels import _weighted_cross_entropy
 
     Z = np.ascontiguousarray(Z, dtype=np.float64)
     Q = np.ascontiguousarray(Q, dtype=np.float64)
     w = np.ones(Z.shape[0]) if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
-    n = Z.shape[0]
-    M = np.empty(n)
-    G = np.empty_like(Z)
+    M, G = np.empty(Z.shape[0]), np.empty_like(Z)
     scale = 1.0 / w.sum()
     value = 0.0
+    for b, e in _exp_blocks(Z, M, G):
+        value += _weighted_cross_entropy(Z[b:e], M[b:e], Q[b:e], w[b:e], scale, G[b:e])
+    return float(value), G
+
+
+def _exp_blocks(Z, M, G):
+    """Blocks ``(b, e)`` of the rows of ``Z`` (C-contiguous, n x K), each yielded once its
+    rows' maxima are in ``M[b:e]`` and ``exp(Z - M)`` in ``G[b:e]``: the blocks stay in
+    cache between the shift, the exponential and the caller's pass over them.
+    """
+    from .._fastexp import exp_nonpositive
+    from ._kernels import _shift_by_row_max
+
+    n = Z.shape[0]
     step = max(1, _BLOCK_VALUES // max(Z.shape[1], 1))
-    for b in range(0, n, step):                  # blocks that stay in cache between the three steps
+    for b in range(0, n, step):
         e = min(n, b + step)
         _shift_by_row_max(Z[b:e], M[b:e], G[b:e])
         flat = G[b:e].reshape(-1)                # a view: the block's rows are contiguous
         exp_nonpositive(flat, flat)
-        value += _weighted_cross_entropy(Z[b:e], M[b:e], Q[b:e], w[b:e], scale, G[b:e])
-    return float(value), G
+        yield b, e
 
 
 @register
@@ -194,13 +204,17 @@ def candidate_likelihood_loss(Z, S, sample_weight=None):
     grad : ndarray of shape (n_samples, n_classes)
         Its gradient in ``Z``.
     """
-    from ._kernels import _cc_loss_grad
+    from ._kernels import _cc_from_exp
 
     Z = np.ascontiguousarray(Z, dtype=np.float64)
+    S = np.ascontiguousarray(S, dtype=bool)
     w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     w = np.ascontiguousarray(w / w.sum())
-    G = np.empty_like(Z)
-    return float(_cc_loss_grad(Z, np.ascontiguousarray(S, dtype=bool), w, G)), G
+    M, G = np.empty(Z.shape[0]), np.empty_like(Z)
+    value = 0.0
+    for b, e in _exp_blocks(Z, M, G):
+        value += _cc_from_exp(Z[b:e], M[b:e], S[b:e], w[b:e], G[b:e])
+    return float(value), G
 
 
 def proden_rounds(Xf, S, sw, *, alpha, fit_intercept, max_rounds, max_iter, tol, Q=None, W=None, verbose=0):
