@@ -73,6 +73,18 @@ def test_candidate_likelihood_loss_with_far_apart_scores(seed, scale):
     np.testing.assert_allclose(G, wn[:, None] * (softmax(Z, axis=1) - restricted), rtol=1e-10, atol=1e-15)
 
 
+def test_candidate_likelihood_loss_near_the_exponentials_floor():
+    # the best candidate 650 below the best class and another past the floor (exp(-700)):
+    # read from exp(Z - max), the candidates' sum would carry the floor's error
+    from scipy.special import logsumexp
+
+    Z = np.array([[0.0, -650.0, -720.0, -3.0], [0.0, -599.0, -760.0, -1.0]])
+    S = np.array([[False, True, True, False], [False, True, True, False]])
+    value, _ = candidate_likelihood_loss(Z, S)
+    ref = np.mean([logsumexp(z) - logsumexp(z[s]) for z, s in zip(Z, S)])
+    assert value == pytest.approx(ref, rel=1e-14)
+
+
 def test_nystroem_map_is_exact_on_the_landmarks_and_matches_scikit_learns():
     rng = np.random.RandomState(0)
     X, L = rng.randn(30, 4), rng.randn(12, 4)

@@ -329,10 +329,12 @@ def _cc_from_exp(Z, M, S, w, G):
     ``M`` holds each row's largest score and ``G`` enters holding ``exp(Z - M)`` (one
     vectorised exponential a score, :func:`weaklabel._fastexp.exp_nonpositive`): both sums
     are read from it, since ``exp(Z_a - m_S) / sum_S exp(Z - m_S)`` is
-    ``exp(Z_a - M) / sum_S exp(Z - M)``.  A row whose best candidate is more than 690 below
-    its best score (where those exponentials reach the exponential's floor) takes the
-    candidates' exponentials afresh, shifted by their own maximum, as scipy's ``logsumexp``
-    would.  ``w`` sums to 1.
+    ``exp(Z_a - M) / sum_S exp(Z - M)``.  A row whose best candidate is more than 600 below
+    its best score takes the candidates' exponentials afresh, shifted by their own maximum,
+    as scipy's ``logsumexp`` would: there the candidates' sum would be within a few
+    hundred powers of ten of the exponential's floor (``exp(-700)``, which the classes
+    below it read), whose share of the sum must stay under the last place of a double.
+    ``w`` sums to 1.
     """
     n, K = Z.shape
     total = 0.0
@@ -348,7 +350,7 @@ def _cc_from_exp(Z, M, S, w, G):
                 if Z[i, a] > mi:
                     mi = Z[i, a]
         wi = w[i]
-        if mi - M[i] > -690.0:
+        if mi - M[i] > -600.0:
             total += wi * (np.log(se) - np.log(s_in))
             f, f_in = wi / se, wi / s_in
             for a in range(K):
