@@ -1,4 +1,5 @@
-"""The engine's lean path for a stream of ``partial_fit`` calls (``OnlineEngine._stream_pass``).
+"""The engine's lean path for a stream of ``partial_fit`` calls (``OnlineEngine._stream_call``,
+which the candidate-label learners override with a leaner one still).
 
 A later call without sample weights on plain float rows of the fitted width skips the
 template's branches that cannot apply to it.  It must leave exactly the model the full
@@ -34,6 +35,12 @@ def _stream(est, dtype, seed=0, n=90, d=7, chunk=13):
     return [(X[lo:lo + chunk], target[lo:lo + chunk]) for lo in range(0, n, chunk)]
 
 
+def _count_lean_calls(monkeypatch, est, taken):
+    """Record in ``taken`` every call of ``est``'s lean path (its class's ``_stream_call``)."""
+    lean = type(est)._stream_call
+    monkeypatch.setattr(type(est), "_stream_call", lambda self, *a: taken.append(1) or lean(self, *a))
+
+
 def _state(est):
     out = {k: pickle.dumps(v) for k, v in est.__dict__.items() if k != "_rng"}
     rng = est.__dict__.get("_rng")
@@ -47,8 +54,7 @@ def test_a_stream_of_calls_leaves_the_model_the_full_template_leaves(est, dtype,
     chunks = _stream(est, dtype)
     classes = np.arange(4)
     taken = []
-    lean = OnlineEngine._stream_pass
-    monkeypatch.setattr(OnlineEngine, "_stream_pass", lambda self, *a: taken.append(1) or lean(self, *a))
+    _count_lean_calls(monkeypatch, est, taken)
     fast = pickle.loads(pickle.dumps(est))
     for X, t in chunks:
         fast.partial_fit(X, t, classes=classes)
@@ -69,8 +75,7 @@ def test_the_lean_path_is_taken_only_where_nothing_else_applies(monkeypatch):
     output, a non-contiguous view and another width go the full way (which names what is
     wrong with an input)."""
     taken = []
-    lean = OnlineEngine._stream_pass
-    monkeypatch.setattr(OnlineEngine, "_stream_pass", lambda self, *a: taken.append(1) or lean(self, *a))
+    _count_lean_calls(monkeypatch, CSPA(), taken)
     rng = np.random.RandomState(0)
     X, y = rng.randn(40, 5), np.arange(40) % 3
     est = CSPA(random_state=0).fit(X, y)
@@ -101,8 +106,7 @@ def test_the_check_after_a_stream_call_covers_every_saved_array_the_call_changed
     kept = fitted._kept_in_place(chunks[1][0])
     covered = set(("_W",) + fitted._checked_with_weights()) | set(fitted._stream_checked(kept))
     taken = []
-    lean = OnlineEngine._stream_pass
-    monkeypatch.setattr(OnlineEngine, "_stream_pass", lambda self, *a: taken.append(1) or lean(self, *a))
+    _count_lean_calls(monkeypatch, est, taken)
     fitted.partial_fit(*chunks[1])
     assert taken
     by_identity = {id(v): k for k, v in fitted.__dict__.items()}
@@ -246,3 +250,123 @@ def test_an_unpickled_model_has_its_class_major_weights_on_a_cache_line(est):
                 assert _address(v) % ALIGN == 0, k
                 np.testing.assert_array_equal(v, a.__dict__[k])
     assert _state(b) == _state(a)
+
+
+CANDIDATE_LEARNERS = [AvgPerceptron(random_state=0), MaxPerceptron(fit_intercept=True, random_state=0),
+                      AvgPegasos(alpha=0.01, random_state=0), MaxPegasos(alpha=0.01, random_state=0)]
+
+
+@pytest.mark.parametrize("est", CANDIDATE_LEARNERS, ids=repr)
+@pytest.mark.parametrize("dtype, bad, message", [(np.float64, np.nan, r"contains NaN \(first at row 11\)"),
+                                                 (np.float64, 1e-150, "underflows"),
+                                                 (np.float32, np.inf, r"contains infinity \(first at row 11\)")])
+def test_the_candidate_learners_lean_call_undoes_a_pass_that_meets_a_bad_row(est, dtype, bad, message, monkeypatch):
+    """The candidate-label learners' own lean call (CandidateSets of the fitted classes): a
+    row out of range late in the chunk gives the exact check's message and leaves the model
+    as it was; the next good call continues as on a model that never saw the bad one."""
+    chunks = _stream(est, dtype)
+    est = pickle.loads(pickle.dumps(est)).partial_fit(*chunks[0], classes=np.arange(4))
+    twin = pickle.loads(pickle.dumps(est))
+    taken = []
+    _count_lean_calls(monkeypatch, est, taken)
+    X, S = chunks[1]
+    Xbad = X.copy()
+    Xbad[11] = 0.0
+    Xbad[11, 3] = bad
+    before = _state(est)
+    with pytest.raises(ValueError, match=message):
+        est.partial_fit(Xbad, S, classes=np.arange(4))
+    assert taken and _state(est) == before
+    est.partial_fit(X, S)
+    twin.partial_fit(X, S)
+    assert _state(est) == _state(twin)
+
+
+@pytest.mark.parametrize("est", CANDIDATE_LEARNERS, ids=repr)
+def test_the_candidate_learners_lean_call_undoes_an_overflow(est, monkeypatch):
+    """Weights made non-finite by the pass: the lean call raises the engine's overflow error
+    and puts the weights back (they are written in place)."""
+    import weaklabel.partial._online as online
+
+    chunks = _stream(est, np.float64)
+    est = pickle.loads(pickle.dumps(est)).partial_fit(*chunks[0], classes=np.arange(4))
+    before = _state(est)
+    real = online._candidate_epoch
+
+    def poisoned(weights, *args):
+        out = real(weights, *args)
+        weights[0][1, 2] = np.inf
+        return out
+
+    monkeypatch.setattr(online, "_candidate_epoch", poisoned)
+    with pytest.raises(FloatingPointError, match="overflowed"):
+        est.partial_fit(*chunks[1])
+    assert _state(est) == before
+
+
+def test_the_candidate_learners_lean_call_takes_the_engines_way_for_other_targets(monkeypatch):
+    """Other classes than the fitted ones are refused with the engine's message (model
+    unchanged); labels, masks and CandidateSets of other classes take the engine's path
+    and give what the lean call gives on the same sets."""
+    from weaklabel import CandidateSets
+
+    chunks = _stream(AvgPerceptron(), np.float64)
+    est = AvgPerceptron(random_state=0).partial_fit(*chunks[0], classes=np.arange(4))
+    before = _state(est)
+    with pytest.raises(ValueError, match="differs from the classes"):
+        est.partial_fit(*chunks[1], classes=np.arange(5))
+    assert _state(est) == before
+    X, S = chunks[1]
+    as_mask, as_lists = pickle.loads(pickle.dumps(est)), pickle.loads(pickle.dumps(est))
+    as_mask.partial_fit(X, np.asarray(S.mask))
+    as_lists.partial_fit(X, [list(np.flatnonzero(r)) for r in S.mask])
+    est.partial_fit(X, S)
+    assert _state(est) == _state(as_mask) == _state(as_lists)
+    wider = CandidateSets(np.hstack([S.mask, np.zeros((X.shape[0], 1), bool)]), classes=np.arange(5))
+    with pytest.raises(ValueError):
+        pickle.loads(pickle.dumps(est)).partial_fit(X, wider)
+
+
+BANDIT_LEARNERS = [CSPA(random_state=0), SPA(random_state=0), Banditron(random_state=0),
+                   Banditron(average=False, gamma=0.3, random_state=0), BPA(random_state=0)]
+
+
+@pytest.mark.parametrize("est", BANDIT_LEARNERS, ids=repr)
+def test_the_bandit_learners_lean_call_undoes_an_overflow_and_its_draws(est, monkeypatch):
+    """The bandit learners' own lean call (integer labels as the oracle): weights made
+    non-finite by the pass raise the engine's overflow error, and the weights, the averaging
+    sums and the generator are put back; the next call gives what the untouched twin gives."""
+    import weaklabel.bandit._learners as learners
+
+    chunks = _stream(est, np.float64)
+    est = pickle.loads(pickle.dumps(est)).partial_fit(*chunks[0], classes=np.arange(4))
+    twin = pickle.loads(pickle.dumps(est))
+    before = _state(est)
+    taken = []
+    _count_lean_calls(monkeypatch, est, taken)
+    real = learners._bandit_pass
+
+    def poisoned(weights, *args):
+        out = real(weights, *args)
+        mean = args[-1][2]                 # averaged: the mean the pass wrote, which predicts
+        (mean if mean.size else weights[0])[1, 2] = np.inf
+        return out
+
+    monkeypatch.setattr(learners, "_bandit_pass", poisoned)
+    with pytest.raises(FloatingPointError, match="overflowed"):
+        est.partial_fit(*chunks[1], classes=np.arange(4))
+    assert taken and _state(est) == before
+    monkeypatch.setattr(learners, "_bandit_pass", real)
+    est.partial_fit(*chunks[1])
+    twin.partial_fit(*chunks[1])
+    assert _state(est) == _state(twin)
+
+
+def test_the_bandit_learners_lean_call_names_an_unknown_label_and_keeps_the_model():
+    chunks = _stream(Banditron(), np.float64)
+    est = Banditron(random_state=0).partial_fit(*chunks[0], classes=np.arange(4))
+    before = _state(est)
+    X, y = chunks[1]
+    with pytest.raises(ValueError, match=r"label\(s\) \[7\] that are not in classes"):
+        est.partial_fit(X, np.where(np.arange(y.size) == 3, 7, y))
+    assert _state(est) == before

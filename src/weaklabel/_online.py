@@ -452,11 +452,13 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         if proof is None:                       # one pass, no temporary
             proof = _total(W) if W.flags.c_contiguous else _total(W.T) if W.flags.f_contiguous else W.sum()
         if not math.isfinite(proof):
-            raise FloatingPointError(
-                f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
-                "(e.g. sklearn.preprocessing.Normalizer or StandardScaler) or use a smaller step."
-            )
+            raise self._overflow()
         self._commit(reset, n_epochs, updates, hist, visited)
+
+    def _overflow(self):
+        """The error of a pass whose weights overflowed (the call is then undone)."""
+        return FloatingPointError(f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
+                                  "(e.g. sklearn.preprocessing.Normalizer or StandardScaler) or use a smaller step.")
 
     def _with_class_weight(self, sw, encoded, classes_, n):
         """``sw`` (empty: all 1) times each row's class weight (see ``class_weight``)."""
