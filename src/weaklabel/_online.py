@@ -18,7 +18,10 @@
 A later ``partial_fit`` call without sample weights on plain float rows of the fitted width
 (the calls of a stream) takes a lean path to the same result (:meth:`OnlineEngine._streams`,
 :meth:`OnlineEngine._stream_pass`): steps 1, 3 and 4's branches cannot apply to it, and a
-stream of short calls would pay them every call.
+stream of short calls would pay them every call.  A family may take the common stream
+calls leaner still in its own :meth:`OnlineEngine._stream_call` (the candidate-label
+learners on ``CandidateSets``, the bandit learners on integer labels), with the same
+result and rollback, handing anything else to the engine's.
 
 Any exception on the way restores the estimator exactly as it was before the call
 (the arrays the pass writes in place, :meth:`OnlineEngine._kept_in_place`, and the
