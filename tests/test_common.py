@@ -33,7 +33,7 @@ ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perc
               Confidit(**_KW), SketchedConfidit(sketch_size=4, **_KW), GaussianSupport(n_support=20),
               UMA(confusion="identity", max_iter=50), MMS(max_iter=3, random_state=0), CandidateLabelSVM(random_state=0),
               CorrectedLogistic(confusion="identity"), CorrectedLogistic(confusion="identity", correction="backward"), CLPL(),
-              CLPL(loss="logistic"), PRODEN(), PLKNN(), KernelPRODEN(gamma=0.5, alpha=0.01, n_components=30, max_iter=100, random_state=0), 
+              CLPL(loss="logistic"), PRODEN(), PRODEN(update="hard", init="clpl", init_alpha=1e-2), PLKNN(), KernelPRODEN(gamma=0.5, alpha=0.01, n_components=30, max_iter=100, random_state=0), 
               MLPPRODEN(hidden_units=16, alpha=0.01, learning_rate=0.01, max_iter=30, random_state=0), Pegasos(probability=True, random_state=0),
               CSPA(probability=True, random_state=0, **_KW), CLPL(probability=True),
               UMA(confusion="identity", max_iter=50, probability=True), MMS(max_iter=3, random_state=0, probability=True),

@@ -99,6 +99,15 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
     uniform: the EM starts from a convex solution, for one CLPL fit more (the partial-label
     user guide reports what it gains on pll-realworld).
 
+    ``update="hard"`` replaces step (ii) by a hard assignment: each row's weight goes
+    wholly to the candidate the model scores highest (the lowest index on ties), and step
+    (i) is then a plain multinomial logistic regression on those labels.  That is the
+    alternating scheme of Nguyen & Caruana's PL-SVM ("Classification with Partial Labels",
+    KDD 2008) with the logistic loss, i.e. classification EM: it commits to one label per
+    row where the soft weights keep the ambiguity.  With ``init="clpl"`` the first labels
+    are CLPL's best candidates; ``init_alpha`` lets that start be more regularised than the
+    rounds (a smooth first disambiguation, then a sharp fit of it).
+
     For a non-linear model, put a feature map before it, e.g.
     ``make_pipeline(Nystroem(gamma, n_components=1000), PRODEN())``.
 
@@ -123,7 +132,15 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
         Every class; ``None``: the labels ``fit`` sees.
     init : {"uniform", "clpl"}, default="uniform"
         The first weights ``q``: uniform over each set (the paper), or the restricted
-        softmax of a :class:`CLPL` fit with the same ``alpha``, intercept and sample weights.
+        softmax of a :class:`CLPL` fit with the same intercept and sample weights and the
+        penalty ``init_alpha``.
+    update : {"soft", "hard"}, default="soft"
+        Step (ii): the model's posterior restricted to the set (the paper), or all the
+        weight on the candidate it scores highest (see above; with ``init="clpl"`` the
+        first weights are made hard too).
+    init_alpha : float or None, default=None
+        The penalty of the :class:`CLPL` start (``>= 0``); None: ``alpha``.  Read only with
+        ``init="clpl"``.
     {class_weight}
     verbose : int, default=0
         Print each round's loss and the largest change of the weights ``q``.
@@ -151,26 +168,31 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
     _parameter_constraints = {"alpha": [NON_NEGATIVE], "max_rounds": [AT_LEAST_1],
                               "tol": [Interval(Real, 0, None, closed="left")], "max_iter": [AT_LEAST_1],
                               "fit_intercept": ["boolean"], "classes": ["array-like", None],
-                              "init": [StrOptions({"uniform", "clpl"})],
+                              "init": [StrOptions({"uniform", "clpl"})], "update": [StrOptions({"soft", "hard"})],
+                              "init_alpha": [NON_NEGATIVE, None],
                               "class_weight": [dict, StrOptions({"balanced"}), None], "verbose": ["verbose"]}
 
     @keyword_only
     def __init__(self, *, alpha=1e-4, max_rounds=50, tol=1e-3, max_iter=10, fit_intercept=True, classes=None,
-                 init="uniform", class_weight=None, verbose=0):
+                 init="uniform", update="soft", init_alpha=None, class_weight=None, verbose=0):
         store_params(self, locals())
 
     def _fit_validated(self, Xf, S, classes, sw):
+        hard = self.update == "hard"
         if self.init == "clpl":
             from ._clpl import clpl_loss
 
-            W0, _ = lbfgs_fit(Xf, classes.size, lambda Z: clpl_loss(Z, S, "squared_hinge", sw), alpha=self.alpha,
+            W0, _ = lbfgs_fit(Xf, classes.size, lambda Z: clpl_loss(Z, S, "squared_hinge", sw),
+                              alpha=self.alpha if self.init_alpha is None else self.init_alpha,
                               fit_intercept=self.fit_intercept, max_iter=500, tol=1e-6)
             Q = _restricted_posterior(_scores(Xf, W0, Xf.shape[1]), S)
+            if hard:
+                Q = _best_candidate(Q)
         else:
             Q = None
         W, Q, rounds, loss = proden_rounds(Xf, S, sw, alpha=self.alpha, fit_intercept=self.fit_intercept,
                                            max_rounds=self.max_rounds, max_iter=self.max_iter, tol=self.tol,
-                                           Q=Q, verbose=self.verbose)
+                                           Q=Q, verbose=self.verbose, hard=hard)
         self._W = W
         self.confidence_ = Q
         self.n_iter_ = rounds
@@ -217,15 +239,17 @@ def candidate_likelihood_loss(Z, S, sample_weight=None):
     return float(value), G
 
 
-def proden_rounds(Xf, S, sw, *, alpha, fit_intercept, max_rounds, max_iter, tol, Q=None, W=None, verbose=0):
+def proden_rounds(Xf, S, sw, *, alpha, fit_intercept, max_rounds, max_iter, tol, Q=None, W=None, verbose=0,
+                  hard=False):
     """PRODEN's rounds on validated rows: ``(W, Q, rounds, loss)``.
 
     Each round is ``max_iter`` L-BFGS iterations on the ``Q``-weighted cross-entropy plus
     ``alpha/2 ||W||^2`` (warm-started from the last round's ``W``), then ``Q`` becomes the
-    model's posterior restricted to the candidate sets; the rounds stop when no weight moves
-    by more than ``tol`` and the last L-BFGS converged.  ``Q=None`` starts uniform over each
-    set; ``W`` is a warm start.  (The rounds of :class:`PRODEN`, shared with
-    :class:`KernelPRODEN`, which runs them on its kernel features.)
+    model's posterior restricted to the candidate sets (``hard``: its one-hot argmax); the
+    rounds stop when no weight moves by more than ``tol`` and the last L-BFGS converged.
+    ``Q=None`` starts uniform over each set; ``W`` is a warm start.  (The rounds of
+    :class:`PRODEN`, shared with :class:`KernelPRODEN`, which runs them on its kernel
+    features.)
     """
     K = S.shape[1]
     if Q is None:
@@ -236,6 +260,8 @@ def proden_rounds(Xf, S, sw, *, alpha, fit_intercept, max_rounds, max_iter, tol,
         W, res = lbfgs_fit(Xf, K, lambda Z, Q=Q: weighted_cross_entropy(Z, Q, sw), alpha=alpha,
                            fit_intercept=fit_intercept, max_iter=max_iter, tol=1e-6, W0=W)
         Q_new = _restricted_posterior(_scores(Xf, W, Xf.shape[1]), S)
+        if hard:
+            Q_new = _best_candidate(Q_new)
         change = float(np.abs(Q_new - Q).max())
         Q = Q_new
         if verbose:
@@ -261,3 +287,10 @@ def _restricted_posterior(Z, Sf):
     Q = np.empty(Z.shape)
     _candidate_softmax(np.ascontiguousarray(Z, dtype=np.float64), np.ascontiguousarray(Sf > 0), Q)
     return Q
+
+
+def _best_candidate(Q):
+    """One-hot rows: all the weight on each row's largest ``Q`` (the lowest index on ties)."""
+    H = np.zeros_like(Q)
+    H[np.arange(Q.shape[0]), Q.argmax(axis=1)] = 1.0
+    return H
