@@ -104,24 +104,34 @@ def test_proden_disambiguates_and_beats_uniform_weights(digits):
     np.testing.assert_allclose(est.predict_proba(X[:5]).sum(axis=1), 1.0)
 
 
+def _clpl_start_data(digits):
+    X, y = digits
+    X, y = X[:300], y[:300]
+    return X, y, make_candidate_sets(y, 3, random_state=2), np.random.default_rng(0).uniform(0.5, 2.0, y.size)
+
+
+def _assert_one_round_from_clpl(X, S, sw, *, update, init_alpha, alpha, reference):
+    """One round of PRODEN(init="clpl") equals one weighted L-BFGS fit (penalty ``alpha``) of
+    ``reference`` (the plain-numpy update) applied to the public CLPL's scores (penalty
+    ``init_alpha``)."""
+    from weaklabel._lbfgs import lbfgs_fit
+    from weaklabel.partial import CLPL
+
+    Q0 = reference(CLPL(alpha=init_alpha).fit(X, S, sample_weight=sw).decision_function(X), np.asarray(S))
+    W, _ = lbfgs_fit(X, 10, lambda Z: weighted_cross_entropy(Z, Q0, sw), alpha=alpha, fit_intercept=True,
+                     max_iter=10, tol=1e-6)
+    given = {} if init_alpha == alpha else {"init_alpha": init_alpha}
+    one = PRODEN(alpha=alpha, init="clpl", update=update, max_rounds=1, **given).fit(X, S, sample_weight=sw)
+    np.testing.assert_allclose(one.coef_, W[:-1].T, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(one.intercept_, W[-1], rtol=1e-6, atol=1e-8)
+
+
 def test_proden_started_from_clpl_takes_the_clpl_fit_as_its_first_weights(digits):
     """init="clpl": the first weights are the restricted softmax of CLPL's scores (same
     alpha and sample weights), so one round equals one weighted fit from them, computed
     here from the public CLPL and the plain-numpy weight update."""
-    from weaklabel._lbfgs import lbfgs_fit
-    from weaklabel.partial import CLPL
-
-    X, y = digits
-    X, y = X[:300], y[:300]
-    S = make_candidate_sets(y, 3, random_state=2)
-    sw = np.random.default_rng(0).uniform(0.5, 2.0, y.size)
-    clpl = CLPL(alpha=1e-3).fit(X, S, sample_weight=sw)
-    Q0 = _reference_update(clpl.decision_function(X), np.asarray(S))
-    W, _ = lbfgs_fit(X, 10, lambda Z: weighted_cross_entropy(Z, Q0, sw), alpha=1e-3, fit_intercept=True,
-                     max_iter=10, tol=1e-6)
-    one = PRODEN(alpha=1e-3, init="clpl", max_rounds=1).fit(X, S, sample_weight=sw)
-    np.testing.assert_allclose(one.coef_, W[:-1].T, rtol=1e-6, atol=1e-8)
-    np.testing.assert_allclose(one.intercept_, W[-1], rtol=1e-6, atol=1e-8)
+    X, y, S, sw = _clpl_start_data(digits)
+    _assert_one_round_from_clpl(X, S, sw, update="soft", init_alpha=1e-3, alpha=1e-3, reference=_reference_update)
     full = PRODEN(alpha=1e-3, init="clpl").fit(X[:200], S[:200])
     assert full.score(X[200:], y[200:]) > 0.85                               # measured 0.94 (uniform start: 0.94)
     with pytest.raises(ValueError, match="init"):
@@ -140,27 +150,10 @@ def _reference_hard_update(Z, S):
 def test_hard_update_from_a_more_regularised_clpl_start_is_one_logistic_fit_of_its_labels(digits):
     """update="hard", init="clpl", init_alpha: the first labels are the best candidates of a
     CLPL fit with penalty init_alpha (public CLPL, plain-numpy argmax), and one round is
-    one weighted fit of those one-hot labels with penalty alpha."""
-    from weaklabel._lbfgs import lbfgs_fit
-    from weaklabel.partial import CLPL
-
-    X, y = digits
-    X, y = X[:300], y[:300]
-    S = make_candidate_sets(y, 3, random_state=2)
-    sw = np.random.default_rng(0).uniform(0.5, 2.0, y.size)
-    clpl = CLPL(alpha=1e-2).fit(X, S, sample_weight=sw)
-    Q0 = _reference_hard_update(clpl.decision_function(X), np.asarray(S))
-    W, _ = lbfgs_fit(X, 10, lambda Z: weighted_cross_entropy(Z, Q0, sw), alpha=1e-4, fit_intercept=True,
-                     max_iter=10, tol=1e-6)
-    one = PRODEN(alpha=1e-4, init="clpl", init_alpha=1e-2, update="hard", max_rounds=1).fit(X, S, sample_weight=sw)
-    np.testing.assert_allclose(one.coef_, W[:-1].T, rtol=1e-6, atol=1e-8)
-    np.testing.assert_allclose(one.intercept_, W[-1], rtol=1e-6, atol=1e-8)
-    # init_alpha=None is alpha itself
-    same = PRODEN(alpha=1e-2, init="clpl", update="hard", max_rounds=1).fit(X, S, sample_weight=sw)
-    Q1 = _reference_hard_update(CLPL(alpha=1e-2).fit(X, S, sample_weight=sw).decision_function(X), np.asarray(S))
-    W1, _ = lbfgs_fit(X, 10, lambda Z: weighted_cross_entropy(Z, Q1, sw), alpha=1e-2, fit_intercept=True,
-                      max_iter=10, tol=1e-6)
-    np.testing.assert_allclose(same.coef_, W1[:-1].T, rtol=1e-6, atol=1e-8)
+    one weighted fit of those one-hot labels with penalty alpha; init_alpha=None is alpha."""
+    X, y, S, sw = _clpl_start_data(digits)
+    _assert_one_round_from_clpl(X, S, sw, update="hard", init_alpha=1e-2, alpha=1e-4, reference=_reference_hard_update)
+    _assert_one_round_from_clpl(X, S, sw, update="hard", init_alpha=1e-2, alpha=1e-2, reference=_reference_hard_update)
 
 
 def test_hard_update_stops_at_labels_its_own_model_picks(digits):

@@ -5,7 +5,8 @@ Protocol: 10 random 80/20 splits; features standardised on the training part
 passes.  Its hyper-parameter is chosen inside the training part only, on a 75/25
 inner split, by the ambiguous error against the validation candidate sets (no true
 label of the training part is ever used); two PRODEN columns choose by the other
-label-free criteria, the candidate likelihood and PLENCH's approximated accuracy.
+label-free criteria, the candidate likelihood and PLENCH's approximated accuracy, as does
+the hard-label PRODEN from CLPL (its start's penalty and its own).
 Reported: accuracy against the true labels of the test part.  Perceptron/Pegasos trained on the TRUE training labels are shown
 as an upper reference ("oracle"), not as a competitor.  The side-by-side baseline is
 what a scikit-learn user would otherwise do: ``SGDClassifier(loss="hinge")`` on one
@@ -25,16 +26,20 @@ from .results import MeanStd, Summary, Table
 EXPERIMENT = "pll-realworld"
 DATASETS = ("lost", "birdsong", "italian")
 LEARNERS = ("avg-perceptron", "max-perceptron", "avg-pegasos", "max-pegasos", "proden", "proden-ll", "proden-aa",
-            "proden-clpl", "clpl",
+            "proden-clpl", "proden-hard", "clpl",
             "pl-knn", "kernel-proden", "mlp-proden", "sklearn-sgd-expand", "sklearn-lr-expand", "perceptron", "pegasos")
-FIGURE_LEARNERS = ("avg-pegasos", "max-pegasos", "proden", "proden-clpl", "clpl", "pl-knn", "kernel-proden", "mlp-proden",
+FIGURE_LEARNERS = ("avg-pegasos", "max-pegasos", "proden", "proden-clpl", "proden-hard", "clpl", "pl-knn", "kernel-proden", "mlp-proden",
                    "sklearn-lr-expand", "pegasos")
 #: shorter legend entries for the figure (the tables keep the full names)
 FIGURE_LABELS = {"scikit-learn LogisticRegression, expanded sets weighted 1/|S|": "sklearn LR, expanded",
                  "KernelPRODEN (RBF, chosen by candidate likelihood)": "KernelPRODEN (RBF)",
                  "MLPPRODEN (network, chosen by candidate likelihood)": "MLPPRODEN (network)",
-                 "oracle Pegasos (true labels)": "oracle Pegasos"}
-BATCH = ("proden", "proden-clpl", "clpl", "pl-knn", "kernel-proden", "mlp-proden")   # fitted once on the rows (no passes)
+                 "oracle Pegasos (true labels)": "oracle Pegasos",
+                 "PRODEN from CLPL, hard labels (by approximated accuracy)": "PRODEN from CLPL, hard labels"}
+#: one colour per bar of the figure (tab10 and four of tab20's light shades)
+FIGURE_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:gray",
+                 "tab:olive", "tab:cyan", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896")
+BATCH = ("proden", "proden-clpl", "proden-hard", "clpl", "pl-knn", "kernel-proden", "mlp-proden")   # fitted once on the rows (no passes)
 #: learners that choose their own hyper-parameters inside fit, from candidate sets alone (no
 #: outer grid), and the sets they run on: KernelPRODEN's default selection on italian (17,500
 #: rows, 90 classes) costs about 25 s per 100 L-BFGS iterations of one of its ten fits
@@ -46,11 +51,12 @@ QUICK_SELF_SELECTING = {"kernel-proden": {"n_components": 100, "max_iter": 100},
 BY_LIKELIHOOD = {"proden-ll": "proden"}
 #: chosen by PLENCH's approximated accuracy of the validation part (Wang et al., ICLR 2025):
 #: the model's own probability of its prediction, restricted to each candidate set
-BY_APPROXIMATED_ACCURACY = {"proden-aa": "proden"}
+BY_APPROXIMATED_ACCURACY = {"proden-aa": "proden", "proden-hard": "proden-hard"}
 LABELS = {"avg-perceptron": "Avg Perceptron", "max-perceptron": "Max Perceptron", "avg-pegasos": "Avg Pegasos",
           "max-pegasos": "Max Pegasos", "proden": "PRODEN",
           "proden-ll": "PRODEN, alpha by candidate likelihood",
-          "proden-aa": "PRODEN, alpha by approximated accuracy (PLENCH)", "proden-clpl": "PRODEN from CLPL", "clpl": "CLPL",
+          "proden-aa": "PRODEN, alpha by approximated accuracy (PLENCH)", "proden-clpl": "PRODEN from CLPL",
+          "proden-hard": "PRODEN from CLPL, hard labels (by approximated accuracy)", "clpl": "CLPL",
           "pl-knn": "PL-KNN", "kernel-proden": "KernelPRODEN (RBF, chosen by candidate likelihood)",
           "mlp-proden": "MLPPRODEN (network, chosen by candidate likelihood)",
           "sklearn-sgd-expand": "scikit-learn SGD, expanded sets",
@@ -74,6 +80,9 @@ GRID = {
     "proden-ll": {"alpha": [1e-5, 1e-4, 1e-3, 1e-2, 1e-1]},
     "proden-aa": {"alpha": [1e-5, 1e-4, 1e-3, 1e-2, 1e-1]},
     "proden-clpl": {"alpha": [1e-5, 1e-4, 1e-3, 1e-2, 1e-1]},
+    # the CLPL start's penalty and the rounds' (added 2026-11-28: a strongly regularised start,
+    # a weakly regularised fit of its labels)
+    "proden-hard": {"init_alpha": [1e-3, 3e-3, 1e-2], "alpha": [3e-5, 1e-3]},
     "clpl": {"alpha": [1e-5, 1e-4, 1e-3, 1e-2, 1e-1]},
     "pl-knn": {"n_neighbors": [1, 2, 3, 5, 10, 20, 40]},
     # its own choice inside fit; the selection's L-BFGS budget named so that the cells of the
@@ -227,7 +236,7 @@ def _fit_expanded_lr(X, S, rows, params):
 
 #: the 10-fold protocol leaves out on italian the learners whose ten selections there take
 #: 15-35 minutes each on two cores (PRODEN's family and KernelPRODEN); the 80/20 table has them
-CV_SKIP = {"italian": {"proden", "proden-ll", "proden-aa", "proden-clpl", "kernel-proden"}}
+CV_SKIP = {"italian": {"proden", "proden-ll", "proden-aa", "proden-clpl", "proden-hard", "kernel-proden"}}
 
 
 def plan(quick=False, repeats=None, datasets=None):
@@ -291,8 +300,9 @@ def summarize(ctx, result):
                                        figure_name="pll_realworld", figure_title="Accuracy on real candidate-label data")
     shown = {LABELS[m] for m in FIGURE_LEARNERS}           # a readable legend: the main columns only
     figure.series = [se for se in figure.series if se.label in shown]
-    for se in figure.series:                               # a short legend entry: one legend row, not seven
+    for i, se in enumerate(figure.series):                 # a short legend entry: one legend row, not seven
         se.label = FIGURE_LABELS.get(se.label, se.label)
+        se.style = {**se.style, "color": FIGURE_COLORS[i % len(FIGURE_COLORS)]}   # more bars than tab10 has colours
     times = []
     for name in p["datasets"]:
         row = [name]
