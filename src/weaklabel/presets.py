@@ -108,9 +108,10 @@ PRESETS = {p.name: p for p in (
            description="PRODEN: logistic regression re-weighting each candidate set (Lv et al. 2020)"),
     Preset("proden-clpl", PRODEN, {"init": "clpl"}, kind="partial-batch",
            description="PRODEN started from the weights of a CLPL fit (Lv et al. 2020; Cour et al. 2011)"),
-    Preset("proden-hard", PRODEN, {"init": "clpl", "update": "hard"}, kind="partial-batch",
+    Preset("proden-hard", PRODEN, {"init": "clpl", "update": "hard", "init_alpha": [3e-4, 1e-3, 3e-3, 1e-2]},
+           kind="partial-batch",
            description="hard-label rounds (classification EM, as Nguyen & Caruana's PL-SVM) of logistic "
-                       "regression from a CLPL start"),
+                       "regression from four CLPL starts, the run of lowest loss kept"),
     Preset("clpl", CLPL, kind="partial-batch", description="CLPL, the convex partial-label loss (Cour et al. 2011)"),
     Preset("kernel-proden", KernelPRODEN, kind="partial-batch",
            description="PRODEN on RBF Nystroem features, width and penalty chosen from held-out candidate sets"),

@@ -106,19 +106,25 @@ def test_interrupted_sweep_leaves_a_consistent_store(cluster, tmp_path):
 
 
 def test_the_local_cluster_is_quiet_and_single_threaded(tmp_path, monkeypatch):
-    """--jobs N: no dashboard, worker logs at ERROR, one BLAS thread per worker (checked in a worker)."""
+    """--jobs N: no dashboard, worker logs at ERROR, one BLAS thread per worker and glibc's
+    own memory trimming (Dask's MALLOC_TRIM_THRESHOLD_ left out), checked in a worker."""
+    import contextlib
     import logging
     import os
 
-    from weaklabel.experiments.runner import WORKER_ENV, local_cluster_options
+    from weaklabel.experiments.runner import WORKER_ENV, glibc_malloc_defaults, local_cluster_options
 
     opts = local_cluster_options(2)
     assert opts["dashboard_address"] is None and opts["silence_logs"] == logging.ERROR
     assert opts["threads_per_worker"] == 1 and opts["env"] == WORKER_ENV
-    with distributed.LocalCluster(**{**opts, "n_workers": 1}) as lc, distributed.Client(lc) as client, \
-            distributed.LocalCluster(**{**opts, "n_workers": 1}) as lc2, distributed.Client(lc2) as client2:
-        env = client.submit(lambda: {k: os.environ.get(k) for k in WORKER_ENV}, pure=False).result()
-        assert env == WORKER_ENV
+    with contextlib.ExitStack() as stack:
+        with glibc_malloc_defaults():
+            lc = stack.enter_context(distributed.LocalCluster(**{**opts, "n_workers": 1}))
+            lc2 = stack.enter_context(distributed.LocalCluster(**{**opts, "n_workers": 1}))
+        client, client2 = stack.enter_context(distributed.Client(lc)), stack.enter_context(distributed.Client(lc2))
+        names = [*WORKER_ENV, "MALLOC_TRIM_THRESHOLD_"]
+        env = client.submit(lambda: {k: os.environ.get(k) for k in names}, pure=False).result()
+        assert env == {**WORKER_ENV, "MALLOC_TRIM_THRESHOLD_": None}
         ports = [c.scheduler_info()["services"].get("dashboard") for c in (client, client2)]
         assert 8787 not in ports and ports[0] != ports[1]              # two clusters on one host never collide
 

@@ -173,6 +173,35 @@ def test_hard_update_stops_at_labels_its_own_model_picks(digits):
             PRODEN(**bad).fit(X[:50], S[:50])
 
 
+def test_several_clpl_starts_keep_the_run_of_lowest_loss(digits):
+    """init_alpha as a list: one CLPL start per penalty, each with its rounds, and the run
+    whose final loss is lowest kept: the same weights, confidences, rounds and loss as the
+    single start of that penalty, with every start's loss reported in restarts_.  Bad lists
+    are named and leave a fitted model unchanged."""
+    X, y, S, sw = _clpl_start_data(digits)
+    starts = [1e-1, 1e-3, 1e-2]
+    kw = dict(alpha=1e-4, init="clpl", update="hard", max_rounds=8)
+    singles = [PRODEN(init_alpha=a, **kw).fit(X, S, sample_weight=sw) for a in starts]
+    several = PRODEN(init_alpha=starts, **kw).fit(X, S, sample_weight=sw)
+    losses = [m.loss_ for m in singles]
+    assert len(set(np.round(losses, 8))) == 3                # the starts end apart
+    best = singles[int(np.argmin(losses))]
+    assert several.init_alpha_ == starts[int(np.argmin(losses))]
+    assert [r["init_alpha"] for r in several.restarts_] == starts
+    np.testing.assert_allclose([r["loss"] for r in several.restarts_], losses, rtol=1e-12)
+    assert several.loss_ == min(losses) and several.n_iter_ == best.n_iter_
+    np.testing.assert_array_equal(several.coef_, best.coef_)
+    np.testing.assert_array_equal(several.confidence_, best.confidence_)
+    assert PRODEN(init_alpha=[1e-3], **kw).fit(X, S).init_alpha_ == 1e-3
+    assert PRODEN(alpha=1e-3, max_rounds=2).fit(X, S).init_alpha_ is None          # uniform start
+    before = several.coef_.copy()
+    for bad in ([], [1e-3, -1.0], [np.nan], [[1e-3, "a"]]):
+        with pytest.raises(ValueError, match="init_alpha"):
+            several.set_params(init_alpha=bad).fit(X, S)
+        np.testing.assert_array_equal(several.coef_, before)
+        assert several.init_alpha_ == starts[int(np.argmin(losses))]
+
+
 def test_proden_sparse_weights_and_bad_input_leave_the_model_unchanged(digits):
     X, y = digits
     X, y = X[:300], y[:300]

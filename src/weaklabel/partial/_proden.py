@@ -138,9 +138,12 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
         Step (ii): the model's posterior restricted to the set (the paper), or all the
         weight on the candidate it scores highest (see above; with ``init="clpl"`` the
         first weights are made hard too).
-    init_alpha : float or None, default=None
-        The penalty of the :class:`CLPL` start (``>= 0``); None: ``alpha``.  Read only with
-        ``init="clpl"``.
+    init_alpha : float, list of floats or None, default=None
+        The penalty of the :class:`CLPL` start (``>= 0``); None: ``alpha``.  A list makes
+        one start per penalty, each followed by its rounds, and keeps the run whose final
+        loss (``loss_``: the same objective, so comparable between runs) is lowest, as
+        k-means keeps the best of its ``n_init`` starts; no label is needed to choose.
+        Read only with ``init="clpl"``.
     {class_weight}
     verbose : int, default=0
         Print each round's loss and the largest change of the weights ``q``.
@@ -155,6 +158,12 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
         Rounds made.
     loss_ : float
         The weighted cross-entropy (plus penalty) at the end of the last round.
+    init_alpha_ : float or None
+        The penalty of the kept run's CLPL start (None with ``init="uniform"``).  Not saved
+        with the model.
+    restarts_ : list of dict
+        One per start, in the order of ``init_alpha``: its penalty ``"init_alpha"`` and its
+        final ``"loss"``.  Not saved with the model.
 
     Examples
     --------
@@ -169,7 +178,7 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
                               "tol": [Interval(Real, 0, None, closed="left")], "max_iter": [AT_LEAST_1],
                               "fit_intercept": ["boolean"], "classes": ["array-like", None],
                               "init": [StrOptions({"uniform", "clpl"})], "update": [StrOptions({"soft", "hard"})],
-                              "init_alpha": [NON_NEGATIVE, None],
+                              "init_alpha": [NON_NEGATIVE, "array-like", None],
                               "class_weight": [dict, StrOptions({"balanced"}), None], "verbose": ["verbose"]}
 
     @keyword_only
@@ -178,25 +187,31 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
         store_params(self, locals())
 
     def _fit_validated(self, Xf, S, classes, sw):
+        starts = _start_penalties(self.init_alpha, self.alpha) if self.init == "clpl" else [None]
+        runs = []
+        for start in starts:
+            W, Q, rounds, loss = self._run_from(Xf, S, classes, sw, start)
+            runs.append({"init_alpha": start, "loss": loss})
+            if len(runs) == 1 or loss < best[3]:
+                best = (W, Q, rounds, loss, start)
+        self._W, self.confidence_, self.n_iter_, self.loss_, self.init_alpha_ = best
+        self.restarts_ = runs
+
+    def _run_from(self, Xf, S, classes, sw, start):
+        """One start (the CLPL start's penalty ``start``; None: uniform) and its rounds."""
         hard = self.update == "hard"
-        if self.init == "clpl":
+        Q = None
+        if start is not None:
             from ._clpl import clpl_loss
 
-            W0, _ = lbfgs_fit(Xf, classes.size, lambda Z: clpl_loss(Z, S, "squared_hinge", sw),
-                              alpha=self.alpha if self.init_alpha is None else self.init_alpha,
+            W0, _ = lbfgs_fit(Xf, classes.size, lambda Z: clpl_loss(Z, S, "squared_hinge", sw), alpha=start,
                               fit_intercept=self.fit_intercept, max_iter=500, tol=1e-6)
             Q = _restricted_posterior(_scores(Xf, W0, Xf.shape[1]), S)
             if hard:
                 Q = _best_candidate(Q)
-        else:
-            Q = None
-        W, Q, rounds, loss = proden_rounds(Xf, S, sw, alpha=self.alpha, fit_intercept=self.fit_intercept,
-                                           max_rounds=self.max_rounds, max_iter=self.max_iter, tol=self.tol,
-                                           Q=Q, verbose=self.verbose, hard=hard)
-        self._W = W
-        self.confidence_ = Q
-        self.n_iter_ = rounds
-        self.loss_ = loss
+        return proden_rounds(Xf, S, sw, alpha=self.alpha, fit_intercept=self.fit_intercept,
+                             max_rounds=self.max_rounds, max_iter=self.max_iter, tol=self.tol, Q=Q,
+                             verbose=self.verbose, hard=hard)
 
     def _expand_rows(self, inverse):
         self.confidence_ = self.confidence_[inverse]
@@ -272,6 +287,24 @@ def proden_rounds(Xf, S, sw, *, alpha, fit_intercept, max_rounds, max_iter, tol,
     if not np.isfinite(W).all():
         raise FloatingPointError("PRODEN weights are not finite; raise alpha.")
     return W, Q, rounds, float(res.fun)
+
+
+def _start_penalties(init_alpha, alpha):
+    """The CLPL starts' penalties: ``init_alpha`` as a list (one, or several restarts), None
+    meaning ``alpha``."""
+    if init_alpha is None:
+        return [float(alpha)]
+    if np.ndim(init_alpha) == 0:
+        return [float(init_alpha)]
+    try:
+        starts = np.asarray(init_alpha, dtype=np.float64)
+    except (TypeError, ValueError):
+        starts = np.array([np.nan])
+    starts = [float(a) for a in starts.ravel()] if starts.ndim == 1 else [np.nan]
+    if not starts or not all(np.isfinite(a) and a >= 0 for a in starts):
+        raise ValueError(f"init_alpha must be None, a float >= 0 or a non-empty list of floats >= 0; "
+                         f"got {init_alpha!r}.")
+    return starts
 
 
 def _scores(X, W, d):
