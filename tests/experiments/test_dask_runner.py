@@ -117,6 +117,7 @@ def test_the_local_cluster_is_quiet_and_single_threaded(tmp_path, monkeypatch):
     opts = local_cluster_options(2)
     assert opts["dashboard_address"] is None and opts["silence_logs"] == logging.ERROR
     assert opts["threads_per_worker"] == 1 and opts["env"] == WORKER_ENV
+    before = os.environ.get("MALLOC_TRIM_THRESHOLD_")          # Dask leaves its value here once a cluster started
     with contextlib.ExitStack() as stack:
         with glibc_malloc_defaults():
             lc = stack.enter_context(distributed.LocalCluster(**{**opts, "n_workers": 1}))
@@ -125,6 +126,7 @@ def test_the_local_cluster_is_quiet_and_single_threaded(tmp_path, monkeypatch):
         names = [*WORKER_ENV, "MALLOC_TRIM_THRESHOLD_"]
         env = client.submit(lambda: {k: os.environ.get(k) for k in names}, pure=False).result()
         assert env == {**WORKER_ENV, "MALLOC_TRIM_THRESHOLD_": None}
+        assert os.environ.get("MALLOC_TRIM_THRESHOLD_") == before       # this process's environment put back
         ports = [c.scheduler_info()["services"].get("dashboard") for c in (client, client2)]
         assert 8787 not in ports and ports[0] != ports[1]              # two clusters on one host never collide
 

@@ -3,6 +3,8 @@ skip the ones already stored."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 
 import numpy as np
@@ -169,23 +171,33 @@ def local_cluster_options(jobs):
             "env": dict(WORKER_ENV)}
 
 
+@contextlib.contextmanager
 def glibc_malloc_defaults():
     """A context in which new Dask workers keep glibc's own memory trimming.
 
     Dask's nanny starts its workers with ``MALLOC_TRIM_THRESHOLD_=65536`` (its config
-    ``distributed.nanny.pre-spawn-environ``), which also turns off glibc's adaptive mmap
-    threshold: every temporary array above 128 KiB is then mapped afresh and faulted in
-    page by page.  A batch fit that makes a few such arrays per L-BFGS step (italian:
-    17,500 x 90 scores) spent as much time in the kernel as in its own code and took
-    2.5x as long as in a plain process (measured 2026-11-28: hard-label PRODEN, 130 s
-    against 52 s a split).  The cells' fit times are meant to be the learners', so the
-    workers start without it.
+    ``distributed.nanny.pre-spawn-environ``, which it also leaves in this process's
+    environment), and that turns off glibc's adaptive mmap threshold: every temporary array
+    above 128 KiB is then mapped afresh and faulted in page by page.  A batch fit that makes
+    a few such arrays per L-BFGS step (italian: 17,500 x 90 scores) spent as much time in
+    the kernel as in its own code and took 2.5x as long as in a plain process (measured
+    2026-11-28: hard-label PRODEN, 130 s against 52 s a split).  The cells' fit times are
+    meant to be the learners', so workers started in this context go without it (a value
+    of the user's own, other than Dask's, is left as it is).
     """
     import dask
 
     env = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
-    env.pop("MALLOC_TRIM_THRESHOLD_", None)
-    return dask.config.set({"distributed.nanny.pre-spawn-environ": env})
+    dask_value = env.pop("MALLOC_TRIM_THRESHOLD_", None)
+    leaked = os.environ.get("MALLOC_TRIM_THRESHOLD_")
+    if dask_value is not None and leaked == str(dask_value):
+        del os.environ["MALLOC_TRIM_THRESHOLD_"]
+    try:
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": env}):
+            yield
+    finally:
+        if leaked is not None:
+            os.environ["MALLOC_TRIM_THRESHOLD_"] = leaked
 
 
 def _run_dask(todo, store, jobs, scheduler, bar):
