@@ -188,11 +188,11 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
 
     def _fit_validated(self, Xf, S, classes, sw):
         starts = _start_penalties(self.init_alpha, self.alpha) if self.init == "clpl" else [None]
-        runs = []
+        runs, best = [], None
         for start in starts:
             W, Q, rounds, loss = self._run_from(Xf, S, classes, sw, start)
             runs.append({"init_alpha": start, "loss": loss})
-            if len(runs) == 1 or loss < best[3]:
+            if best is None or loss < best[3]:
                 best = (W, Q, rounds, loss, start)
         self._W, self.confidence_, self.n_iter_, self.loss_, self.init_alpha_ = best
         self.restarts_ = runs
