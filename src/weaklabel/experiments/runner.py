@@ -185,8 +185,7 @@ def glibc_malloc_defaults():
     meant to be the learners', so workers started in this context go without it (a value
     of the user's own, other than Dask's, is left as it is).
     """
-    import dask
-
+    dask = require("dask", "running cells on Dask")
     env = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
     dask_value = env.pop("MALLOC_TRIM_THRESHOLD_", None)
     leaked = os.environ.get("MALLOC_TRIM_THRESHOLD_")
