@@ -180,10 +180,9 @@ def glibc_malloc_defaults():
     environment), and that turns off glibc's adaptive mmap threshold: every temporary array
     above 128 KiB is then mapped afresh and faulted in page by page.  A batch fit that makes
     a few such arrays per L-BFGS step (italian: 17,500 x 90 scores) spent as much time in
-    the kernel as in its own code and took 2.5x as long as in a plain process (measured
-    2026-11-28: hard-label PRODEN, 130 s against 52 s a split).  The cells' fit times are
-    meant to be the learners', so workers started in this context go without it (a value
-    of the user's own, other than Dask's, is left as it is).
+    the kernel as in its own code (the partial-label reproduction page has the times).  The
+    cells' fit times are meant to be the learners', so workers started in this context go
+    without it (a value of the user's own, other than Dask's, is left as it is).
     """
     dask = require("dask", "running cells on Dask")
     env = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
