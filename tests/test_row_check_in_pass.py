@@ -105,6 +105,7 @@ def test_the_candidate_kernel_stops_at_the_first_row_out_of_range_and_leaves_the
     X, y = _data(21, 5)
     S = np.zeros((21, 3), bool)
     S[np.arange(21), y] = True
+    S.flags.writeable = False         # as the learners hand it over (read_only): no other compile
     X[bad, 0] = np.nan
     W = np.zeros((5, 3))
     pred = np.full(21, -7, np.intp)

@@ -67,6 +67,7 @@ def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
     y = rng.integers(0, 4, 9)
     S = rng.random((9, 4)) < 0.4
     S[np.arange(9), y] = True
+    S.flags.writeable = False         # as the learners hand it over (read_only): no other compile
     order = np.arange(9)
     outs = []
     for plain in (False, True):

@@ -37,6 +37,7 @@ __all__ = [
     "ROW_SCALE",
     "row_scale_of",
     "DataScaleWarning",
+    "read_only",
 ]
 
 #: scikit-learn parameter constraints used across the estimators (``_parameter_constraints``)
@@ -257,6 +258,23 @@ def check_X_values(X, name="X"):
     return X
 
 
+def read_only(a):
+    """``a`` itself if it is read-only, else a read-only view of it (no copy).
+
+    numba compiles a kernel once per combination of its arguments' types, and a read-only
+    array is another type than a writable one.  The arrays a kernel only reads (the rows,
+    the candidate sets) are therefore handed over read-only whatever the caller's flags:
+    writable arrays and read-only ones (a user's memory map or scikit-learn's parallel
+    search; the mask of a :class:`~weaklabel.CandidateSets`) then share one compiled
+    kernel, instead of each compiling its own (several seconds for an epoch kernel).
+    """
+    if not a.flags.writeable:
+        return a
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
 @njit(cache=True, nogil=True)
 def _scan_values(values):
     """(index of the first non-finite value or -1, max |value| over the finite ones,
@@ -346,15 +364,17 @@ def checked_squared_norm(X, name="X"):
     """
     if sp.issparse(X):
         flat, indptr = np.ravel(X.data), X.indptr
-        big, small, total = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X, np.empty((0, 0), flat.dtype))
+        big, small, total = _row_norms_in_range(read_only(flat), read_only(indptr), _MAX_ABS_X ** 2, _MIN_ABS_X,
+                                                read_only(np.empty((0, 0), flat.dtype)))
     else:
         flat = np.ravel(X)
         width = max(1, math.prod(X.shape[1:]))               # a row: one entry of the first axis
         indptr = np.arange(0, flat.size + 1, width, dtype=np.int64)
         # rows of one width, read as the rows of a 2-D array (as fast as X.sum(); the CSR form's
         # loop over indptr was about a fifth slower)
-        big, small, total = _row_norms_in_range(flat, indptr, _MAX_ABS_X ** 2, _MIN_ABS_X,
-                                                flat.reshape(-1, width) if flat.size else np.empty((0, 0), flat.dtype))
+        dense = flat.reshape(-1, width) if flat.size else np.empty((0, 0), flat.dtype)
+        big, small, total = _row_norms_in_range(read_only(flat), read_only(indptr), _MAX_ABS_X ** 2, _MIN_ABS_X,
+                                                read_only(dense))
     if big < 0 and small < 0:
         return True, float(total)
     if big >= 0:

@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._persist import SavesModel
 from ._row_kernels import ALIGN, NO_LIMITS, Rows, _address
 from ._docs import fill_doc
-from ._validation import check_X_values
+from ._validation import check_X_values, read_only
 
 __all__ = ["LinearMulticlass", "SoftmaxProba", "kernel_ready", "kernel_rows", "with_intercept"]
 
@@ -344,12 +344,15 @@ def kernel_rows(X, limits=None, intercept=False):
     Rows
         ``(dense, is_dense, data, indices, indptr, limits, intercept)``, with empty dummies
         for the form ``X`` is not in; ``intercept`` the constant feature's index, or -1.
+        The arrays are read-only views (:func:`weaklabel._validation.read_only`: writable
+        and read-only rows share one compiled kernel).
     """
     column = X.shape[1] if intercept else -1
     if type(X) is not np.ndarray and sp.issparse(X):
-        return Rows(_empty_rows(X.dtype)[0], False, X.data, X.indices, X.indptr, NO_LIMITS, column)
+        return Rows(_empty_rows(X.dtype)[0], False, read_only(X.data), read_only(X.indices), read_only(X.indptr),
+                    NO_LIMITS, column)
     _, data, indices, indptr = _empty_rows(X.dtype)
-    return Rows(X, True, data, indices, indptr, NO_LIMITS if limits is None else limits, column)
+    return Rows(read_only(X), True, data, indices, indptr, NO_LIMITS if limits is None else limits, column)
 
 
 _EMPTY_ROWS = {}

@@ -23,6 +23,7 @@ from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEA
 from ..calibration import OutOfFoldTemperature
 from .._online import _NO_WEIGHTS, EARLY_STOPPING_CONSTRAINTS, OnlineLinear, _labels_at, generator_snapshot
 from .._row_kernels import _total
+from .._validation import read_only
 from .._persist import register
 from .._docs import with_doc
 from ..linear import _empty_rows, _weights_layout, with_intercept
@@ -280,7 +281,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         rng = d["_rng"]
         put_back = generator_snapshot(rng) if self._explores else None
         _, data, indices, indptr = _empty_rows(X.dtype)
-        rows = (X, True, data, indices, indptr, ROW_LIMITS, X.shape[1] if self.fit_intercept else -1)
+        rows = (read_only(X), True, data, indices, indptr, ROW_LIMITS, X.shape[1] if self.fit_intercept else -1)
         order = np.arange(n)
         hist = (np.empty(n, dtype=np.intp), np.empty(n, dtype=np.intp), np.empty(n, dtype=bool), np.empty(n))
         t0 = d["t_"]

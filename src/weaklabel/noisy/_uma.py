@@ -10,7 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import column_or_1d
 
-from .._validation import store_params
+from .._validation import store_params, read_only
 from .._validation import StrOptions
 
 from .._validation import (check_class_labels, class_weighted, keyword_only, saved_temperature, 
@@ -418,7 +418,7 @@ def _fit_uma(X, y_idx, C, alpha, selection, max_iter, tol, rng, W0=None, sw=None
         return _fit_uma_sparse(X, y_idx, Cinv, pi, W, scores, alpha, selection, max_iter, tol, rng, sw,
                                None if sw is None else n_eff)
     X = np.ascontiguousarray(X)
-    Xw = X if sw is None else np.ascontiguousarray(X * sw[:, None].astype(X.dtype))   # what the sums add
+    Xw = read_only(X if sw is None else np.ascontiguousarray(X * sw[:, None].astype(X.dtype)))   # what the sums add
     G = np.zeros((Q, Q, d))
     member = np.zeros((n, Q), dtype=np.bool_)
     ch_row = np.empty(n * Q, dtype=np.int64)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from .._validation import store_params
+from .._validation import store_params, read_only
 from .._validation import Interval, StrOptions
 
 from .._docs import fill_doc
@@ -47,7 +47,7 @@ def clpl_loss(Z, S, loss="squared_hinge", sample_weight=None):
     w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     w = np.ascontiguousarray(w / w.sum())
     G = np.empty_like(Z)
-    value = _clpl_loss_grad(Z, np.ascontiguousarray(S, dtype=bool), loss == "squared_hinge", w, G)
+    value = _clpl_loss_grad(Z, read_only(np.ascontiguousarray(S, dtype=bool)), loss == "squared_hinge", w, G)
     return float(value), G
 
 

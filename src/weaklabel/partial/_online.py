@@ -18,6 +18,7 @@ from ..labels import CandidateSets, check_candidates
 from .._online import _NO_WEIGHTS, EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear, _labels_at
 from .._persist import register
 from .._row_kernels import _total
+from .._validation import read_only
 from ..linear import _empty_rows, _weights_layout
 from .._docs import with_doc
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _squared_norm
@@ -124,7 +125,7 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         dense = rows.is_dense
         W, = _weights_layout(self, ("_W",), dense)          # class-major for dense rows: no copy a pass
         self._scale, self._normsq, t, nu = _candidate_epoch(
-            (W, dense), (self._scale, self._normsq, float(self.t_)), tuple(rows), S, order, self._rule_params(),
+            (W, dense), (self._scale, self._normsq, float(self.t_)), tuple(rows), read_only(S), order, self._rule_params(),
             hist["predictions"], sw)
         self.t_ = int(t)
         return nu
@@ -146,7 +147,7 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
             return super()._stream_call(X, y, classes)
         before = W.copy(order="K")           # the one array the pass writes in place
         _, data, indices, indptr = _empty_rows(X.dtype)
-        rows = (X, True, data, indices, indptr, ROW_LIMITS, X.shape[1] if self.fit_intercept else -1)
+        rows = (read_only(X), True, data, indices, indptr, ROW_LIMITS, X.shape[1] if self.fit_intercept else -1)
         pred, order = np.empty(n, dtype=np.intp), np.arange(n)
         try:
             scale, normsq, t, nu = _candidate_epoch((W.T, True), (d["_scale"], d["_normsq"], float(d["t_"])), rows,

@@ -7,7 +7,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from .._validation import store_params
+from .._validation import store_params, read_only
 from .._validation import Interval, StrOptions
 
 from .._docs import fill_doc
@@ -244,7 +244,7 @@ def candidate_likelihood_loss(Z, S, sample_weight=None):
     from ._kernels import _cc_from_exp
 
     Z = np.ascontiguousarray(Z, dtype=np.float64)
-    S = np.ascontiguousarray(S, dtype=bool)
+    S = read_only(np.ascontiguousarray(S, dtype=bool))
     w = np.ones(Z.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     w = np.ascontiguousarray(w / w.sum())
     M, G = np.empty(Z.shape[0]), np.empty_like(Z)
