@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .._docs import fill_doc
-from .._validation import store_params
+from .._validation import read_only, store_params
 from .._validation import transactional, Interval, StrOptions
 
 from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
@@ -23,7 +23,6 @@ from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEA
 from ..calibration import OutOfFoldTemperature
 from .._online import _NO_WEIGHTS, EARLY_STOPPING_CONSTRAINTS, OnlineLinear, _labels_at, generator_snapshot
 from .._row_kernels import _total
-from .._validation import read_only
 from .._persist import register
 from .._docs import with_doc
 from ..linear import _empty_rows, _weights_layout, with_intercept

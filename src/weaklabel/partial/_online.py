@@ -11,14 +11,13 @@ import math
 
 import numpy as np
 
-from .._validation import ROW_LIMITS, same_labels, store_params
+from .._validation import ROW_LIMITS, read_only, same_labels, store_params
 from .._validation import check_partial_fit_classes, transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, describe_rows
 from ..calibration import OutOfFoldTemperature
 from ..labels import CandidateSets, check_candidates
 from .._online import _NO_WEIGHTS, EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear, _labels_at
 from .._persist import register
 from .._row_kernels import _total
-from .._validation import read_only
 from ..linear import _empty_rows, _weights_layout
 from .._docs import with_doc
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _squared_norm
