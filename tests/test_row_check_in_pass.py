@@ -105,19 +105,19 @@ def test_the_candidate_kernel_stops_at_the_first_row_out_of_range_and_leaves_the
     X, y = _data(21, 5)
     S = np.zeros((21, 3), bool)
     S[np.arange(21), y] = True
-    S.flags.writeable = False         # as the learners hand it over (read_only): no other compile
-    X[bad, 0] = np.nan
+    S.flags.writeable = False         # the rows a plain tuple and S read-only, as the learners hand them
+    X[bad, 0] = np.nan                # over: the kernel the learners compiled, no other
     W = np.zeros((5, 3))
     pred = np.full(21, -7, np.intp)
-    out = _candidate_epoch((W, False), (1.0, 0.0, 1.0), kernel_rows(X, ROW_LIMITS), S, np.arange(21),
+    out = _candidate_epoch((W, False), (1.0, 0.0, 1.0), tuple(kernel_rows(X, ROW_LIMITS)), S, np.arange(21),
                            (RULE_AVG, False, 1.0, 1.0), pred, np.empty(0))
     assert out[3] == -1
     assert not W.any()                       # a dense pass writes the weights back only at its end
     assert (pred[:bad] >= 0).all() and (pred[bad:] == -7).all()
     # rows the check has passed carry no limits: the same rows without the NaN row pass
     assert kernel_rows(X).limits == NO_LIMITS
-    out = _candidate_epoch((W, False), (1.0, 0.0, 1.0), kernel_rows(np.delete(X, bad, axis=0), ROW_LIMITS), S[:20],
-                           np.arange(20), (RULE_AVG, False, 1.0, 1.0), pred, np.empty(0))
+    out = _candidate_epoch((W, False), (1.0, 0.0, 1.0), tuple(kernel_rows(np.delete(X, bad, axis=0), ROW_LIMITS)),
+                           S[:20], np.arange(20), (RULE_AVG, False, 1.0, 1.0), pred, np.empty(0))
     assert out[3] > 0 and W.any()
 
 

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from weaklabel._row_kernels import _cm_scores
+from weaklabel._validation import read_only
 
 
 @settings(max_examples=60, deadline=None)
@@ -21,7 +22,7 @@ def test_dense_scores_equal_numpy(n_classes, d, intercept, dtype, seed):
     want = Xi.astype(np.float64) @ Wt.T.astype(np.float64)
     tol = dict(rtol=1e-4, atol=1e-4 * d) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12 * d)
     one = np.empty(n_classes)
-    nsq = _cm_scores(Wt, X, 2, 1.0, one)
+    nsq = _cm_scores(Wt, read_only(X), 2, 1.0, one)        # read-only rows, as the passes hand them over
     assert_allclose(one, want[2], **tol)
     assert_allclose(nsq, (X[2].astype(np.float64) ** 2).sum(), **tol)
 
@@ -35,7 +36,7 @@ def test_classes_with_equal_weights_score_equal_to_the_bit():
     for n_classes in (5, 6, 7, 9, 10, 16):
         Wt = np.tile(rng.standard_normal(37), (n_classes, 1))
         a = np.empty(n_classes)
-        _cm_scores(Wt, X, 1, 1.0, a)
+        _cm_scores(Wt, read_only(X), 1, 1.0, a)
         assert len(set(a.tolist())) == 1
 
 
@@ -78,8 +79,8 @@ def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
                          pred, np.empty(0))
         Wb = np.zeros((7, 4))
         hist = History(np.empty(9, np.intp), np.empty(9, np.intp), np.empty(9, bool), np.empty(9))
-        fb = Feedback(False, y.astype(np.intp), np.zeros(0, np.intp), np.zeros(0, bool), np.zeros((0, 0), bool),
-                      np.zeros(0))
+        fb = Feedback(False, y.astype(np.intp), np.zeros(0, np.intp), np.zeros(0, bool), read_only(np.zeros((0, 0), bool)),
+                      np.zeros(0))                 # no candidate mask: read-only, as the learners' (one compile)
         rule = BanditRule(RULE_CSPA, 1.0, 0.0, 1.0)
         _bandit_pass((Wb, False), tuple(rows) if plain else rows, order, tuple(rule) if plain else rule,
                      tuple(fb) if plain else fb, tuple(hist) if plain else hist, np.zeros(0), np.empty(0),

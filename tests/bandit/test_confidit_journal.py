@@ -92,7 +92,7 @@ def test_the_kernel_reports_an_unwritten_journal():
     enc, _ = est._encode_target(X, _oracle(y), None, False, False)
     hist = {"predictions": np.empty(8, np.intp), "proposals": np.empty(8, np.intp),
             "correct": np.empty(8, bool), "propensities": np.empty(8)}
-    _, _, written = _confidit_pass(W, (np.zeros((0, 0)), A_inv, journal), (False, 1.0, 1.0), kernel_rows(X),
+    _, _, written = _confidit_pass(W, (np.zeros((0, 0)), A_inv, journal), (False, 1.0, 1.0), tuple(kernel_rows(X)),
                                    np.arange(8), enc.feedback(), _history(hist), np.empty(0))
     assert not written
     np.testing.assert_array_equal(A_inv, np.repeat(np.eye(d)[None], K, axis=0))

@@ -23,6 +23,7 @@ def test_python_source_equals_compiled(rule, pegasos, dense, class_major, weight
     S = rng.random((n, k)) < (0.0 if rule == RULE_MISTAKE else 0.4)
     S[np.arange(n), y] = True
     S[9] = True
+    S.flags.writeable = False            # the rows a plain tuple, S read-only: as the learners hand them over
     Xc = sp.csr_matrix(X)
     order = rng.permutation(n)
     sw = rng.choice([0.0, 0.5, 1.0, 2.0], size=n) if weighted else np.empty(0)
@@ -30,7 +31,7 @@ def test_python_source_equals_compiled(rule, pegasos, dense, class_major, weight
     for fn in (_candidate_epoch, _candidate_epoch.py_func):
         W = np.zeros((d, k), order="F" if class_major else "C")
         preds = np.empty(n, dtype=np.intp)
-        rows = kernel_rows(X if dense else Xc)
+        rows = tuple(kernel_rows(X if dense else Xc))
         res = fn((W.T if class_major else W, class_major), (1.0, 0.0, 1.0), rows, S, order,
                  (rule, pegasos, 0.5, 0.05), preds, sw)
         outs.append((W * res[0], preds, res))

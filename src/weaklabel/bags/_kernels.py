@@ -262,7 +262,8 @@ def _bag_pass(W, X, layout, cand_scores):
             for m in range(M):
                 acc += scores[m, Zb[l, m]]
             cand_scores[lab_ptr[i] + l] = acc
-        viol[i] = _search(scores[:M], Zb, False, zbar)
+        # (np.bool_: a plain bool, not a literal, so every caller shares one compiled _search)
+        viol[i] = _search(scores[:M], Zb, np.bool_(False), zbar)
     return viol
 
 
@@ -315,7 +316,7 @@ def _pegasos_round(W, X, layout, tie_w, schedule, params, bw):
             _bag_scores(V, scale, X, rows, lo, bag_ptr[i + 1], scores)
             L = (z_ptr[i + 1] - z_ptr[i]) // M
             Zb = Z[z_ptr[i]:z_ptr[i + 1]].reshape((L, M))
-            v = _search(scores[:M], Zb, True, zb[na])
+            v = _search(scores[:M], Zb, np.bool_(True), zb[na])
             if v == NEG_INF:
                 continue
             sc = 0.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import read_only
 from ._kernels import _search
 
 __all__ = ["most_violating_labeling"]
@@ -61,5 +62,6 @@ def most_violating_labeling(scores, labelings, canonical=True):
         raise ValueError(f"labelings must hold class indices in 0..{scores.shape[1] - 1}; got "
                          f"{int(Z.min())}..{int(Z.max())}.")
     zbar = np.full(scores.shape[0], -1, dtype=np.int64)
-    v = _search(scores, np.ascontiguousarray(Z, dtype=np.int32), bool(canonical), zbar)
+    # read-only labelings, as the learners' passes hand them over: one compiled search for both
+    v = _search(scores, read_only(np.ascontiguousarray(Z, dtype=np.int32)), bool(canonical), zbar)
     return float(v), zbar

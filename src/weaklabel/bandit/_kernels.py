@@ -319,7 +319,8 @@ def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, av
                 if not is_dense:
                     _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_a, n_upd, False)
             if is_dense:
-                upd_m[:n_upd] = upd_c[:n_upd]
+                for q in range(n_upd):      # (a loop: numba's array slice assignment compiles a message)
+                    upd_m[q] = upd_c[q]
                 if averaged:                # the weights and the accumulator in one sweep of the row
                     _cm_update_pair(M, Acc, X_dense, i, upd_k, upd_m, upd_a, n_upd)
                 else:
@@ -358,7 +359,9 @@ def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, av
         if T > 0.0:
             _averaged_into(W, acc, T, mean)
         else:
-            mean[:, :] = W
+            for ra in range(W.shape[0]):    # (loops: numba's array slice assignment compiles a message)
+                for ca in range(W.shape[1]):
+                    mean[ra, ca] = W[ra, ca]
     return n_updates
 
 
@@ -1010,7 +1013,10 @@ def _sketched_confidit_pass(W, state, params, rows, order, feedback, history, sw
             for q in range(ell):
                 M[m, q] = G[c, m, q]
             M[m, m] += a
-        H[c] = np.linalg.inv(M)
+        Minv = np.linalg.inv(M)
+        for m in range(ell):                       # (a loop: numba's array slice assignment
+            for q in range(ell):                   # compiles an error message's formatting)
+                H[c, m, q] = Minv[m, q]
         n_updates += 1
     for k in range(n_classes):                     # fold the implicit parts into W
         for s_ in range(n_supp[k]):                # B_k is zero off its support

@@ -421,7 +421,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         idx = S.argmax(axis=1).astype(np.intp)
         if (S.sum(axis=1) == 1).all():
             return _Encoded(False, idx, _NO_INDEX, _NO_BOOL), classes_
-        return _Encoded(False, idx, _NO_INDEX, _NO_BOOL, np.ascontiguousarray(S, dtype=bool)), classes_
+        return _Encoded(False, idx, _NO_INDEX, _NO_BOOL, read_only(np.ascontiguousarray(S, dtype=bool))), classes_
 
 
 def _ucb_choice(scores, quad, eta, t):
@@ -450,7 +450,9 @@ _NO_INDEX = np.zeros(0, dtype=np.intp)
 _NO_FLOAT2 = np.zeros((0, 0), dtype=np.float64)
 _NO_FLOAT = np.zeros(0, dtype=np.float64)
 _NO_BOOL = np.zeros(0, dtype=bool)
-_NO_BOOL2 = np.zeros((0, 0), dtype=bool)
+#: no candidate sets: read-only, as every candidate mask the passes read (so a pass on labels
+#: and one on candidate sets share one compiled kernel)
+_NO_BOOL2 = read_only(np.zeros((0, 0), dtype=bool))
 
 
 class _OracleTarget:

@@ -269,9 +269,11 @@ def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, p
     # vectorised scores, steps, decay and averaging), written back at the end
     M = np.empty((K, n_cols) if is_dense else (0, 0))
     Am = np.empty((K, n_cols) if is_dense else (0, 0))
-    if is_dense:
-        M[:, :] = W.T
-        Am[:, :] = A.T
+    if is_dense:                               # (loops: numba's array slice assignment compiles
+        for k in range(K):                     # an error message's string formatting)
+            for j in range(n_cols):
+                M[k, j] = W[j, k]
+                Am[k, j] = A[j, k]
     for r in range(order.shape[0]):
         i = order[r]
         w = sw[i]
@@ -365,8 +367,10 @@ def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, p
             for k in range(K):
                 A[j, k] += (W[j, k] - A[j, k]) * inv
     if is_dense:
-        W[:, :] = M.T
-        A[:, :] = Am.T
+        for j in range(n_cols):
+            for k in range(K):
+                W[j, k] = M[k, j]
+                A[j, k] = Am[k, j]
     return t, total, wsum
 
 

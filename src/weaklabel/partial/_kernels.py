@@ -225,7 +225,8 @@ def _candidate_epoch(weights, state, rows, S, order, rule_params, predictions, s
                 for u in range(n_upd):
                     upd_c[u] *= step
                 if dense:
-                    upd_m[:n_upd] = upd_c[:n_upd]
+                    for u in range(n_upd):  # (a loop: numba's array slice assignment compiles a message)
+                        upd_m[u] = upd_c[u]
                     _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, False)
                     # ||M[k] + c x||^2 - ||M[k]||^2 = 2 c (M[k] . x) + c^2 ||x||^2, and M[k] . x
                     # is the row's raw score (times the fold): no second pass over the row
@@ -244,7 +245,8 @@ def _candidate_epoch(weights, state, rows, S, order, rule_params, predictions, s
             for u in range(n_upd):
                 upd_c[u] *= eta * wi
             if dense:
-                upd_m[:n_upd] = upd_c[:n_upd]
+                for u in range(n_upd):
+                    upd_m[u] = upd_c[u]
                 _cm_update(M, rows.dense, i, upd_k, upd_m, n_upd, False)
             else:
                 _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)

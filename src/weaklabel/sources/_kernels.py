@@ -35,7 +35,9 @@ def _balance(log_prior):
 def _start_row(t, empty, prior, start):
     """Fill one row of ``T`` before its votes: the class balance ``prior`` when the row has
     no vote (``empty``), else the log-scores ``start``; returns ``empty``."""
-    t[:] = prior if empty else start
+    src = prior if empty else start
+    for k in range(t.shape[0]):
+        t[k] = src[k]
     return empty
 
 

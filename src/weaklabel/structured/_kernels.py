@@ -234,8 +234,10 @@ def _chain_buffers(Wp, n):
     K = Wp.shape[0]
     scores = np.empty((n, K))
     P = np.empty((max(n - 1, 1), K, K))
-    for t in range(max(n - 1, 1)):
-        P[t] = Wp
+    for t in range(max(n - 1, 1)):             # (loops: numba's array slice assignment compiles
+        for ra in range(K):                    # an error message's string formatting)
+            for ca in range(K):
+                P[t, ra, ca] = Wp[ra, ca]
     return scores, P, np.empty(n, np.int64)
 
 

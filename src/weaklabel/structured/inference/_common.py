@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..._docs import fill_doc
+from ..._validation import read_only
 
 from ..graphs import check_graph
 from ._kernels import _energy
@@ -63,7 +64,8 @@ def potentials(unary, pairwise, edges=None):
     Returns
     -------
     U : ndarray of shape (n, K)
-        The node scores.
+        The node scores (C-contiguous, read-only, as ``P`` and ``edges``: views of the
+        inputs when they are already float64 and contiguous).
     P : ndarray of shape (n_edges, K, K)
         One table per edge.
     edges : ndarray of shape (n_edges, 2)
@@ -87,7 +89,9 @@ def potentials(unary, pairwise, edges=None):
                          f"and {K} labels; got {P.shape}.")
     if not (np.all(np.isfinite(U)) and np.all(np.isfinite(P))):
         raise ValueError("unary and pairwise must be finite.")
-    return np.ascontiguousarray(U), np.ascontiguousarray(P), np.ascontiguousarray(E)
+    # read-only whatever the caller's flags: the decoders only read them, and one compiled
+    # decoder then serves writable and read-only potentials alike (numba types them apart)
+    return read_only(np.ascontiguousarray(U)), read_only(np.ascontiguousarray(P)), read_only(np.ascontiguousarray(E))
 
 
 def energy(unary, pairwise, edges, labels):

@@ -220,7 +220,9 @@ def _csp_decode(active, allowed, edges, nptr, nnode, nedge, nside, order_score, 
     """
     n, K = active.shape
     stack = np.empty((n + 1, n, K), np.bool_)
-    stack[0] = active
+    for i in range(n):                    # (a loop: numba's array slice assignment compiles an
+        for y in range(K):                # error message's string formatting)
+            stack[0, i, y] = active[i, y]
     queue = np.empty(n, np.int64)
     inq = np.zeros(n, np.bool_)
     allnodes = np.arange(n)
@@ -272,7 +274,9 @@ def _csp_decode(active, allowed, edges, nptr, nnode, nedge, nside, order_score, 
         tried[depth, pick] = True
         nodes += 1
         child = stack[depth + 1]
-        child[:, :] = D
+        for ra in range(D.shape[0]):          # (a loop: numba's array slice assignment compiles
+            for ca in range(D.shape[1]):      # an error message's string formatting)
+                child[ra, ca] = D[ra, ca]
         for y in range(K):
             child[v, y] = y == pick
         one[0] = v
@@ -396,7 +400,9 @@ def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
         tried[depth, pick] = True
         nodes += 1
         Hn = H[depth + 1]
-        Hn[:, :] = Hd
+        for ra in range(Hd.shape[0]):
+            for ca in range(Hd.shape[1]):
+                Hn[ra, ca] = Hd[ra, ca]
         part[depth + 1] = part[depth] + Hd[v, pick]
         fs = free_sum[depth]
         for p in range(nptr[v], nptr[v + 1]):
