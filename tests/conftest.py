@@ -8,11 +8,21 @@ the check runs before them.
 """
 
 import os
+import sys
 
-import pytest
-from threadpoolctl import threadpool_limits
+# Bytecode is written and shared: the suite's Python processes (pytest's workers, and the
+# subprocesses, dask workers and process pools some tests start) read the compiled modules and
+# pytest's rewritten test modules one of them wrote, instead of each compiling the sources again.
+# An environment with PYTHONDONTWRITEBYTECODE set (this machine image has it) would
+# otherwise make every one of them recompile weaklabel (about a second a process) and every
+# worker rewrite the asserts of all the test modules (about 4 s).  ``__pycache__`` is ignored by git.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-from weaklabel import datasets
+import pytest  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
+
+from weaklabel import datasets  # noqa: E402
 
 # BLAS on one thread in each test process: pytest-xdist already runs one process per core, and
 # two BLAS threads per process on two cores only make the processes wait for each other

@@ -47,8 +47,12 @@ BATCH = ("proden", "proden-clpl", "proden-hard", "clpl", "pl-knn", "kernel-prode
 SELF_SELECTING = {"kernel-proden": ("lost", "birdsong"), "mlp-proden": ("lost", "birdsong"), "proden-hard": DATASETS}
 #: a quick run's slice of their (same) code path
 QUICK_SELF_SELECTING = {"kernel-proden": {"n_components": 100, "max_iter": 100},
-                        "mlp-proden": {"hidden_units": 64, "max_iter": 30},
+                        "mlp-proden": {"hidden_units": 32, "max_iter": 15, "init_alpha": 1e-3},
                         "proden-hard": {"alpha": 3e-5, "max_rounds": 5}}
+#: a quick run's PRODEN fits: five rounds of ten L-BFGS steps instead of up to fifty (the same
+#: code path; the fits that took most of a quick run)
+QUICK_ROUNDS = {"max_rounds": 5}
+QUICK_CAPPED = ("proden", "proden-ll", "proden-aa", "proden-clpl")
 #: chosen by the likelihood of the validation candidate sets instead of the ambiguous error
 BY_LIKELIHOOD = {"proden-ll": "proden"}
 #: chosen by PLENCH's approximated accuracy of the validation part (Wang et al., ICLR 2025):
@@ -263,9 +267,7 @@ def execute(ctx):
         for method in LEARNERS:
             if method in SELF_SELECTING and name not in SELF_SELECTING[method]:
                 continue
-            grid = grid_points(GRID[method])
-            if p["quick"]:
-                grid = [QUICK_SELF_SELECTING[method]] if method in SELF_SELECTING else grid[-2:]
+            grid = _grid(method, p["quick"])
             cells += [ctx.cell(split_cell, "eval", dataset=name, method=method, split=split, passes=p["passes"],
                                grid=grid) for split in range(p["splits"])]
     rows = ctx.run(cells, desc="splits")
@@ -282,12 +284,21 @@ def execute(ctx):
         for method in LEARNERS:
             if method in CV_SKIP.get(name, ()) or (method in SELF_SELECTING and name not in SELF_SELECTING[method]):
                 continue
-            grid = grid_points(GRID[method])
-            if p["quick"]:
-                grid = [QUICK_SELF_SELECTING[method]] if method in SELF_SELECTING else grid[-2:]
+            grid = _grid(method, p["quick"])
             cv += [ctx.cell(split_cell, "cv", dataset=name, method=method, fold=fold, passes=p["passes"], grid=grid)
                    for fold in range(p["cv_run_folds"])]
     return rows, ceil, ctx.run(cv, desc="10-fold")
+
+
+def _grid(method, quick):
+    """The grid points a cell of ``method`` selects from: a quick run's slice is its own
+    selection's quick settings, or the last two points of the grid (PRODEN's family with at
+    most :data:`QUICK_ROUNDS` rounds)."""
+    if not quick:
+        return grid_points(GRID[method])
+    if method in SELF_SELECTING:
+        return [QUICK_SELF_SELECTING[method]]
+    return [{**g, **QUICK_ROUNDS} if method in QUICK_CAPPED else g for g in grid_points(GRID[method])[-2:]]
 
 
 def describe(name):
