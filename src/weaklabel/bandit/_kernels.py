@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, Rows, _pass_matrix, _write_back, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _cm_update_pair, _dense_row_in_range, _prefetch, _row_nonzeros, _row_scores, _row_update)
+from .._row_kernels import (DENSE_FASTMATH, Rows, _pass_matrix, _write_back, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _cm_update_pair, _dense_row_in_range, _prefetch, _prefetch_row, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
@@ -207,6 +207,8 @@ def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, av
     for r in range(order.shape[0]):
         i = order[r]
         if is_dense:
+            if r + 1 < order.shape[0]:
+                _prefetch_row(X_dense, order[r + 1])      # the next row's reads overlap this row's work
             cnt = 0
             nsq = _cm_scores(M, X_dense, i, 1.0, scores)
             if use_u:
@@ -695,6 +697,8 @@ def _confidit_diag_dense_pass(state, params, rows, order, feedback, history, sw)
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
+        if r + 1 < order.shape[0]:
+            _prefetch_row(X, order[r + 1])                # the next row's reads overlap this row's work
         nsq = _cm_scores_quad_diag(M, Ainv, X, i, scores, quad)
         if not _dense_row_in_range(X, i, nsq, rows.limits):
             return t, -1                               # a row out of range: stop, W and A unchanged
