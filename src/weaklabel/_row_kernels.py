@@ -81,9 +81,9 @@ def _prefetch_line_impl(X, i, j):
 def _prefetch_row(X, i):
     """A hint that dense row ``X[i]`` (2-D, C-contiguous) will soon be read: one prefetch of each
     64-byte line of it.  The dense passes ask for the next row they visit before they work on
-    the present one, so its reads overlap that work: on USPS (2 kB rows, from the last-level
-    cache) a pass took 4-22 % less time in the rows' order and 6-30 % less shuffled (where the
-    hardware cannot guess the next row).  It changes no value.  (A function of its own, not
+    the present one, so its reads overlap that work, in the rows' order and shuffled (where the
+    hardware cannot guess the next row; the performance page has the figures).  It changes no
+    value.  (A function of its own, not
     inlined into the pass by numba: an ``inline="always"`` overload in a pass's body once
     left a pass's history unwritten, see :func:`_cast_to`.)
     """
