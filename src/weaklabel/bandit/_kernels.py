@@ -254,16 +254,18 @@ def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, av
             continue
 
         n_upd = 0
+        # the label a support-class step learns (SPA; CSPA when right), -1 for none: one call
+        # of that step below, where one a case made numba inline and compile it three times
+        spa_label = -1
         if rule == RULE_SPA:
             if logged:
                 if b:
-                    n_upd = _spa_coefs(scores, yt, upd_k, upd_c, loss, sel)
+                    spa_label = yt
             else:
-                n_upd = _spa_coefs(scores, _best_candidate(scores, cand, i) if has_cand else y[i], upd_k, upd_c,
-                                   loss, sel)
+                spa_label = _best_candidate(scores, cand, i) if has_cand else y[i]
         elif rule == RULE_CSPA:
             if b:
-                n_upd = _spa_coefs(scores, yt, upd_k, upd_c, loss, sel)
+                spa_label = yt
             else:
                 best = -1
                 for k in range(n_classes):
@@ -307,6 +309,8 @@ def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, av
                 upd_k[0] = yt
                 upd_c[0] = sign * lt
                 n_upd = 1
+        if spa_label >= 0:
+            n_upd = _spa_coefs(scores, spa_label, upd_k, upd_c, loss, sel)
         if n_upd > 0:
             inv = 1.0 / nsq
             if rule != RULE_CSPA or b:     # CSPA's wrong-answer step already holds wi (in c)
