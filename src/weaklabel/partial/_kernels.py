@@ -33,13 +33,12 @@ _FOLD_BELOW_32 = 1e-12
 @njit(cache=True, nogil=True, inline="always")
 def _fold_scale(A, scale):
     """``A *= scale`` (all zero when ``scale == 0``); returns ``||A||_F^2`` afterwards."""
-    if scale == 0.0:
-        A[:, :] = 0.0
-        return 0.0
-    A *= scale
+    # (a loop: numba compiles ``A *= scale`` as an array expression, with its broadcasting;
+    # the sum reads the stored values, in A's precision, as it did)
     normsq = 0.0
     for a in range(A.shape[0]):
         for b in range(A.shape[1]):
+            A[a, b] = A[a, b] * scale if scale != 0.0 else 0.0
             normsq += A[a, b] * A[a, b]
     return normsq
 
