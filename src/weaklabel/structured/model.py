@@ -132,12 +132,18 @@ def loss_augmented_oracle(ex, A, C, pu, yref, chain):
 
     if chain:
         buf = {}
+        max_nodes = ex.max_nodes
 
         def oracle(i, Wu, Wp, Gu, Gp, c):
-            if "scores" not in buf:
-                buf["scores"], _, buf["yhat"] = _chain_buffers(Wp, ex.max_nodes)
-            P = np.broadcast_to(Wp, (max(ex.max_nodes - 1, 1),) + Wp.shape)   # a view: follows Wp, no copy
-            return _chain_oracle((Wu, Wp), fl, ramp, yr, i, (buf["scores"], P, buf["yhat"]), (Gu, Gp), c)
+            # the buffers once, and the pairwise weights' view (it follows Wp, no copy) once per
+            # array the solver hands over: a solver calls this once per example and round, and
+            # making them at each call took more time than the chain's own Viterbi
+            if buf.get("Wp") is not Wp:
+                if "scores" not in buf:
+                    buf["scores"], _, buf["yhat"] = _chain_buffers(Wp, max_nodes)
+                buf["P"] = np.broadcast_to(Wp, (max(max_nodes - 1, 1),) + Wp.shape)
+                buf["Wp"] = Wp
+            return _chain_oracle((Wu, Wp), fl, ramp, yr, i, (buf["scores"], buf["P"], buf["yhat"]), (Gu, Gp), c)
 
         def risk(parts):
             Wu, Wp = parts
