@@ -83,9 +83,8 @@ def _prefetch_row(X, i):
     64-byte line of it.  The dense passes ask for the next row they visit before they work on
     the present one, so its reads overlap that work, in the rows' order and shuffled (where the
     hardware cannot guess the next row; the performance page has the figures).  It changes no
-    value.  (A function of its own, not
-    inlined into the pass by numba: an ``inline="always"`` overload in a pass's body once
-    left a pass's history unwritten, see :func:`_cast_to`.)
+    value.  (A function of its own, not inlined into the pass by numba: an ``inline="always"``
+    overload in a pass's body once left a pass's history unwritten, see :func:`_cast_to`.)
     """
     step = 64 // X.itemsize
     for j in range(0, X.shape[1], step):

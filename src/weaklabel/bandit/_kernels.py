@@ -254,8 +254,8 @@ def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, av
             continue
 
         n_upd = 0
-        # the label a support-class step learns (SPA; CSPA when right), -1 for none: one call
-        # of that step below, where one a case made numba inline and compile it three times
+        # the label a support-class step learns (SPA; CSPA when right), -1 for none, for one
+        # call of that step below (a call in each case made numba inline and compile it thrice)
         spa_label = -1
         if rule == RULE_SPA:
             if logged:
