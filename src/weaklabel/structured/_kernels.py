@@ -415,3 +415,50 @@ def _lp_epoch(W, flat, phi, order, params, moments, phi_state):
         _adam_step(Wp, Gp, (mu_p, nu_p), adam, t)
         q += kb
     return tot / max(order.size, 1), t
+
+
+@njit(cache=True)
+def _bcfw_block_step(g, Wi, li, w, wbar, step, first):
+    """One block step of BCFW after its oracle call (Lacoste-Julien et al. 2013), in place.
+
+    ``g`` holds the oracle's subgradient of example ``i``'s loss; its corner is ``ws = g *
+    (-1 / (lam m))`` and ``ls = loss / m``; ``d = Wi[i] - ws``.  The block gap is ``gi = lam (d
+    . w) - li[i] + ls``, the exact line search's step ``gamma = clip(gi / (lam (d . d)), 0,
+    1)`` (1 on the first pass, where each block starts at its corner); then ``w`` and ``Wi[i]``
+    move by ``gamma (ws - Wi[i])``, ``li[i]`` by ``gamma (ls - li[i])``, and the weighted
+    average becomes ``wbar k / (k + 2) + w 2 / (k + 2)`` for the step's number ``k``.  ``g`` is
+    left zero for the next oracle call.  ``step`` is ``(i, lam, m, loss, k)``.  Returns
+    ``(gi, the change of sum(li))``; :func:`weaklabel.structured.solvers.bcfw` made these
+    vector operations one numpy call each, which took more time than a chain's oracle.
+    """
+    i, lam, m, loss, k = step
+    inv = -1.0 / (lam * m)
+    ls = loss / m
+    dw = 0.0
+    dd = 0.0
+    for p in range(w.shape[0]):
+        d = Wi[i, p] - g[p] * inv
+        dw += d * w[p]
+        dd += d * d
+    gi = lam * dw - li[i] + ls
+    den = lam * dd
+    if first:
+        gamma = 1.0
+    elif den > 0:
+        gamma = min(max(gi / den, 0.0), 1.0)
+    else:
+        gamma = 0.0
+    dl = 0.0
+    if gamma > 0:
+        for p in range(w.shape[0]):
+            s = gamma * (g[p] * inv - Wi[i, p])
+            w[p] += s
+            Wi[i, p] += s
+        dl = gamma * (ls - li[i])
+        li[i] += dl
+    a = k / (k + 2.0)
+    b = 2.0 / (k + 2.0)
+    for p in range(w.shape[0]):
+        wbar[p] = wbar[p] * a + b * w[p]
+        g[p] = 0.0
+    return gi, dl

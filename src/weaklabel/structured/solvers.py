@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._kernels import _lp_epoch, flat_layout
+from ._kernels import _bcfw_block_step, _lp_epoch, flat_layout
 
 __all__ = ["bcfw", "bmrm", "lp_adam", "flat_parts"]
 
@@ -187,31 +187,17 @@ def bcfw(oracle, m, shapes, lam, max_iter, tol, random_state):
     for t in range(max_iter):
         gap_sum, Jest = 0.0, 0.0
         for i in rng.permutation(m):
-            g[:] = 0.0
-            val, loss = oracle(i, W[0], W[1], G[0], G[1], 1.0)
-            ws = g * (-1.0 / (lam * m))
-            ls = loss / m
-            d = Wi[i] - ws
-            gi = lam * (d @ w) - li[i] + ls
-            den = lam * (d @ d)
-            if t == 0:
-                # w_i = 0, l_i = 0 is not a dual point here (psi^p is no labeling's feature
-                # vector), so each block starts at its first corner
-                gamma = 1.0
-            else:
-                gamma = min(max(gi / den, 0.0), 1.0) if den > 0 else 0.0
+            val, loss = oracle(i, W[0], W[1], G[0], G[1], 1.0)       # g is zero here
+            k += 1
+            # the block's gap, the exact line search and the moves of w, its block, l and the
+            # average, in one kernel (which zeroes g again); on the first pass each block starts
+            # at its first corner: w_i = 0, l_i = 0 is not a dual point here (psi^p is no
+            # labeling's feature vector)
+            gi, dl = _bcfw_block_step(g, Wi, li, w, wbar, (int(i), float(lam), float(m), float(loss), float(k)),
+                                      t == 0)
             gap_sum += gi
             Jest += val / m
-            k += 1
-            if gamma > 0:
-                step = gamma * (ws - Wi[i])
-                w += step
-                Wi[i] += step
-                dl = gamma * (ls - li[i])
-                li[i] += dl
-                ell += dl
-            wbar *= k / (k + 2.0)
-            wbar += (2.0 / (k + 2.0)) * w
+            ell += dl
         D = -0.5 * lam * (w @ w) + ell
         Jest += 0.5 * lam * (w @ w)
         hist.append([Jest, Jest, D, gap_sum])
