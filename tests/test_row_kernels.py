@@ -56,36 +56,56 @@ def test_the_weights_total_is_numpys_sum_and_meets_every_nan_and_infinity(rows, 
         assert not np.isfinite(_total(W))
 
 
+def _rebuilding_probe():
+    """A kernel that takes its arguments as the online passes do: ``Rows``, ``Feedback`` and
+    ``History`` rebuilt from whatever tuple arrived, ``BanditRule`` unpacked."""
+    from numba import njit
+
+    from weaklabel._row_kernels import Rows
+    from weaklabel.bandit._kernels import Feedback, History
+
+    @njit
+    def probe(rows, rule_params, feedback, history):
+        rows, feedback, history = Rows(*rows), Feedback(*feedback), History(*history)
+        rule, beta, gamma, margin1 = rule_params
+        for i in range(rows.dense.shape[0]):
+            history.proposals[i] = feedback.y[i] + rows.intercept
+            history.propensities[i] = rows.dense[i].sum() * beta + rule
+        return rows.dense.shape[1] + rows.indptr.size, feedback.logged, gamma + margin1
+
+    return probe
+
+
 def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
     """The estimators hand the kernels plain tuples (numba types them without a call into
-    Python); the kernels rebuild the namedtuples, so both forms learn the same weights."""
-    from weaklabel.bandit._kernels import BanditRule, Feedback, History, RULE_CSPA, _bandit_pass
+    Python); the kernels rebuild the namedtuples (``Rows(*rows)``) or unpack them, so both
+    forms give the same results.
+
+    The passes written this way are the suite's largest kernels (5-10 s of compile a
+    signature; a second, namedtuple, signature of two of them cost the suite 10 s), so the
+    idiom is checked on a small kernel that uses it as they do.  Code that types with plain
+    tuples (every learner's call, all through the suite) types with namedtuples too: a
+    namedtuple unpacks, indexes and star-expands as the tuple of its fields does; and MMS's
+    round takes ``Rows`` itself."""
+    from weaklabel.bandit._kernels import BanditRule, Feedback, History, RULE_CSPA
     from weaklabel.linear import kernel_rows
-    from weaklabel.partial._kernels import RULE_AVG, _candidate_epoch
 
     rng = np.random.default_rng(3)
     X = rng.standard_normal((9, 6))
     y = rng.integers(0, 4, 9)
-    S = rng.random((9, 4)) < 0.4
-    S[np.arange(9), y] = True
-    S.flags.writeable = False         # as the learners hand it over (read_only): no other compile
-    order = np.arange(9)
+    probe = _rebuilding_probe()
     outs = []
     for plain in (False, True):
         rows = kernel_rows(X, None, intercept=True)
-        W = np.zeros((7, 4))
-        pred = np.empty(9, dtype=np.intp)
-        _candidate_epoch((W, False), (1.0, 0.0, 1.0), tuple(rows) if plain else rows, S, order, (RULE_AVG, False, 1.0, 1.0),
-                         pred, np.empty(0))
-        Wb = np.zeros((7, 4))
         hist = History(np.empty(9, np.intp), np.empty(9, np.intp), np.empty(9, bool), np.empty(9))
         fb = Feedback(False, y.astype(np.intp), np.zeros(0, np.intp), np.zeros(0, bool), read_only(np.zeros((0, 0), bool)),
-                      np.zeros(0))                 # no candidate mask: read-only, as the learners' (one compile)
-        rule = BanditRule(RULE_CSPA, 1.0, 0.0, 1.0)
-        _bandit_pass((Wb, False), tuple(rows) if plain else rows, order, tuple(rule) if plain else rule,
-                     tuple(fb) if plain else fb, tuple(hist) if plain else hist, np.zeros(0), np.empty(0),
-                     (np.zeros((0, 0)), 1.0, np.zeros((0, 0))))
-        outs.append((W, pred, Wb, hist.proposals))
-    for a, b in zip(*outs):
+                      np.zeros(0))
+        rule = BanditRule(RULE_CSPA, 2.0, 0.5, 1.0)
+        args = (rows, rule, fb, hist)
+        res = probe(*(tuple(a) for a in args) if plain else args)
+        outs.append((res, hist.proposals, hist.propensities))
+    assert outs[0][0] == outs[1][0] == (6 + 1, False, 1.5)
+    for a, b in zip(outs[0][1:], outs[1][1:]):
         np.testing.assert_array_equal(a, b)
-    assert np.abs(outs[0][0]).sum() > 0 and np.abs(outs[0][2]).sum() > 0       # both learnt something
+    np.testing.assert_array_equal(outs[0][1], y + 6)
+    np.testing.assert_allclose(outs[0][2], X.sum(axis=1) * 2.0 + RULE_CSPA)
