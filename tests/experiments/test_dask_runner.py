@@ -19,8 +19,10 @@ def _probe_cells(n, seconds):
     return [Cell("probe", "run", {"seed": s, "seconds": seconds}, probe_cell) for s in range(n)]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def cluster():
+    """One cluster for the module's tests (each start costs two worker processes their imports);
+    the worker a test kills is restarted by its nanny."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as c:
         yield c
