@@ -20,9 +20,8 @@ def _blobs(n=2000, K=4, d=6, seed=0):
 
 
 @pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  host="127.0.0.1") as cluster, distributed.Client(cluster) as c:
+def client(local_cluster):
+    with distributed.Client(local_cluster) as c:
         yield c
 
 

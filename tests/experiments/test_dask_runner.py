@@ -19,13 +19,10 @@ def _probe_cells(n, seconds):
     return [Cell("probe", "run", {"seed": s, "seconds": seconds}, probe_cell) for s in range(n)]
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    """One cluster for the module's tests (each start costs two worker processes their imports);
-    the worker a test kills is restarted by its nanny."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  host="127.0.0.1") as c:
-        yield c
+@pytest.fixture
+def cluster(local_cluster):
+    """The suite's cluster (tests/conftest.py)."""
+    return local_cluster
 
 
 def test_killed_worker_loses_and_duplicates_nothing(cluster, tmp_path):
@@ -60,6 +57,8 @@ def test_killed_worker_loses_and_duplicates_nothing(cluster, tmp_path):
     assert len(rows) == 40 and got == expected           # every row once, the serial numbers
     with pytest.raises(ProcessLookupError):
         os.kill(victim, 0)                               # the worker really died mid-sweep
+    with distributed.Client(cluster) as client:
+        client.wait_for_workers(2, timeout=60)           # its nanny restarted it: the cluster is whole again
 
 
 def test_rerun_finishes_only_the_missing_cells(cluster, tmp_path):

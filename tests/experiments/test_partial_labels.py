@@ -68,12 +68,14 @@ def test_store_resumes_without_loss_or_duplicates(tmp_path):
     assert config_key({"a": 1, "b": 2}) == config_key({"b": 2, "a": 1})
 
 
-def test_processes_give_the_same_results(tmp_path):
+def test_processes_give_the_same_results(tmp_path, local_cluster):
+    """The cells run in the worker processes of a Dask cluster (the suite's: `--jobs 2` starting
+    its own is tested in tests/experiments/test_dask_runner.py) give the serial numbers."""
     cells = [Cell("exp", "eval", _cfg(m, s, rounds=100), partial_labels.online_cell)
              for m in ("perceptron", "max-pegasos") for s in range(2)]
     with ResultStore(tmp_path / "serial.sqlite") as a, ResultStore(tmp_path / "par.sqlite") as b:
         run_cells(cells, a, jobs=1, progress=False)
-        run_cells(cells, b, jobs=2, progress=False)
+        run_cells(cells, b, scheduler=local_cluster.scheduler_address, progress=False)
         assert a.rows("exp") == b.rows("exp")
 
 
