@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._kernels import _bcfw_block_step, _lp_epoch, flat_layout
+from ._kernels import _bcfw_block_step, _lp_epoch, _simplex_fista, flat_layout
 
 __all__ = ["bcfw", "bmrm", "lp_adam", "flat_parts"]
 
@@ -211,30 +211,13 @@ def bcfw(oracle, m, shapes, lam, max_iter, tol, random_state):
     return [x.copy() for x in split(best.copy())], hist
 
 
-def _project_simplex(v):
-    u = np.sort(v)[::-1]
-    css = np.cumsum(u) - 1.0
-    k = np.arange(1, v.size + 1)
-    cond = u - css / k > 0
-    r = k[cond][-1]
-    return np.maximum(v - css[r - 1] / r, 0.0)
-
-
 def _simplex_qp(G, b, beta0, iters=500):
-    """max_{beta in simplex} b.beta - 1/2 beta' G beta (FISTA on the negation)."""
+    """max_{beta in simplex} b.beta - 1/2 beta' G beta (FISTA on the negation; the steps are
+    :func:`~weaklabel.structured._kernels._simplex_fista`)."""
+    G = np.ascontiguousarray(G, dtype=np.float64)
     L = max(float(np.linalg.eigvalsh(G)[-1]) if G.shape[0] > 1 else float(G[0, 0]), 1e-12)
-    x = _project_simplex(beta0)
-    y, tk = x.copy(), 1.0
-    for _ in range(iters):
-        grad = G @ y - b
-        xn = _project_simplex(y - grad / L)
-        tn = 0.5 * (1 + np.sqrt(1 + 4 * tk * tk))
-        y = xn + (tk - 1) / tn * (xn - x)
-        if np.max(np.abs(xn - x)) < 1e-12:
-            x = xn
-            break
-        x, tk = xn, tn
-    return x
+    return _simplex_fista(G, np.ascontiguousarray(b, dtype=np.float64), np.ascontiguousarray(beta0, dtype=np.float64),
+                          L, int(iters))
 
 
 def lp_adam(ex, A, C, pu, shapes, alpha, learning_rate, batch_size, max_iter, random_state):
