@@ -17,6 +17,7 @@ from .._validation import (check_class_labels, check_partial_fit_classes, class_
                            transactional)
 from .._online import OnlineEngine
 from .._lbfgs import lbfgs_fit
+from ._kernels import _forward_corrected
 from ..linear import SoftmaxProba
 
 __all__ = ["CorrectedLogistic", "corrected_loss", "estimate_confusion_anchors"]
@@ -57,21 +58,15 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, trusted=None, C_T
     """
     n = Z.shape[0]
     w = np.ones(n) if sample_weight is None else sample_weight
-    logP = log_softmax(Z, axis=1)
-    P = np.exp(logP)
     if correction == "forward":
-        Q = P @ C.T                                          # Q[i, p] = P(noisy = p | x_i)
-        if trusted is not None:
-            Q[trusted] = P[trusted]
-        Q = np.maximum(Q, 1e-300)
-        R = Y / Q
-        G = R @ C                                            # -d loss / d P, before the weights
-        if trusted is not None:
-            G[trusted] = R[trusted]
-        G *= -w[:, None]
-        loss = -np.sum(w[:, None] * Y * np.log(Q))
-        grad = P * (G - np.sum(G * P, axis=1, keepdims=True))
+        mask = np.zeros(0, dtype=bool) if trusted is None else np.ascontiguousarray(trusted, dtype=bool)
+        loss, grad = _forward_corrected(np.ascontiguousarray(Z, dtype=np.float64),
+                                        np.ascontiguousarray(Y, dtype=np.float64),
+                                        np.ascontiguousarray(C, dtype=np.float64),
+                                        np.ascontiguousarray(w, dtype=np.float64), mask)
     else:
+        logP = log_softmax(Z, axis=1)
+        P = np.exp(logP)
         V = Y @ (np.linalg.inv(C.T) if C_T_inv is None else C_T_inv)     # rows sum to 1
         if trusted is not None:
             V[trusted] = Y[trusted]

@@ -394,3 +394,62 @@ def _cm_sgd_step(M, Am, X, i, decay, n_reg, step, g, inv):
                 M[k, d] -= c
         for j in range(n_cols):
             Am[k, j] += (M[k, j] - Am[k, j]) * inv
+
+
+@njit(cache=True, nogil=True)
+def _forward_corrected(Z, Y, C, w, trusted):
+    """The forward-corrected log loss of scores ``Z`` and its gradient in ``Z``, summed with
+    the row weights ``w`` (not yet divided by their sum), row by row.
+
+    Row ``i``: ``p = softmax(Z_i)``, ``q = C p`` (``q = p`` on a ``trusted`` row; an empty
+    ``trusted`` trusts none), floored at 1e-300; the loss ``-w_i sum_a Y_ia log q_a``; with
+    ``g = -w_i C' (Y_i / q)`` (``-w_i Y_i / q`` when trusted), the gradient ``p (g - g.p)``.
+    :func:`weaklabel.noisy.corrected_loss` computed these as a dozen numpy passes over
+    ``(n, K)`` arrays (a logsumexp, two exponentials, two products by ``C``, a logarithm of
+    every entry), most of CorrectedLogistic's time.
+    """
+    n, K = Z.shape
+    grad = np.empty((n, K))
+    p = np.empty(K)
+    r = np.empty(K)
+    loss = 0.0
+    any_trusted = trusted.size > 0
+    for i in range(n):
+        m = Z[i, 0]
+        for k in range(1, K):
+            if Z[i, k] > m:
+                m = Z[i, k]
+        s = 0.0
+        for k in range(K):
+            p[k] = np.exp(Z[i, k] - m)
+            s += p[k]
+        for k in range(K):
+            p[k] /= s
+        plain = any_trusted and trusted[i]
+        row = 0.0
+        for a in range(K):
+            if plain:
+                qa = p[a]
+            else:
+                qa = 0.0
+                for k in range(K):
+                    qa += C[a, k] * p[k]
+            qa = max(qa, 1e-300)
+            r[a] = Y[i, a] / qa
+            if Y[i, a] != 0.0:
+                row += Y[i, a] * np.log(qa)
+        loss -= w[i] * row
+        gp = 0.0
+        for k in range(K):
+            if plain:
+                gk = r[k]
+            else:
+                gk = 0.0
+                for a in range(K):
+                    gk += r[a] * C[a, k]
+            gk *= -w[i]
+            grad[i, k] = gk
+            gp += gk * p[k]
+        for k in range(K):
+            grad[i, k] = p[k] * (grad[i, k] - gp)
+    return loss, grad
