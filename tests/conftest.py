@@ -36,12 +36,13 @@ _HOW = ("Set WEAKLABEL_DATA to the shared data folder (the one with MANIFEST.md;
         "beside the repository).")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def local_cluster():
-    """One Dask LocalCluster (two worker processes on loopback, one thread each) for every test
-    of a test process that needs one: each start costs its worker processes their imports
-    (scikit-learn, numba, weaklabel) and the kernels they load.  A test that kills a worker
-    waits for its nanny to restart it, so the cluster stays whole."""
+    """One Dask LocalCluster (two worker processes on loopback, one thread each) for the tests
+    of a module that need one: each start costs its worker processes their imports
+    (scikit-learn, numba, weaklabel) and the kernels they load, and an idle cluster kept for
+    the whole session would take the test processes' cores for its heartbeats.  A test that
+    kills a worker waits for its nanny to restart it, so the cluster stays whole."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   host="127.0.0.1") as cluster:
