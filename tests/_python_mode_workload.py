@@ -129,6 +129,9 @@ def _workload():
         keep(cls.__name__ + "_sets", cls(max_iter=1, random_state=0).fit(X, S).coef_)
     keep("mms", MMS(max_iter=1, n_rounds=2, random_state=0).fit(X, sim_bags(y, 2, 2, random_state=0)).coef_)
     keep("corrected_sgd", CorrectedLogistic().partial_fit(X, y, classes=np.arange(3)).coef_)
+    trusted = np.arange(y.size) < 10
+    keep("corrected_lbfgs", CorrectedLogistic(confusion=np.full((3, 3), 0.1) + 0.7 * np.eye(3), max_iter=5)
+         .fit(X, y, trusted=trusted).coef_)
     L = rng.randint(-1, 3, (40, 4))
     for m in (DawidSkene(), PrecisionVote(), MajorityVote()):
         keep(type(m).__name__, m.fit(L).predict_proba(L))
