@@ -90,6 +90,23 @@ def test_forward_kernel_equals_numpy(n, K, seed, soft, with_trusted, scale):
     np.testing.assert_allclose(G, want_G, rtol=1e-9, atol=1e-15)
 
 
+def test_trusted_rows_as_indices_and_mismatched_shapes():
+    """The loss kernel reads its arrays unchecked: the function checks their shapes first."""
+    rng = np.random.default_rng(0)
+    Z, Y = rng.normal(size=(6, 3)), np.eye(3)[[0, 1, 2, 0, 1, 2]]
+    C = confusion_family(3, 2, random_state=0)
+    mask = np.array([True, False, False, True, False, False])
+    by_mask = corrected_loss(Z, Y, C, "forward", trusted=mask)
+    by_rows = corrected_loss(Z, Y, C, "forward", trusted=np.array([0, 3]))
+    assert by_mask[0] == by_rows[0] and np.array_equal(by_mask[1], by_rows[1])
+    with pytest.raises(ValueError, match="bool mask of the 6 rows"):
+        corrected_loss(Z, Y, C, "forward", trusted=mask[:4])
+    with pytest.raises(ValueError, match=r"Y of Z's shape \(6, 3\)"):
+        corrected_loss(Z, Y[:4], C, "forward")
+    with pytest.raises(ValueError, match=r"C \(2, 2\)"):
+        corrected_loss(Z, Y, C[:2, :2], "forward")
+
+
 @pytest.fixture(scope="module")
 def digits():
     X, y = load_digits(return_X_y=True)

@@ -59,7 +59,11 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, trusted=None, C_T
     n = Z.shape[0]
     w = np.ones(n) if sample_weight is None else sample_weight
     if correction == "forward":
-        mask = np.zeros(0, dtype=bool) if trusted is None else np.ascontiguousarray(trusted, dtype=bool)
+        K = Z.shape[1]
+        if np.shape(Y) != Z.shape or np.shape(C) != (K, K) or np.shape(w) != (n,):
+            raise ValueError(f"corrected_loss needs Y of Z's shape {Z.shape}, C of shape {(K, K)} and a weight per "
+                             f"row; got Y {np.shape(Y)}, C {np.shape(C)} and weights {np.shape(w)}.")
+        mask = np.zeros(0, dtype=bool) if trusted is None else _trusted_mask(trusted, n)
         loss, grad = _forward_corrected(np.ascontiguousarray(Z, dtype=np.float64),
                                         np.ascontiguousarray(Y, dtype=np.float64),
                                         np.ascontiguousarray(C, dtype=np.float64),
@@ -74,6 +78,20 @@ def corrected_loss(Z, Y, C, correction, sample_weight=None, *, trusted=None, C_T
         grad = w[:, None] * (P * V.sum(axis=1, keepdims=True) - V)
     total = float(w.sum())                                   # a weight of k is the row k times
     return float(loss / total), grad / total
+
+
+def _trusted_mask(trusted, n):
+    """``trusted`` (a bool mask or row indices, as numpy indexing reads them) as a bool mask of
+    the ``n`` rows, for the loss kernel (which reads it row by row, unchecked)."""
+    t = np.asarray(trusted)
+    if t.dtype == bool:
+        if t.shape != (n,):
+            raise ValueError(f"trusted must be a bool mask of the {n} rows or row indices; got a mask of shape "
+                             f"{t.shape}.")
+        return np.ascontiguousarray(t)
+    mask = np.zeros(n, dtype=bool)
+    mask[t] = True
+    return mask
 
 
 @register
