@@ -57,7 +57,7 @@ def pytest_collection_modifyitems(items):
     """Expected failures (``xfail``: scikit-learn's checks our estimators fail by design, each
     with its reason) report their traceback in Python's own format.  pytest's default format
     parses the source file of every frame (scikit-learn's ``estimator_checks.py`` is some 5,000
-    lines) to show the statements: about half a second an expected failure, some 50 s of the
+    lines) to show the statements: about half a second an expected failure, some 40 s of the
     suite's processor time for 98 reports read only with ``-rx``.  Real failures keep
     pytest's format."""
     for item in items:

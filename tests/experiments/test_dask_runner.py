@@ -21,7 +21,7 @@ def _probe_cells(n, seconds):
 
 @pytest.fixture
 def cluster(local_cluster):
-    """The suite's cluster (tests/conftest.py)."""
+    """The module's cluster (``local_cluster`` in tests/conftest.py)."""
     return local_cluster
 
 
