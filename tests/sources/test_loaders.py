@@ -59,3 +59,21 @@ def test_unknown_and_missing_sets_are_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("WEAKLABEL_DATA", str(tmp_path))
     with pytest.raises(datasets.DataNotFoundError, match="votes/sms/train.json.xz.*WEAKLABEL_DATA"):
         load_votes("sms")
+
+
+def test_obd_columns_missing_or_ragged_are_named(tmp_path):
+    """The OBD reader's own checks (the staged files pass their checksums first)."""
+    from weaklabel.datasets._sources import _read_columns
+
+    f = tmp_path / "log.csv"
+    f.write_text("item_id,click\n1,0\n2,1\n")
+    cols, n = _read_columns(f, ("item_id", "click"))
+    assert n == 2 and cols["click"] == ("0", "1")
+    with pytest.raises(ValueError, match="no column position, propensity_score in its header"):
+        _read_columns(f, ("item_id", "position", "propensity_score"))
+    f.write_text("item_id,click\n1,0\n2\n")
+    with pytest.raises(ValueError, match="every row must have the header's 2 fields"):
+        _read_columns(f, ("item_id",))
+    f.write_text("")
+    with pytest.raises(ValueError, match="no column item_id"):
+        _read_columns(f, ("item_id",))
