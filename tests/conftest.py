@@ -36,17 +36,40 @@ _HOW = ("Set WEAKLABEL_DATA to the shared data folder (the one with MANIFEST.md;
         "beside the repository).")
 
 
-@pytest.fixture(scope="module")
+#: the suite's one Dask cluster while it is in use (see ``local_cluster``)
+_CLUSTER = {}
+
+
+@pytest.fixture
 def local_cluster():
-    """One Dask LocalCluster (two worker processes on loopback, one thread each) for the tests
-    of a module that need one: each start costs its worker processes their imports
-    (scikit-learn, numba, weaklabel) and the kernels they load, and an idle cluster kept for
-    the whole session would take the test processes' cores for its heartbeats.  A test that
-    kills a worker waits for its nanny to restart it, so the cluster stays whole."""
+    """One Dask LocalCluster (two worker processes on loopback, one thread each) shared by the
+    tests that need one.  Each start costs its worker processes their imports (scikit-learn,
+    numba, weaklabel: some 9 s of processor time), and an idle cluster takes the test
+    processes' cores for its heartbeats (a fifth of a core), so the tests that use it run one
+    after another (``pytest_collection_modifyitems`` puts them first) and the cluster is closed
+    after the last of them (``pytest_runtest_teardown``).  A test that kills a worker waits for
+    its nanny to restart it, so the cluster stays whole."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  host="127.0.0.1") as cluster:
-        yield cluster
+    if "cluster" not in _CLUSTER:
+        _CLUSTER["cluster"] = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                                       dashboard_address=None, host="127.0.0.1")
+    return _CLUSTER["cluster"]
+
+
+def _close_cluster():
+    cluster = _CLUSTER.pop("cluster", None)
+    if cluster is not None:
+        cluster.close()
+
+
+def pytest_runtest_teardown(item, nextitem):
+    """Close the shared cluster once the next test does not use it."""
+    if "cluster" in _CLUSTER and (nextitem is None or "local_cluster" not in nextitem.fixturenames):
+        _close_cluster()
+
+
+def pytest_sessionfinish(session):
+    _close_cluster()
 
 
 def _native_failure_repr(excinfo):
@@ -59,7 +82,13 @@ def pytest_collection_modifyitems(items):
     parses the source file of every frame (scikit-learn's ``estimator_checks.py`` is some 5,000
     lines) to show the statements: about half a second an expected failure, some 40 s of the
     suite's processor time for 98 reports read only with ``-rx``.  Real failures keep
-    pytest's format."""
+    pytest's format.
+
+    The tests on the shared Dask cluster (``local_cluster``) come first, in their order, so
+    that they run one after another in one test process (pytest-xdist hands each process a
+    run of consecutive tests to start with) and share one cluster start."""
+    items[:] = ([it for it in items if "local_cluster" in it.fixturenames]
+                + [it for it in items if "local_cluster" not in it.fixturenames])
     for item in items:
         if item.get_closest_marker("xfail") is not None:
             item.repr_failure = _native_failure_repr

@@ -19,7 +19,7 @@ def _blobs(n=2000, K=4, d=6, seed=0):
     return centers[y] + rng.randn(n, d), y
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def client(local_cluster):
     with distributed.Client(local_cluster) as c:
         yield c
