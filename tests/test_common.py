@@ -29,7 +29,9 @@ _KW = dict(max_iter=5, fit_intercept=True)
 
 # UMA with confusion="identity" (C = I for whatever classes the check uses).  MLPPRODEN with its
 # penalties and input noise given: the checks fit it some 60 times, and each "auto" would add
-# linear starts or networks to every fit (its selections are tested in tests/partial/test_mlp_proden.py)
+# linear starts or networks to every fit (its selections are tested in tests/partial/test_mlp_proden.py).
+# CLPL(probability=True) fits six times a check (five folds and the model): with alpha=1e-2 its
+# L-BFGS needs fewer steps on the checks' separable blobs (CLPL() checks the default penalty).
 ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perceptron(), Pegasos(),
               CSPA(**_KW), SPA(**_KW), Banditron(random_state=0, **_KW), BPA(random_state=0, **_KW),
               Confidit(**_KW), SketchedConfidit(sketch_size=4, **_KW), GaussianSupport(n_support=20),
@@ -37,7 +39,7 @@ ESTIMATORS = [AvgPerceptron(), MaxPerceptron(), AvgPegasos(), MaxPegasos(), Perc
               CorrectedLogistic(confusion="identity"), CorrectedLogistic(confusion="identity", correction="backward"), CLPL(),
               CLPL(loss="logistic"), PRODEN(), PRODEN(update="hard", init="clpl", init_alpha=1e-2), PLKNN(), KernelPRODEN(gamma=0.5, alpha=0.01, n_components=30, max_iter=100, random_state=0), 
               MLPPRODEN(hidden_units=16, alpha=0.01, init_alpha=1e-3, input_noise=0.0, learning_rate=0.01, max_iter=30, random_state=0), Pegasos(probability=True, random_state=0),
-              CSPA(probability=True, random_state=0, **_KW), CLPL(probability=True),
+              CSPA(probability=True, random_state=0, **_KW), CLPL(probability=True, alpha=1e-2),
               UMA(confusion="identity", max_iter=50, probability=True), MMS(max_iter=3, random_state=0, probability=True),
               CandidateLabelSVM(random_state=0, probability=True)]
 
