@@ -72,6 +72,10 @@ def pytest_sessionfinish(session):
     _close_cluster()
 
 
+#: modules of long tests, run first (``pytest_collection_modifyitems``)
+_LONG = ("tests/experiments/", "tests/cli/", "tests/test_readme.py")
+
+
 def _native_failure_repr(excinfo):
     return excinfo.getrepr(style="native")
 
@@ -86,9 +90,15 @@ def pytest_collection_modifyitems(items):
 
     The tests on the shared Dask cluster (``local_cluster``) come first, in their order, so
     that they run one after another in one test process (pytest-xdist hands each process a
-    run of consecutive tests to start with) and share one cluster start."""
-    items[:] = ([it for it in items if "local_cluster" in it.fixturenames]
-                + [it for it in items if "local_cluster" not in it.fixturenames])
+    run of consecutive tests to start with) and share one cluster start.  Then the modules of
+    long tests (reproduction slices, the command line's runs, the pages' examples), so that
+    the suite ends on short tests and neither test process waits long for the other."""
+    def rank(item):
+        if "local_cluster" in item.fixturenames:
+            return 0
+        return 1 if item.nodeid.startswith(_LONG) else 2
+
+    items.sort(key=rank)               # stable: each group keeps its order
     for item in items:
         if item.get_closest_marker("xfail") is not None:
             item.repr_failure = _native_failure_repr

@@ -145,6 +145,8 @@ def test_mplp_kernel_equals_the_numpy_sweeps_to_the_bit(seed):
     m_ref, m_ker = msg0.copy(), msg0.copy()
     ref = numpy_mplp(U, P, E, m_ref, max_iter, 1e-9)
     out = np.zeros(n, dtype=np.int64)
+    for a in (U, P, E):                # read-only, as lp_map passes them (numba's one compiled form)
+        a.setflags(write=False)
     bound, en, sweeps = _mplp(U, P, E, m_ker, max_iter, 1e-9, out)
     np.testing.assert_array_equal(m_ker, m_ref)
     assert (bound, en, sweeps) == ref[:3]
