@@ -132,8 +132,8 @@ def _datasets():
 
 
 def pytest_runtest_setup(item):
-    datasets = _datasets()
     for mark in item.iter_markers("data"):
+        datasets = _datasets()
         missing = [name for name in mark.args if not datasets.available(name)]
         if missing:
             pytest.fail(f"shared data missing: {', '.join(missing)} not found in {datasets.data_dir()}. {_HOW}",
