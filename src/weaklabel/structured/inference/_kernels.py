@@ -333,7 +333,9 @@ def _dfbb(b, ue, edges, nptr, nnode, nedge, nside, best_e, max_nodes, out):
         emax[e] = m
         free_sum0 += m
     H = np.empty((n + 1, n, K))
-    H[0] = b
+    for i in range(n):                  # (a loop: numba's array assignment compiles an error message's formatting)
+        for y in range(K):
+            H[0, i, y] = b[i, y]
     part = np.zeros(n + 1)
     free_sum = np.zeros(n + 1)
     free_sum[0] = free_sum0
