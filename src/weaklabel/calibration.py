@@ -32,6 +32,8 @@ from .labels import check_candidates
 __all__ = ["SoftmaxCalibrated", "fit_temperature"]  # OutOfFoldTemperature: a mixin of the learners
 
 _LOG_T_RANGE = (-12.0, 12.0)
+#: score-table cells :func:`fit_temperature` evaluates at once on its grid (8 MB of float64)
+_GRID_CELLS = 1 << 20
 
 
 def _class_scores(est, X):
@@ -42,15 +44,15 @@ def _class_scores(est, X):
 
 
 def _row_logsumexp(z):
-    """``log(sum(exp(z), axis=1))`` of a 2-D array as a column, shifted by each row's largest
-    value (a row of -inf gives -inf).  scipy's ``logsumexp`` computes the same, but its
-    general machinery took about ten times as long on the small arrays of
-    :func:`fit_temperature`, which evaluates it some 200 times.
+    """``log(sum(exp(z), axis=-1))`` with the last axis kept (of length 1), shifted by each
+    row's largest value (a row of -inf gives -inf).  scipy's ``logsumexp`` computes the same,
+    but its general machinery took about ten times as long on the small arrays of
+    :func:`fit_temperature`.
     """
-    m = np.max(z, axis=1, keepdims=True)
+    m = np.max(z, axis=-1, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(divide="ignore"):
-        return m + np.log(np.sum(np.exp(z - m), axis=1, keepdims=True))
+        return m + np.log(np.sum(np.exp(z - m), axis=-1, keepdims=True))
 
 
 def fit_temperature(scores, S, confusion=None):
@@ -86,10 +88,24 @@ def fit_temperature(scores, S, confusion=None):
             return -float(np.sum(_row_logsumexp(np.where(S, logp, -np.inf))))
         return -float(np.sum(np.log(np.maximum(np.sum(rows * np.exp(logp), axis=1), 1e-300))))
 
+    def nll_grid(log_ts):
+        """``nll`` of each value of ``log_ts``, some at a time: the same operations on a
+        stack of score tables (one Python call for the grid instead of 97)."""
+        out = np.empty(log_ts.size)
+        step = max(1, _GRID_CELLS // max(scores.size, 1))
+        for a in range(0, log_ts.size, step):
+            z = scores / np.exp(log_ts[a:a + step])[:, None, None]
+            logp = z - _row_logsumexp(z)
+            if confusion is None:
+                out[a:a + step] = -np.sum(_row_logsumexp(np.where(S, logp, -np.inf))[..., 0], axis=1)
+            else:
+                out[a:a + step] = -np.sum(np.log(np.maximum(np.sum(rows * np.exp(logp), axis=-1), 1e-300)), axis=1)
+        return out
+
     # the likelihood need not be unimodal in log T (with a confusion matrix, T -> 0 is a
     # plateau): a grid finds the best bracket, bounded Brent search refines inside it
     grid = np.linspace(*_LOG_T_RANGE, 97)
-    k = int(np.argmin([nll(v) for v in grid]))
+    k = int(np.argmin(nll_grid(grid)))
     lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
     res = minimize_scalar(nll, bounds=(lo, hi), method="bounded", options={"xatol": 1e-7})
     return float(np.exp(res.x if res.fun <= nll(grid[k]) else grid[k]))
