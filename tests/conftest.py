@@ -30,10 +30,9 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS
 
 # The garbage collector's youngest generation is collected every 50,000 allocations, not 700.
 # numba's compiler allocates millions of short-lived objects (its IR, types and LLVM wrappers):
-# with the default thresholds, compiling the suite's kernels ran some 2,000 young and 16 full
-# collections per few kernels, each full one walking everything compiled before it.  Compiling a
-# structured, a sketched-Confidit and a float32 CSPA kernel in one process took 15 % less processor
-# time (36 s -> 30 s, four alternated runs each).  Cyclic garbage waits a little longer; nothing
+# with Python's thresholds, compiling a structured, a sketched-Confidit and a float32 CSPA kernel
+# in one process ran 16 full collections, each walking everything compiled before it, and took
+# 15 % more processor time (36 s against 30 s, four alternated runs each).  Cyclic garbage waits a little longer; nothing
 # the tests check depends on when it is collected.
 SUITE_GC_THRESHOLDS = (50_000, 20, 10)
 gc.set_threshold(*SUITE_GC_THRESHOLDS)

@@ -81,16 +81,9 @@ def fit_temperature(scores, S, confusion=None):
     if confusion is not None:
         rows = np.asarray(confusion, dtype=np.float64)[np.argmax(S, axis=1)]   # C[p_i, :]
 
-    def nll(log_t):
-        z = scores / np.exp(log_t)
-        logp = z - _row_logsumexp(z)
-        if confusion is None:
-            return -float(np.sum(_row_logsumexp(np.where(S, logp, -np.inf))))
-        return -float(np.sum(np.log(np.maximum(np.sum(rows * np.exp(logp), axis=1), 1e-300))))
-
     def nll_grid(log_ts):
-        """``nll`` of each value of ``log_ts``, some at a time: the same operations on a
-        stack of score tables (one Python call for the grid instead of 97)."""
+        """The negative log-likelihood at each value of ``log_ts``, some at a time: the same
+        operations on a stack of score tables (one Python call for the grid instead of 97)."""
         out = np.empty(log_ts.size)
         step = max(1, _GRID_CELLS // max(scores.size, 1))
         for a in range(0, log_ts.size, step):
@@ -101,6 +94,9 @@ def fit_temperature(scores, S, confusion=None):
             else:
                 out[a:a + step] = -np.sum(np.log(np.maximum(np.sum(rows * np.exp(logp), axis=-1), 1e-300)), axis=1)
         return out
+
+    def nll(log_t):
+        return float(nll_grid(np.array([log_t]))[0])
 
     # the likelihood need not be unimodal in log T (with a confusion matrix, T -> 0 is a
     # plateau): a grid finds the best bracket, bounded Brent search refines inside it
