@@ -11,18 +11,46 @@ import weaklabel
 from weaklabel.sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote, check_votes
 
 
-def _reference_em(L, K, prior, prior_diag, prior_class, iters):
-    """Dawid-Skene with the abstain as an outcome, written out with loops over rows and
-    sources: majority vote's shares to start, then M-step / E-step ``iters`` times.
-    Rows without a vote are left out of the statistics and get the class balance."""
+def _reference_e_step(L, K, theta, pi, covered):
     n, m = L.shape
     T = np.zeros((n, K))
     for i in range(n):
+        if not covered[i]:
+            T[i] = pi
+            continue
+        logp = np.log(pi).copy()
         for j in range(m):
-            if L[i, j] >= 0:
-                T[i, L[i, j]] += 1
-        T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
+            logp += np.log(theta[j, L[i, j] if L[i, j] >= 0 else K])
+        T[i] = np.exp(logp - logp.max())
+        T[i] /= T[i].sum()
+    return T
+
+
+def _reference_em(L, K, prior, prior_diag, prior_class, iters, start="majority"):
+    """Dawid-Skene with the abstain as an outcome, written out with loops over rows and
+    sources: majority vote's shares to start (or, from the "prior" start, an E-step with
+    every source right 7 times in 10 and its observed abstain rate), then M-step / E-step
+    ``iters`` times in all. Rows without a vote are left out of the statistics and get
+    the class balance."""
+    n, m = L.shape
     covered = (L >= 0).any(axis=1)
+    T = np.zeros((n, K))
+    if start == "majority":
+        for i in range(n):
+            for j in range(m):
+                if L[i, j] >= 0:
+                    T[i, L[i, j]] += 1
+            T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
+    else:
+        theta0 = np.zeros((m, K + 1, K))
+        for j in range(m):
+            voted = min(max((L[:, j] >= 0).mean(), 1e-3), 1 - 1e-3)
+            for q in range(K):
+                for p in range(K):
+                    theta0[j, p, q] = voted * (0.7 if p == q else 0.3 / (K - 1))
+                theta0[j, K, q] = 1 - voted
+        T = _reference_e_step(L, K, theta0, np.full(K, 1.0 / K), covered)
+        iters -= 1
     for _ in range(iters):
         counts = np.zeros((m, K + 1, K))
         for i in range(n):
@@ -34,16 +62,8 @@ def _reference_em(L, K, prior, prior_diag, prior_class, iters):
         pseudo[np.arange(K), np.arange(K)] += prior_diag
         theta = (counts + pseudo) / (counts + pseudo).sum(axis=1, keepdims=True)
         pi = (T[covered].sum(axis=0) + prior_class) / (covered.sum() + K * prior_class)
-        for i in range(n):
-            if not covered[i]:
-                T[i] = pi
-                continue
-            logp = np.log(pi).copy()
-            for j in range(m):
-                logp += np.log(theta[j, L[i, j] if L[i, j] >= 0 else K])
-            T[i] = np.exp(logp - logp.max())
-            T[i] /= T[i].sum()
-    return T, theta, pi
+        T = _reference_e_step(L, K, theta, pi, covered)
+    return T
 
 
 def _votes(seed, n, m, K, coverage=0.4):
@@ -66,7 +86,7 @@ def test_em_equals_the_plain_numpy_reference(seed, n, m, K, iters):
             model.fit(L, n_classes=K)
         return
     model.fit(L, n_classes=K)
-    T, theta, pi = _reference_em(L, K, 0.7, 1.5, 0.5, iters)
+    T = _reference_em(L, K, 0.7, 1.5, 0.5, iters, start=model.start_)
     # the fitted parameters are one more M-step on the last posteriors
     counts = np.zeros((m, K + 1, K))
     covered = (L >= 0).any(axis=1)
@@ -207,21 +227,27 @@ def test_rows_without_votes_get_the_class_balance():
     L = np.array([[0, -1], [0, 0], [1, 1], [-1, -1], [0, -1]])
     for model in (MajorityVote().fit(L), DawidSkene().fit(L), PrecisionVote().fit(L), MatrixCompletion().fit(L)):
         np.testing.assert_allclose(model.predict_proba(L)[3], model.class_balance_)
-    assert MajorityVote().fit(L).predict(np.array([[0, 1]])).tolist() == [0]     # a tie goes to the larger class
+    assert MajorityVote(tie_break="prior").fit(L).predict(np.array([[0, 1]])).tolist() == [0]   # to the larger class
 
 
-def _reference_precision_em(L, K, c1, c0, prior_class, iters):
-    """PrecisionVote written out with loops: majority vote's shares to start; the M-step's
-    precision of each (source, class) is its votes' expected right share under a Beta(c1, c0)
-    prior, each vote adds logit(precision) - logit(balance) to its class."""
+def _reference_precision_em(L, K, c1, c0, prior_class, iters, start="majority"):
+    """PrecisionVote written out with loops: majority vote's shares to start (or, from the
+    "prior" start, the posteriors of every precision at the prior's mean and a uniform
+    balance); the M-step's precision of each (source, class) is its votes' expected right
+    share under a Beta(c1, c0) prior, each vote adds logit(precision) - logit(balance) to
+    its class."""
     n, m = L.shape
     T = np.zeros((n, K))
+    covered = (L >= 0).any(axis=1)
+    w0 = np.log(c1 / c0) - np.log((1 / K) / (1 - 1 / K))
     for i in range(n):
         for j in range(m):
             if L[i, j] >= 0:
-                T[i, L[i, j]] += 1
-        T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
-    covered = (L >= 0).any(axis=1)
+                T[i, L[i, j]] += 1 if start == "majority" else w0
+        if start == "majority":
+            T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
+        else:
+            T[i] = np.exp(T[i] - T[i].max()) / np.exp(T[i] - T[i].max()).sum() if covered[i] else 1.0 / K
     for _ in range(iters + 1):
         right, total = np.zeros((m, K)), np.zeros((m, K))
         for i in range(n):
@@ -253,7 +279,7 @@ def test_precision_vote_em_equals_the_plain_numpy_reference(seed, n, m, K, iters
             model.fit(L, n_classes=K)
         return
     model.fit(L, n_classes=K)
-    a, pi, W = _reference_precision_em(L, K, 3.0, 1.5, 0.5, iters)
+    a, pi, W = _reference_precision_em(L, K, 3.0, 1.5, 0.5, iters, start=model.start_)
     np.testing.assert_allclose(model.precision_, a, atol=1e-10)
     np.testing.assert_allclose(model.class_balance_, pi, atol=1e-10)
     np.testing.assert_allclose(model.weights_, W, atol=1e-8)
@@ -453,19 +479,46 @@ def test_matrix_completion_takes_its_class_balance_from_known_labels():
 
 # ---- set votes ("one of A, B", "not C") ------------------------------------------------------
 
-def _reference_em_with_sets(L, K, members, prior, prior_diag, prior_class, iters):
+def _sets_e_step(L, A, theta, pi, covered):
+    n, m = L.shape
+    T = np.zeros((n, pi.size))
+    for i in range(n):
+        if not covered[i]:
+            T[i] = pi
+            continue
+        logp = np.log(pi).copy()
+        for j in range(m):
+            logp += np.log(theta[j, L[i, j] if L[i, j] >= 0 else A])
+        T[i] = np.exp(logp - logp.max())
+        T[i] /= T[i].sum()
+    return T
+
+
+def _reference_em_with_sets(L, K, members, prior, prior_diag, prior_class, iters, start="majority"):
     """Dawid-Skene with abstains as an outcome and set votes as more outcomes, with loops:
     output p < K is a class, K + s the set s (``members[p]`` its classes' equal shares), the
-    last the abstain; majority vote's shares (a set's weight shared) to start."""
+    last the abstain; majority vote's shares (a set's weight shared) to start, or an E-step
+    with each source's output right (naming the class) 7 times in 10."""
     n, m = L.shape
     A = members.shape[0]
     T = np.zeros((n, K))
-    for i in range(n):
-        for j in range(m):
-            if L[i, j] >= 0:
-                T[i] += members[L[i, j]]
-        T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
     covered = (L >= 0).any(axis=1)
+    if start == "majority":
+        for i in range(n):
+            for j in range(m):
+                if L[i, j] >= 0:
+                    T[i] += members[L[i, j]]
+            T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
+    else:
+        right = np.where(members > 0, 0.7, 0.3 / (A - 1))
+        right /= right.sum(axis=0, keepdims=True)
+        theta0 = np.zeros((m, A + 1, K))
+        for j in range(m):
+            voted = min(max((L[:, j] >= 0).mean(), 1e-3), 1 - 1e-3)
+            theta0[j, :A] = voted * right
+            theta0[j, A] = 1 - voted
+        T = _sets_e_step(L, A, theta0, np.full(K, 1.0 / K), covered)
+        iters -= 1                               # that E-step was the first iteration's
     for _ in range(iters + 1):
         counts = np.zeros((m, A + 1, K))
         for i in np.flatnonzero(covered):
@@ -510,7 +563,7 @@ def test_set_votes_em_equals_the_plain_numpy_reference(seed, iters):
     model = DawidSkene(prior=0.7, prior_diagonal=1.5, prior_class=0.5, max_iter=iters, tol=0.0, sets=sets)
     model.fit(L, n_classes=3)
     members = outputs_table(3, check_sets(sets, 3))
-    theta, pi = _reference_em_with_sets(L, 3, members, 0.7, 1.5, 0.5, iters)
+    theta, pi = _reference_em_with_sets(L, 3, members, 0.7, 1.5, 0.5, iters, start=model.start_)
     np.testing.assert_allclose(model.confusions_, theta, atol=1e-10)
     np.testing.assert_allclose(model.class_balance_, pi, atol=1e-10)
     S = sp.csr_matrix(np.where(L >= 0, L + 1, 0))

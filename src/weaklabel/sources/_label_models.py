@@ -8,6 +8,7 @@ votes, for one-sided labeling functions.
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -20,11 +21,53 @@ from sklearn.utils.validation import check_is_fitted
 from .._persist import SavesModel, register
 from .._validation import transactional
 from ._kernels import em_step, lift_pass, posterior_pass, vote_winners, weighted_votes
-from ._votes import check_gold, check_sets, check_votes, outputs_table
+from ._votes import Votes, check_gold, check_sets, check_votes, outputs_table
 
-__all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "held_out_vote_score"]
+__all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "held_out_vote_score", "LabelModelWarning"]
 
 _NO_PARAMS = np.zeros((1, 1, 1))      # em_step's parameters when it starts from majority vote
+
+#: a fit has collapsed when it puts at least this share of the covered rows in one class...
+COLLAPSE_SHARE = 0.95
+#: ...while majority vote puts at most this share of them in that class
+MAJORITY_SHARE = 0.8
+#: rows per chunk when a check walks the posteriors (memory O(chunk x classes))
+_CHUNK = 1 << 16
+#: rows of the fitted votes that score the EM starts (evenly spaced when there are more)
+_SELECTION_ROWS = 20_000
+
+
+class LabelModelWarning(UserWarning):
+    """A label model's fit that should not be trusted as it is: its posteriors put almost
+    every covered row in one class while majority vote does not (see ``on_collapse``).
+    """
+
+
+def _row_range(votes, a, b):
+    """The votes of rows ``a:b`` as a :class:`Votes` (views, no copy)."""
+    lo, hi = votes.indptr[a], votes.indptr[b]
+    return Votes(b - a, votes.n_sources, votes.indptr[a:b + 1] - lo, votes.src[lo:hi], votes.cls[lo:hi])
+
+
+def _winner_counts(P):
+    """How many rows each class wins in ``P`` (a tie split equally among its classes)."""
+    top = P >= P.max(axis=1, keepdims=True) - 1e-12
+    return (top / top.sum(axis=1, keepdims=True)).sum(axis=0)
+
+
+def _vote_shares(votes, members, K, weights=None):
+    """Each row's (weighted) votes per class; a set vote spread over its classes."""
+    P = np.zeros((votes.n_rows, K))
+    w = np.ones(votes.n_sources) if weights is None else weights
+    weighted_votes(votes.indptr, votes.src, votes.cls, w, members, P)
+    return P
+
+
+def _spread_rows(votes, n):
+    """At most ``n`` rows of ``votes``, evenly spaced (all of them when there are fewer)."""
+    if votes.n_rows <= n:
+        return votes
+    return votes.rows(np.linspace(0, votes.n_rows - 1, n).astype(np.int64))
 
 
 class _LabelModel(SavesModel, BaseEstimator):
@@ -90,10 +133,13 @@ class _LabelModel(SavesModel, BaseEstimator):
             self.n_classes_, self.n_sources_ = K, votes.n_sources
             self._n_seen, self._t = 0.0, 0
             self._init_running(votes.n_sources, K)
+            self.collapsed_, self._majority_balance, self.start_ = False, np.full(K, 1.0 / K), "majority"
         stats = self._chunk_stats(votes, gold, K, first)
         if n_rows > 0:
             self._set_running(self._stepwise(self._running(), stats, n_rows))
         self._after_chunk(votes, stats)
+        if votes.covered.any():
+            self._guard(votes, K)
         return self
 
     def _stepwise(self, running, chunk, n_rows):
@@ -105,7 +151,7 @@ class _LabelModel(SavesModel, BaseEstimator):
         self._t += 1
         return tuple((1 - step) * r + step * c / n_rows for r, c in zip(running, chunk))
 
-    def predict(self, L):
+    def predict(self, L, *, abstain=False):
         """The most probable class of each row (ties to the larger class balance, then the
         lower index).
 
@@ -113,19 +159,31 @@ class _LabelModel(SavesModel, BaseEstimator):
         ----------
         L : array-like of int of shape (n_rows, n_sources), or sparse matrix
             Votes, as :func:`weaklabel.sources.check_votes` reads them.
+        abstain : bool, default=False
+            Return -1 for the rows without any vote (``False``: they get the class
+            balance's most probable class).
 
         Returns
         -------
         y : ndarray of int of shape (n_rows,)
-            The predicted classes.
+            The predicted classes, -1 where the model abstains.
         """
-        P = self.predict_proba(L)
-        return np.argmax(P + 1e-9 * self.class_balance_[None, :], axis=1)
+        votes, K = self._check(L, reset=False)
+        return self._predict(votes, K, abstain)
+
+    def _predict(self, votes, K, abstain):
+        pred = np.argmax(self._proba(votes, K) + 1e-9 * self.class_balance_[None, :], axis=1)
+        if abstain:
+            pred[~votes.covered] = -1
+        return pred
 
     def score(self, L, y=None):
-        """Accuracy of :meth:`predict` on the rows whose label is known; without labels,
-        :func:`held_out_vote_score` (how well the model predicts each vote from the
+        """Accuracy of :meth:`predict` on the rows with a vote and a known label; without
+        labels, :func:`held_out_vote_score` (how well the model predicts each vote from the
         others), so that ``GridSearchCV(model, grid).fit(L)`` selects without a label.
+
+        Rows without any vote are left out: a label model knows nothing of them but the
+        class balance (an end model labels them).
 
         Parameters
         ----------
@@ -137,16 +195,17 @@ class _LabelModel(SavesModel, BaseEstimator):
         Returns
         -------
         score : float
-            Accuracy on the rows with a known label; without ``y``, the held-out vote
-            score.
+            Accuracy on the covered rows with a known label; without ``y``, the held-out
+            vote score.
         """
         if y is None:
             return held_out_vote_score(self, L)
-        pred = self.predict(L)
+        votes, K = self._check(L, reset=False)
+        pred = self._predict(votes, K, False)
         g = check_gold(y, pred.size, self.n_classes_)
-        known = g >= 0
+        known = (g >= 0) & votes.covered
         if not known.any():
-            raise ValueError("y holds no known label (every entry is -1); nothing to score.")
+            raise ValueError("no row of L has both a vote and a known label in y (-1 = unknown); nothing to score.")
         return float(np.mean(pred[known] == g[known]))
 
     def predict_proba(self, L):
@@ -161,10 +220,91 @@ class _LabelModel(SavesModel, BaseEstimator):
         -------
         P : ndarray of shape (n_rows, n_classes)
             One row of class probabilities per row of votes (for :class:`MajorityVote`,
-            each class's share of the row's weighted votes).
+            each class's share of the row's weighted votes; for a model whose fit
+            collapsed, with ``on_collapse="majority"``, majority vote's shares).
         """
         votes, K = self._check(L, reset=False)
         return self._proba(votes, K)
+
+    # ---- the collapse guard (every label model fitted by EM or from overlaps) --------------
+
+    def _proba(self, votes, K):
+        if getattr(self, "collapsed_", False) and self.on_collapse == "majority":
+            P = _vote_shares(votes, self._members(K), K)
+            total = P.sum(axis=1, keepdims=True)
+            return np.where(total > 0, P / np.where(total > 0, total, 1.0), self._majority_balance[None, :])
+        return self._model_proba(votes, K)
+
+    def _collapse(self, votes, K):
+        """``(class, the model's share, majority vote's share, majority vote's winners)`` over
+        the covered rows of ``votes``: the class the model's posteriors put most rows in.
+        """
+        members = self._members(K)
+        own, majority = np.zeros(K), np.zeros(K)
+        for a in range(0, votes.n_rows, _CHUNK):
+            sub = _row_range(votes, a, min(a + _CHUNK, votes.n_rows))
+            cov = sub.covered
+            if cov.any():
+                own += _winner_counts(self._model_proba(sub, K)[cov])
+                majority += _winner_counts(_vote_shares(sub, members, K)[cov])
+        n = max(own.sum(), 1.0)
+        c = int(np.argmax(own))
+        return c, own[c] / n, majority[c] / n, majority
+
+    def _guard(self, votes, K):
+        """Check the fit against majority vote; warn (and fall back, with
+        ``on_collapse="majority"``) when it has collapsed onto one class.
+        """
+        c, share, mv_share, winners = self._collapse(votes, K)
+        self._majority_balance = (winners + 1.0) / (winners.sum() + K)
+        self.collapsed_ = bool(winners.sum() > 0 and share >= COLLAPSE_SHARE and mv_share <= MAJORITY_SHARE)
+        if self.collapsed_:
+            then = ("its posteriors are replaced by majority vote's (on_collapse='majority')"
+                    if self.on_collapse == "majority" else "its posteriors are kept (on_collapse='warn')")
+            warnings.warn(f"{type(self).__name__} put {share:.1%} of the covered rows in class {c}, where majority "
+                          f"vote puts {mv_share:.1%}: the fit collapsed onto one class; {then}. One-sided sources "
+                          "(one class or abstain) often cause it: see the user guide on several weak sources.",
+                          LabelModelWarning, stacklevel=4)
+
+    def _select(self, fits, votes, gold, K):
+        """The start to keep: the best on the known labels' accuracy where some rows are
+        labelled, else on the held-out vote score (label-free), collapsed starts last.
+        """
+        sample = _spread_rows(votes, _SELECTION_ROWS)
+        labelled = np.flatnonzero((gold >= 0) & votes.covered)
+        scores = []
+        for fit in fits:
+            self._apply(fit)
+            c, share, mv_share, winners = self._collapse(sample, K)
+            collapsed = winners.sum() > 0 and share >= COLLAPSE_SHARE and mv_share <= MAJORITY_SHARE
+            try:
+                vote_score = _held_out_score(sample, lambda v: self._model_proba(v, K), self._members(K) > 0)
+            except ValueError:              # no row with two votes: the starts tie on it
+                vote_score = 0.0
+            accuracy = 0.0
+            if labelled.size:
+                sub = votes.rows(labelled)
+                accuracy = float(np.mean(np.argmax(self._model_proba(sub, K), axis=1) == gold[labelled]))
+            scores.append((not collapsed, accuracy, vote_score))
+        best = fits[max(range(len(fits)), key=lambda i: scores[i])]
+        self._apply(best)
+        return best
+
+    # what a model file keeps of the guard (files written before it had none: not collapsed)
+    def _guard_arrays(self):
+        return {"majority_balance": self._majority_balance}
+
+    def _guard_meta(self):
+        return {"collapsed": bool(self.collapsed_), "start": str(self.start_)}
+
+    def _set_guard(self, arrays, meta, K):
+        balance = np.asarray(arrays.get("majority_balance", np.full(K, 1.0 / K)), dtype=np.float64)
+        if balance.shape != (K,) or (balance <= 0).any() or not np.isclose(balance.sum(), 1.0, atol=1e-6):
+            raise ValueError(f"majority_balance must be {K} positive shares that sum to 1, as a fit leaves them")
+        start = meta.get("start", "majority")
+        if start not in ("majority", "prior"):
+            raise ValueError(f"start must be 'majority' or 'prior'; the file says {start!r}")
+        self._majority_balance, self.collapsed_, self.start_ = balance, bool(meta.get("collapsed", False)), start
 
 
 @register
@@ -178,6 +318,14 @@ class MajorityVote(_LabelModel):
     sets : array-like of bool of shape (n_sets, n_classes), or list of lists, default=None
         Set votes: a vote ``n_classes + s`` means "one of the classes of set ``s``" and
         shares its weight equally among them (see :func:`check_sets`).
+    tie_break : {"random", "abstain", "lowest", "prior"}, default="random"
+        How :meth:`predict` chooses among the classes tied for the most votes:
+        ``"random"`` draws one (seeded by ``random_state``, so the same votes give the same
+        labels), ``"abstain"`` returns -1 (and -1 for a row without any vote, as Snorkel's
+        ``MajorityLabelVoter``), ``"lowest"`` takes the lowest class index, ``"prior"`` the
+        class of the largest ``class_balance_`` (then the lowest index).
+    random_state : int, RandomState instance or None, default=0
+        Seeds the ``"random"`` tie-break.
 
     Attributes
     ----------
@@ -185,21 +333,67 @@ class MajorityVote(_LabelModel):
     n_sources_ : int
     class_balance_ : ndarray of shape (n_classes,)
         The share of each class among the covered rows' votes' winners (smoothed by one
-        count per class): the probabilities of a row without any vote, and the tie-break.
+        count per class): the probabilities of a row without any vote, and the ``"prior"``
+        tie-break.
 
     Examples
     --------
     >>> import numpy as np
     >>> from weaklabel.sources import MajorityVote
-    >>> L = np.array([[0, 0, -1], [1, -1, 1], [-1, -1, -1], [1, 0, 1]])
-    >>> MajorityVote().fit(L).predict(L).tolist()
-    [0, 1, 1, 1]
+    >>> L = np.array([[0, 0, -1], [1, -1, 1], [-1, -1, -1], [1, 0, -1]])
+    >>> MajorityVote(tie_break="lowest").fit(L).predict(L).tolist()
+    [0, 1, 1, 0]
+    >>> MajorityVote(tie_break="abstain").fit(L).predict(L).tolist()
+    [0, 1, -1, -1]
+    >>> MajorityVote().fit(L).predict(L, abstain=True).tolist()[2]
+    -1
     """
 
-    _parameter_constraints = {"weights": ["array-like", None], "sets": ["array-like", None]}
+    _parameter_constraints = {"weights": ["array-like", None], "sets": ["array-like", None],
+                              "tie_break": [StrOptions({"random", "abstain", "lowest", "prior"})],
+                              "random_state": ["random_state"]}
 
-    def __init__(self, *, weights=None, sets=None):
+    def __init__(self, *, weights=None, sets=None, tie_break="random", random_state=0):
         store_params(self, locals())
+
+    def predict(self, L, *, abstain=False):
+        """The class with the most (weighted) votes of each row, ties broken by ``tie_break``.
+
+        Parameters
+        ----------
+        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
+            Votes, as :func:`weaklabel.sources.check_votes` reads them.
+        abstain : bool, default=False
+            Return -1 for the rows without any vote (``False``: the class balance's most
+            probable class, or -1 with ``tie_break="abstain"``).
+
+        Returns
+        -------
+        y : ndarray of int of shape (n_rows,)
+            The predicted classes, -1 where the vote abstains.
+        """
+        votes, K = self._check(L, reset=False)
+        return self._predict(votes, K, abstain)
+
+    def _predict(self, votes, K, abstain):
+        P = self._counts(votes, K)
+        empty = ~votes.covered
+        P[empty] = self.class_balance_            # a row without a vote: the balance decides
+        top = P >= P.max(axis=1, keepdims=True) - 1e-9 * np.maximum(P.max(axis=1, keepdims=True), 1.0)
+        if self.tie_break == "random":
+            from sklearn.utils import check_random_state
+
+            key = np.where(top, check_random_state(self.random_state).random_sample(P.shape), -1.0)
+        elif self.tie_break == "lowest":
+            key = top.astype(np.float64)
+        else:
+            key = np.where(top, self.class_balance_[None, :], -1.0)
+        pred = np.argmax(key, axis=1)
+        if self.tie_break == "abstain":
+            pred[top.sum(axis=1) > 1] = -1
+        if abstain or self.tie_break == "abstain":
+            pred[empty] = -1
+        return pred
 
     def _source_weights(self, m):
         if self.weights is None:
@@ -345,6 +539,12 @@ class DawidSkene(_LabelModel):
         original model, where a missing vote says nothing and each source's confusion is
         conditioned on its having voted (for crowds, where a worker is shown only some
         items). Both fit the same ``confusions_``.
+    on_collapse : {"majority", "warn"}, default="majority"
+        What a fit does when its posteriors put almost every covered row (95 %) in one
+        class while majority vote puts at most 80 % there: both warn
+        (:class:`LabelModelWarning`, naming the class and the shares); ``"majority"``
+        then predicts majority vote's shares instead (``collapsed_`` says so), ``"warn"``
+        keeps the collapsed posteriors.
     sets : array-like of bool of shape (n_sets, n_classes), or list of lists, default=None
         Set votes: a vote ``n_classes + s`` means "one of the classes of set ``s``" ("not
         C" is every class but C). Each set is one more outcome of every source's confusion
@@ -362,6 +562,12 @@ class DawidSkene(_LabelModel):
         Of the covered rows at the last E-step.
     n_iter_ : int
     converged_ : bool
+    start_ : {"majority", "prior"}
+        The EM start kept: majority vote's posteriors, or every source believed right 7
+        times in 10 (the one with the better held-out vote score, or with known labels
+        ``y`` the better accuracy on them; a collapsed start only when both collapse).
+    collapsed_ : bool
+        Whether the fit collapsed onto one class (see ``on_collapse``).
 
     Examples
     --------
@@ -385,10 +591,11 @@ class DawidSkene(_LabelModel):
                               "tol": [Interval(Real, 0, None, closed="left")],
                               "decay": [Interval(Real, 0.5, 1, closed="right")],
                               "abstain": [StrOptions({"evidence", "ignore"})],
+                              "on_collapse": [StrOptions({"majority", "warn"})],
                               "sets": ["array-like", None]}
 
     def __init__(self, *, prior="auto", prior_diagonal="auto", prior_class=1.0, max_iter=100, tol=1e-8, decay=0.7,
-                 abstain="evidence", sets=None):
+                 abstain="evidence", on_collapse="majority", sets=None):
         store_params(self, locals())
 
     # ---- EM pieces -----------------------------------------------------------------------
@@ -470,20 +677,53 @@ class DawidSkene(_LabelModel):
         keep = votes.covered | (gold >= 0)
         if not keep.any():
             raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
-        counts, class_total, _ = self._step(votes, gold, K)
+        self.n_classes_, self.n_sources_ = K, votes.n_sources
+        fit = self._select([self._em(votes, gold, K, start) for start in ("majority", "prior")], votes, gold, K)
+        n_cov = float(keep.sum())
+        self._s_counts, self._s_class, self._n_seen, self._t = fit["counts"] / n_cov, fit["class_total"] / n_cov, \
+            n_cov, 1
+        self._guard(votes, K)
+        return self
+
+    def _em(self, votes, gold, K, start):
+        """EM from ``start`` ("majority": majority vote's posteriors; "prior": every source
+        right 7 times in 10, its abstain rate the same for every class); the fit as a dict.
+        """
+        if start == "majority":
+            counts, class_total, _ = self._step(votes, gold, K)
+            params = self._m_step(counts, class_total)
+        else:
+            params = self._believed(votes, K)
         ll_prev, converged, it = -np.inf, False, 0
         for it in range(1, self.max_iter + 1):
-            counts, class_total, ll = self._step(votes, gold, K, *self._m_step(counts, class_total))
+            counts, class_total, ll = self._step(votes, gold, K, *params)
+            params = self._m_step(counts, class_total)
             if np.isfinite(ll_prev) and abs(ll - ll_prev) < self.tol * max(abs(ll_prev), 1.0):
                 converged = True
                 break
             ll_prev = ll
-        n_cov = float(keep.sum())
-        self.n_classes_, self.n_sources_ = K, votes.n_sources
-        self.confusions_, self.class_balance_ = self._m_step(counts, class_total)
-        self._s_counts, self._s_class, self._n_seen, self._t = counts / n_cov, class_total / n_cov, n_cov, 1
-        self.log_likelihood_, self.n_iter_, self.converged_ = float(ll), it, converged
-        return self
+        return {"confusions": params[0], "class_balance": params[1], "counts": counts, "class_total": class_total,
+                "log_likelihood": float(ll), "n_iter": it, "converged": converged, "start": start}
+
+    def _believed(self, votes, K):
+        """The "prior" start's parameters: each source's vote right 7 times in 10 (the rest
+        spread over its other outputs), its abstain rate as observed, a uniform balance.
+        """
+        members = self._members(K) > 0
+        A = members.shape[0]
+        right = np.where(members, 0.7, 0.3 / max(A - 1, 1))
+        right /= right.sum(axis=0, keepdims=True)
+        voted = np.bincount(votes.src, minlength=votes.n_sources) / max(votes.n_rows, 1)
+        voted = np.clip(voted, 1e-3, 1 - 1e-3)
+        theta = np.empty((votes.n_sources, A + 1, K))
+        theta[:, :A, :] = voted[:, None, None] * right[None]
+        theta[:, A, :] = 1.0 - voted[:, None]
+        return theta, np.full(K, 1.0 / K)
+
+    def _apply(self, fit):
+        self.confusions_, self.class_balance_ = fit["confusions"], fit["class_balance"]
+        self.log_likelihood_, self.n_iter_, self.converged_ = fit["log_likelihood"], fit["n_iter"], fit["converged"]
+        self.start_ = fit["start"]
 
     # ---- partial_fit: stepwise EM over (expected counts, class totals) -------------------
 
@@ -506,7 +746,7 @@ class DawidSkene(_LabelModel):
         _, ll = self._posteriors(votes, self.confusions_, self.class_balance_)
         self.log_likelihood_, self.n_iter_, self.converged_ = float(ll), self._t, False
 
-    def _proba(self, votes, K):
+    def _model_proba(self, votes, K):
         return self._posteriors(votes, self.confusions_, self.class_balance_)[0]
 
     @classmethod
@@ -517,15 +757,16 @@ class DawidSkene(_LabelModel):
         m = shapes.get("confusions", (-1,))[0]
         n_out = K + len(params.get("sets") or ()) + 1            # classes, set votes, the abstain
         return {"confusions": ("f", (m, n_out, K), True), "class_balance": ("f", (K,), True),
-                "s_counts": ("f", (m, n_out, K), True), "s_class": ("f", (K,), True)}
+                "s_counts": ("f", (m, n_out, K), True), "s_class": ("f", (K,), True),
+                "majority_balance": ("f", (K,), False)}
 
     def _state_arrays(self):
         return {"confusions": self.confusions_, "class_balance": self.class_balance_, "s_counts": self._s_counts,
-                "s_class": self._s_class}
+                "s_class": self._s_class, **self._guard_arrays()}
 
     def _state_meta(self):
         return {"n_seen": float(self._n_seen), "t": int(self._t), "log_likelihood": float(self.log_likelihood_),
-                "n_iter": int(self.n_iter_), "converged": bool(self.converged_)}
+                "n_iter": int(self.n_iter_), "converged": bool(self.converged_), **self._guard_meta()}
 
     def _set_state(self, arrays, meta):
         theta = np.asarray(arrays["confusions"], dtype=np.float64)
@@ -548,6 +789,7 @@ class DawidSkene(_LabelModel):
         self._n_seen, self._t = float(meta["n_seen"]), int(meta["t"])
         self.log_likelihood_, self.n_iter_ = float(meta["log_likelihood"]), int(meta["n_iter"])
         self.converged_ = bool(meta["converged"])
+        self._set_guard(arrays, meta, K)
 
 
 @register
@@ -586,6 +828,12 @@ class PrecisionVote(_LabelModel):
         ``fit`` stops when no precision moves by more than ``tol``.
     decay : float in (0.5, 1], default=0.7
         The stepwise EM step's decay in ``partial_fit``.
+    on_collapse : {"majority", "warn"}, default="majority"
+        What a fit does when its posteriors put almost every covered row (95 %) in one
+        class while majority vote puts at most 80 % there: both warn
+        (:class:`LabelModelWarning`, naming the class and the shares); ``"majority"``
+        then predicts majority vote's shares instead (``collapsed_`` says so), ``"warn"``
+        keeps the collapsed posteriors.
 
     Attributes
     ----------
@@ -601,6 +849,12 @@ class PrecisionVote(_LabelModel):
         How many votes for each class each source cast in the rows fitted.
     n_iter_ : int
     converged_ : bool
+    start_ : {"majority", "prior"}
+        The EM start kept: majority vote's shares, or every precision at the prior's mean
+        (the one with the better held-out vote score, or with known labels ``y`` the better
+        accuracy on them; a collapsed start only when both collapse).
+    collapsed_ : bool
+        Whether the fit collapsed onto one class (see ``on_collapse``).
 
     See Also
     --------
@@ -632,9 +886,11 @@ class PrecisionVote(_LabelModel):
                               "prior_class": [Interval(Real, 0, None, closed="neither")],
                               "max_iter": [Interval(Integral, 1, None, closed="left")],
                               "tol": [Interval(Real, 0, None, closed="left")],
-                              "decay": [Interval(Real, 0.5, 1, closed="right")]}
+                              "decay": [Interval(Real, 0.5, 1, closed="right")],
+                              "on_collapse": [StrOptions({"majority", "warn"})]}
 
-    def __init__(self, *, prior_right=5.0, prior_wrong=2.0, prior_class=1.0, max_iter=200, tol=1e-7, decay=0.7):
+    def __init__(self, *, prior_right=5.0, prior_wrong=2.0, prior_class=1.0, max_iter=200, tol=1e-7, decay=0.7,
+                 on_collapse="majority"):
         store_params(self, locals())
 
     # ---- EM pieces -----------------------------------------------------------------------
@@ -693,24 +949,42 @@ class PrecisionVote(_LabelModel):
         gold = check_gold(y, votes.n_rows, K)
         if not (votes.covered | (gold >= 0)).any():
             raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
-        stats = self._step(votes, gold, K)
-        a_prev, converged, it = None, False, 0
-        for it in range(1, self.max_iter + 1):
-            a, pi, W = self._m_step(*stats)
-            stats = self._step(votes, gold, K, W, pi, total=stats[1])
-            if a_prev is not None and np.abs(a - a_prev).max() < self.tol:
-                converged = True
-                break
-            a_prev = a
-        right, total, class_total = stats
-        n_cov = float((votes.covered | (gold >= 0)).sum())
         self.n_classes_, self.n_sources_ = K, votes.n_sources
+        total = _vote_totals(votes, K)
+        fit = self._select([self._em(votes, gold, K, total, start) for start in ("majority", "prior")], votes, gold, K)
+        right, class_total = fit["right"], fit["class_total"]
+        n_cov = float((votes.covered | (gold >= 0)).sum())
         self.n_votes_ = total
         self._s_right, self._s_total, self._s_class = right / n_cov, total / n_cov, class_total / n_cov
         self._n_seen, self._t = n_cov, 1
         self._publish(self._s_right * n_cov, self._s_total * n_cov, self._s_class * n_cov)   # as load does
-        self.n_iter_, self.converged_ = it, converged
+        self._guard(votes, K)
         return self
+
+    def _em(self, votes, gold, K, total, start):
+        """EM from ``start`` ("majority": majority vote's shares; "prior": every precision
+        at the prior's mean, a uniform balance); the fit as a dict.
+        """
+        if start == "majority":
+            stats = self._step(votes, gold, K, total=total)
+        else:
+            a0 = float(self.prior_right) / (float(self.prior_right) + float(self.prior_wrong))
+            pi0 = np.full(K, 1.0 / K)
+            stats = self._step(votes, gold, K, _lift(np.full((votes.n_sources, K), a0), pi0), pi0, total=total)
+        a_prev, converged, it = None, False, 0
+        for it in range(1, self.max_iter + 1):
+            a, pi, W = self._m_step(*stats)
+            stats = self._step(votes, gold, K, W, pi, total=total)
+            if a_prev is not None and np.abs(a - a_prev).max() < self.tol:
+                converged = True
+                break
+            a_prev = a
+        return {"right": stats[0], "total": total, "class_total": stats[2], "n_iter": it, "converged": converged,
+                "start": start}
+
+    def _apply(self, fit):
+        self._publish(fit["right"], fit["total"], fit["class_total"])
+        self.n_iter_, self.converged_, self.start_ = fit["n_iter"], fit["converged"], fit["start"]
 
     # ---- partial_fit: stepwise EM over (right votes, votes, class totals) ----------------
 
@@ -734,7 +1008,7 @@ class PrecisionVote(_LabelModel):
         self._publish(self._s_right * n_eff, self._s_total * n_eff, self._s_class * n_eff)
         self.n_iter_, self.converged_ = self._t, False
 
-    def _proba(self, votes, K):
+    def _model_proba(self, votes, K):
         return self._posteriors(votes, self.weights_, self.class_balance_)
 
     @classmethod
@@ -744,15 +1018,16 @@ class PrecisionVote(_LabelModel):
         K = length(shapes, "class_balance")
         m = shapes.get("s_right", (-1,))[0]
         return {"s_right": ("f", (m, K), True), "s_total": ("f", (m, K), True), "s_class": ("f", (K,), True),
-                "n_votes": ("f", (m, K), True), "class_balance": ("f", (K,), True)}
+                "n_votes": ("f", (m, K), True), "class_balance": ("f", (K,), True),
+                "majority_balance": ("f", (K,), False)}
 
     def _state_arrays(self):
         return {"s_right": self._s_right, "s_total": self._s_total, "s_class": self._s_class,
-                "n_votes": self.n_votes_, "class_balance": self.class_balance_}
+                "n_votes": self.n_votes_, "class_balance": self.class_balance_, **self._guard_arrays()}
 
     def _state_meta(self):
         return {"n_seen": float(self._n_seen), "t": int(self._t), "n_iter": int(self.n_iter_),
-                "converged": bool(self.converged_)}
+                "converged": bool(self.converged_), **self._guard_meta()}
 
     def _set_state(self, arrays, meta):
         s_right, s_total, s_class, n_votes = (np.asarray(arrays[k], dtype=np.float64)
@@ -770,6 +1045,7 @@ class PrecisionVote(_LabelModel):
         self.n_iter_, self.converged_ = int(meta["n_iter"]), bool(meta["converged"])
         n_eff = max(self._n_seen, 1.0)
         self._publish(s_right * n_eff, s_total * n_eff, s_class * n_eff)
+        self._set_guard(arrays, meta, K)
 
 
 def _vote_totals(votes, K):
@@ -786,6 +1062,9 @@ def held_out_vote_score(model, L):
     row: a model that weighs the sources well predicts the held-out votes well. Higher is
     better. It needs only ``predict_proba``, so it compares label models and their
     hyper-parameters on held-out votes (it is what ``score(L)`` returns without labels).
+    A model whose posteriors on ``L`` put almost every covered row in one class while
+    majority vote does not (a collapsed fit, see ``on_collapse``) scores ``-inf``, so that
+    a selection never prefers it.
 
     Parameters
     ----------
@@ -797,7 +1076,8 @@ def held_out_vote_score(model, L):
     Returns
     -------
     score : float
-        ``mean log P(class voted | the row's other votes)``, floored at ``log 1e-12``.
+        ``mean log P(class voted | the row's other votes)``, floored at ``log 1e-12``;
+        ``-inf`` for a collapsed model.
 
     Examples
     --------
@@ -809,21 +1089,39 @@ def held_out_vote_score(model, L):
     >>> bool(held_out_vote_score(PrecisionVote().fit(L), L) > held_out_vote_score(MajorityVote().fit(L), L))
     True
     """
-    votes, _ = check_votes(L, n_classes=model.n_classes_, n_sources=model.n_sources_,
-                           sets=model._sets(model.n_classes_))
+    K = model.n_classes_
+    votes, _ = check_votes(L, n_classes=K, n_sources=model.n_sources_, sets=model._sets(K))
+    members = model._members(K)
+    if not isinstance(model, MajorityVote):
+        own, majority = np.zeros(K), np.zeros(K)
+        for a in range(0, votes.n_rows, _CHUNK):
+            sub = _row_range(votes, a, min(a + _CHUNK, votes.n_rows))
+            cov = sub.covered
+            if cov.any():
+                own += _winner_counts(model._proba(sub, K)[cov])
+                majority += _winner_counts(_vote_shares(sub, members, K)[cov])
+        c, n = int(np.argmax(own)), max(own.sum(), 1.0)
+        if majority.sum() > 0 and own[c] / n >= COLLAPSE_SHARE and majority[c] / n <= MAJORITY_SHARE:
+            return -np.inf
+    return _held_out_score(votes, lambda v: model._proba(v, K), members > 0)
+
+
+def _held_out_score(votes, proba, members):
+    """``mean log P(vote | the row's other votes)`` over the votes of rows with two votes or
+    more; ``proba`` maps :class:`Votes` to posteriors, ``members[p]`` the classes output
+    ``p`` names.
+    """
     counts = np.diff(votes.indptr)
     rows = np.repeat(np.arange(votes.n_rows), counts)
     held = np.flatnonzero(counts[rows] >= 2)            # the votes to predict
     if held.size == 0:
         raise ValueError("L has no row with two votes or more: no vote can be predicted from the others.")
-    # one new row per held-out vote: the other votes of its row
-    sizes = counts[rows[held]] - 1
-    indptr = np.concatenate([[0], np.cumsum(sizes)])
-    take = np.concatenate([np.delete(np.arange(votes.indptr[rows[h]], votes.indptr[rows[h] + 1]),
-                                     h - votes.indptr[rows[h]]) for h in held])
-    members = model._members(model.n_classes_) > 0      # the classes each output names
-    M = sp.csr_matrix((votes.cls[take] + 1, votes.src[take], indptr), shape=(held.size, votes.n_sources))
-    P = model.predict_proba(M)
+    size = counts[rows[held]]                           # the size of each held vote's row
+    first = np.cumsum(size) - size
+    take = np.repeat(votes.indptr[rows[held]], size) + np.arange(size.sum()) - np.repeat(first, size)
+    take = take[take != np.repeat(held, size)]          # one new row per held vote: the rest of its row
+    indptr = np.concatenate([[0], np.cumsum(size - 1)]).astype(np.int64)
+    P = proba(Votes(int(held.size), votes.n_sources, indptr, votes.src[take], votes.cls[take]))
     prob = (P * members[votes.cls[held]]).sum(axis=1)      # P(the class voted, or one of the set voted)
     return float(np.mean(np.log(np.maximum(prob, 1e-12))))
 

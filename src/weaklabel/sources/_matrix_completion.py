@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment, minimize
 from .._validation import store_params
-from .._validation import Interval
+from .._validation import Interval, StrOptions
 
 from .._persist import register
 from .._validation import transactional
@@ -64,6 +64,11 @@ class MatrixCompletion(_LabelModel):
         Most L-BFGS-B iterations.
     dependencies : array-like of int of shape (n_pairs, 2), default=None
         Pairs of sources ``(j, k)`` known to depend on each other beyond the true class.
+    on_collapse : {"majority", "warn"}, default="majority"
+        What a fit does when its posteriors put almost every covered row (95 %) in one
+        class while majority vote puts at most 80 % there: both warn
+        (:class:`LabelModelWarning`); ``"majority"`` then predicts majority vote's shares
+        instead (``collapsed_`` says so), ``"warn"`` keeps the collapsed posteriors.
 
     Attributes
     ----------
@@ -76,6 +81,8 @@ class MatrixCompletion(_LabelModel):
         Rows whose overlaps ``O`` holds.
     loss_ : float
         The objective at the end of the fit.
+    collapsed_ : bool
+        Whether the fit collapsed onto one class (see ``on_collapse``).
 
     Examples
     --------
@@ -98,9 +105,11 @@ class MatrixCompletion(_LabelModel):
                               "prec_init": [Interval(Real, 0, 1, closed="neither")],
                               "l2": [Interval(Real, 0, None, closed="left")],
                               "max_iter": [Interval(Integral, 1, None, closed="left")],
-                              "dependencies": ["array-like", None]}
+                              "dependencies": ["array-like", None],
+                              "on_collapse": [StrOptions({"majority", "warn"})]}
 
-    def __init__(self, *, class_balance=None, prec_init=0.7, l2=0.03, max_iter=500, dependencies=None):
+    def __init__(self, *, class_balance=None, prec_init=0.7, l2=0.03, max_iter=500, dependencies=None,
+                 on_collapse="majority"):
         store_params(self, locals())
 
     def _balance(self, K, gold_counts=None):
@@ -210,6 +219,8 @@ class MatrixCompletion(_LabelModel):
         self._gold_counts = np.bincount(gold[gold >= 0], minlength=K).astype(np.float64)
         self.n_classes_, self.n_sources_ = K, votes.n_sources
         self._publish(K, votes.n_sources)
+        self.start_ = "prior"
+        self._guard(votes, K)
         return self
 
     @transactional
@@ -239,6 +250,7 @@ class MatrixCompletion(_LabelModel):
             self._O_sum, self.n_rows_ = np.zeros((votes.n_sources * K,) * 2), 0
             self._gold_counts = np.zeros(K)
             self.n_classes_, self.n_sources_ = K, votes.n_sources
+            self.collapsed_, self._majority_balance, self.start_ = False, np.full(K, 1.0 / K), "prior"
         self._O_sum = self._O_sum + self._overlaps(votes, K)
         self._gold_counts = self._gold_counts + np.bincount(gold[gold >= 0], minlength=K)
         self.n_rows_ += int(votes.n_rows)
@@ -247,9 +259,11 @@ class MatrixCompletion(_LabelModel):
         else:
             self.mu_, self.loss_ = np.full((votes.n_sources, K, K), 1.0 / K), 0.0
             self.class_balance_ = self._balance(K, self._gold_counts)
+        if votes.covered.any():
+            self._guard(votes, K)
         return self
 
-    def _proba(self, votes, K):
+    def _model_proba(self, votes, K):
         rows = np.repeat(np.arange(votes.n_rows), np.diff(votes.indptr))
         log_mu = np.log(np.clip(self.mu_, 1e-6, 1.0))
         S = np.tile(np.log(self.class_balance_), (votes.n_rows, 1))
@@ -264,15 +278,16 @@ class MatrixCompletion(_LabelModel):
 
         K, m = count(state, "n_classes"), count(state, "n_sources")
         return {"O_sum": ("f", (m * K, m * K), True), "mu": ("f", (m, K, K), True),
-                "class_balance": ("f", (K,), True), "gold_counts": ("f", (K,), True)}
+                "class_balance": ("f", (K,), True), "gold_counts": ("f", (K,), True),
+                "majority_balance": ("f", (K,), False)}
 
     def _state_arrays(self):
         return {"O_sum": self._O_sum, "mu": self.mu_, "class_balance": self.class_balance_,
-                "gold_counts": self._gold_counts}
+                "gold_counts": self._gold_counts, **self._guard_arrays()}
 
     def _state_meta(self):
         return {"n_classes": int(self.n_classes_), "n_sources": int(self.n_sources_), "n_rows": int(self.n_rows_),
-                "loss": float(self.loss_)}
+                "loss": float(self.loss_), **self._guard_meta()}
 
     def _set_state(self, arrays, meta):
         K, m = int(meta["n_classes"]), int(meta["n_sources"])
@@ -289,3 +304,4 @@ class MatrixCompletion(_LabelModel):
         self._O_sum, self.mu_, self.class_balance_, self._gold_counts = O_sum, mu, pi, gold_counts
         self.n_classes_, self.n_sources_, self.n_rows_ = K, m, int(meta["n_rows"])
         self.loss_ = float(meta["loss"])
+        self._set_guard(arrays, meta, K)
