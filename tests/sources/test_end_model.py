@@ -71,3 +71,25 @@ def test_bad_calls_leave_the_model_unchanged():
     model.set_params(target="weighted")
     with pytest.raises(ValueError, match="fitted with 4"):
         model.score(X, L[:, :3])
+
+
+def test_end_model_trains_on_sparse_tfidf_without_densifying_and_scores_true_labels():
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from weaklabel.sources import apply_lfs, keyword
+
+    rng = np.random.RandomState(0)
+    y = rng.randint(0, 2, 2000)
+    pos, neg = ["free", "cash", "win", "offer"], ["meeting", "report", "team", "lunch"]
+    texts = [" ".join(rng.choice(pos if c else neg, 2)) + " " + " ".join(f"w{k}" for k in rng.randint(0, 500, 6))
+             for c in y]
+    L = apply_lfs([keyword(["free", "cash"], 1), keyword(["win"], 1), keyword(["meeting", "team"], 0),
+                   keyword(["report"], 0)], texts)
+    X = TfidfVectorizer().fit_transform(texts)
+    model = EndModel().fit(X, L)                             # CSR in, never densified
+    assert model.score(X, y) > 0.95                          # accuracy on the true labels
+    assert model.score(X, y) == np.mean(model.predict(X) == y)
+    assert 0.9 < model.score(X, L) <= 1.0                     # votes: agreement with the label model
+    with pytest.raises(ValueError, match="X has 10 rows but the votes y have 2000"):
+        model.fit(X[:10], L)
+    assert model.score(X, y) > 0.95                          # the failed fit left it as it was

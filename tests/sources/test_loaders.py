@@ -52,7 +52,7 @@ def test_crowds_load_as_sparse_votes(name, shape, answers, K):
 
 
 def test_unknown_and_missing_sets_are_one_line(tmp_path, monkeypatch):
-    with pytest.raises(ValueError, match="unknown vote set 'imdb'; known: youtube, sms, trec"):
+    with pytest.raises(ValueError, match="unknown vote set 'imdb': neither a staged set \(youtube, sms, trec\) nor a folder"):
         load_votes("imdb")
     with pytest.raises(ValueError, match="unknown crowd set"):
         load_crowd("cats")

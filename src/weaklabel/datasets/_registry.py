@@ -349,6 +349,49 @@ def _to_dataset(name, spec, a):
                    files=spec.files)
 
 
+def load_mat(path):
+    """Load a user's candidate-label ``.mat`` file, as the partial-label literature ships them.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A MATLAB file holding ``data`` (samples x features), ``partial_target`` (the
+        candidate sets, labels x samples or samples x labels, dense or sparse, non-zero =
+        candidate) and optionally ``target`` (the true labels, one-hot, same layout).
+
+    Returns
+    -------
+    Dataset
+        ``X_train``, ``S_train`` (a :class:`~weaklabel.labels.CandidateSets`) and
+        ``y_train`` (-1 where the file gives no target, or everywhere without ``target``).
+
+    Raises
+    ------
+    FileNotFoundError
+        When ``path`` does not exist.
+    ValueError
+        A file scipy cannot read, a missing array, shapes that do not fit ``data``, or an
+        empty candidate set.
+
+    Examples
+    --------
+    >>> from weaklabel.datasets import load_mat  # doctest: +SKIP
+    >>> d = load_mat("lost.mat")                  # doctest: +SKIP
+    >>> d.X_train.shape, d.S_train.mask.shape     # doctest: +SKIP
+    ((1122, 108), (1122, 16))
+    """
+    import os
+
+    from ..labels import CandidateSets
+
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no candidate-label file at {os.fspath(path)!r}.")
+    X, y, P = read_candidate_mat(path)
+    classes = np.arange(P.shape[1])
+    return Dataset(name=os.path.basename(os.fspath(path)), X_train=X, y_train=y, S_train=CandidateSets(P, classes),
+                   classes=classes, description=f"read from {os.fspath(path)}", files=(os.fspath(path),))
+
+
 # ---- readers ---------------------------------------------------------------------------
 
 def _open_text(path):
@@ -417,13 +460,14 @@ def _tfidf(train_docs, test_docs, min_df):
     return vec.fit_transform(train_docs).tocsr(), vec.transform(test_docs).tocsr()
 
 
-def _read_newsgroups(paths, min_df):
-    """The bydate tarball: ``20news-bydate-{train,test}/<group>/<id>``, latin-1 text."""
+def _newsgroup_docs(path):
+    """The bydate tarball's posts: ``20news-bydate-{train,test}/<group>/<id>``, latin-1 text;
+    ``(docs, group names)`` per part."""
     import tarfile
 
     docs = {"train": [], "test": []}
     labels = {"train": [], "test": []}
-    with tarfile.open(paths[0], mode="r:xz") as tar:
+    with tarfile.open(path, mode="r:xz") as tar:
         for member in tar:
             if not member.isfile():
                 continue
@@ -434,24 +478,34 @@ def _read_newsgroups(paths, min_df):
             part = split.rsplit("-", 1)[-1]
             docs[part].append(tar.extractfile(member).read().decode("latin-1"))
             labels[part].append(parts[-2])
-    groups = sorted(set(labels["train"]))
-    X_train, X_test = _tfidf(docs["train"], docs["test"], min_df)
-    return {"X_train": X_train, "y_train": np.searchsorted(groups, labels["train"]).astype(np.int64),
-            "X_test": X_test, "y_test": np.searchsorted(groups, labels["test"]).astype(np.int64)}
+    return docs, labels
 
 
-def _read_r8(paths, min_df):
-    """Cardoso-Cachopo's format: one ``label<TAB>text`` line per document."""
+def _r8_docs(paths):
+    """Cardoso-Cachopo's format: one ``label<TAB>text`` line per document; ``(docs, labels)``
+    per part."""
     docs, labels = {}, {}
     for part, p in zip(("train", "test"), paths):
         with _open_text(p) as fh:
             rows = [line.rstrip("\n").split("\t", 1) for line in fh if line.strip()]
         labels[part] = [r[0] for r in rows]
         docs[part] = [r[1] if len(r) > 1 else "" for r in rows]
+    return docs, labels
+
+
+def _text_arrays(docs, labels, min_df):
     names = sorted(set(labels["train"]))
     X_train, X_test = _tfidf(docs["train"], docs["test"], min_df)
     return {"X_train": X_train, "y_train": np.searchsorted(names, labels["train"]).astype(np.int64),
             "X_test": X_test, "y_test": np.searchsorted(names, labels["test"]).astype(np.int64)}
+
+
+def _read_newsgroups(paths, min_df):
+    return _text_arrays(*_newsgroup_docs(paths[0]), min_df)
+
+
+def _read_r8(paths, min_df):
+    return _text_arrays(*_r8_docs(paths), min_df)
 
 
 def _int32_indices(X):
@@ -518,17 +572,53 @@ def _read_keel(paths):
 
 
 def _read_pll_mat(paths):
-    from scipy.io import loadmat
+    X, y, S = read_candidate_mat(paths[0])
+    return {"X_train": X, "y_train": y, "S_train": S}
 
-    m = loadmat(paths[0])
-    X = m["data"]
-    X = X.toarray() if sp.issparse(X) else np.asarray(X)
-    T = m["target"]
-    P = m["partial_target"]
-    T = (T.toarray() if sp.issparse(T) else np.asarray(T)).T
-    P = (P.toarray() if sp.issparse(P) else np.asarray(P)).T
-    return {"X_train": X.astype(np.float64), "y_train": np.argmax(T, axis=1).astype(np.int64),
-            "S_train": P != 0}
+
+def read_candidate_mat(path):
+    """``(X, y, S)`` of a candidate-label ``.mat`` file of the partial-label literature:
+    ``data`` (samples x features), ``partial_target`` and ``target`` (labels x samples or
+    samples x labels, dense or sparse); ``y`` is -1 where a sample has no target.
+    """
+    from scipy.io import loadmat
+    from scipy.io.matlab import MatReadError
+
+    try:
+        m = loadmat(path)
+    except (OSError, ValueError, TypeError, NotImplementedError, MatReadError) as exc:
+        raise ValueError(f"{path} is not a MATLAB .mat file scipy can read ({type(exc).__name__}: {exc}).") from None
+    missing = [k for k in ("data", "partial_target") if k not in m]
+    if missing:
+        raise ValueError(f"{path} holds no {missing[0]!r} array; a candidate-label .mat file holds 'data', "
+                         f"'partial_target' and (optionally) 'target'; found {sorted(k for k in m if not k.startswith('_'))}.")
+
+    def dense(a):
+        return a.toarray() if sp.issparse(a) else np.asarray(a)
+
+    X = dense(m["data"]).astype(np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"{path}: 'data' must be 2-D (samples x features); got shape {X.shape}.")
+    n = X.shape[0]
+
+    def oriented(name):
+        a = dense(m[name])
+        if a.ndim != 2 or n not in a.shape:
+            raise ValueError(f"{path}: {name!r} has shape {a.shape}, with no side of the {n} samples of 'data'.")
+        return a.T if a.shape[0] != n or (a.shape[1] == n and a.shape[0] < a.shape[1]) else a
+
+    P = oriented("partial_target") != 0
+    if not P.any(axis=1).all():
+        row = int(np.flatnonzero(~P.any(axis=1))[0])
+        raise ValueError(f"{path}: sample {row} has an empty candidate set in 'partial_target'.")
+    y = np.full(n, -1, dtype=np.int64)
+    if "target" in m:
+        T = oriented("target")
+        if T.shape != P.shape:
+            raise ValueError(f"{path}: 'target' {T.shape} and 'partial_target' {P.shape} do not match.")
+        has = T.any(axis=1)
+        y[has] = np.argmax(T[has], axis=1)
+    return X, y, P
 
 
 def _read_sudoku(paths):

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from ._registry import _open_text, _resolve
+from ._registry import _newsgroup_docs, _open_text, _r8_docs, _resolve
 
-__all__ = ["VoteSet", "CrowdSet", "load_votes", "load_crowd", "VOTE_SETS", "CROWD_SETS"]
+__all__ = ["VoteSet", "CrowdSet", "TextSet", "load_votes", "load_crowd", "load_texts", "VOTE_SETS", "CROWD_SETS"]
 
 VOTE_SETS = ("youtube", "sms", "trec")
 CROWD_SETS = ("product", "duck", "dog")
@@ -166,11 +166,16 @@ def apply_rules(rules, texts):
 
 
 def load_votes(name, *, repair=True):
-    """Load a labeling-function benchmark staged in ``votes/`` (WRENCH's youtube, sms, trec).
+    """Load a labeling-function benchmark staged in ``votes/`` (WRENCH's youtube, sms, trec),
+    or a folder of one in WRENCH's layout.
 
     Parameters
     ----------
-    name : {"youtube", "sms", "trec"}
+    name : {"youtube", "sms", "trec"} or path-like
+        A staged set, or a folder holding ``train.json`` (and optionally ``valid.json``,
+        ``test.json``; each may be ``.json.xz``) in WRENCH's layout, ``{id: {"label",
+        "weak_labels", "data": {"text"}}}``, and optionally ``label.json`` (``{"0":
+        name, ...}``). A missing split is empty.
     repair : bool, default=True
         Repair the staged copies' two defects (trec's test texts, sms's validation and test
         votes; see the module's notes). ``False`` returns the files as staged.
@@ -187,8 +192,12 @@ def load_votes(name, *, repair=True):
     ValueError
         An unknown name, or a file failing its checksum.
     """
+    import os
+
     if name not in VOTE_SETS:
-        raise ValueError(f"unknown vote set {name!r}; known: {', '.join(VOTE_SETS)}.")
+        if os.path.isdir(name):
+            return _votes_folder(os.fspath(name))
+        raise ValueError(f"unknown vote set {name!r}: neither a staged set ({', '.join(VOTE_SETS)}) nor a folder.")
     files = {s: _resolve(f"votes/{name}/{s}.json.xz", name)[0] for s in _SPLITS}
     label_file, _ = _resolve(f"votes/{name}/label.json.xz", name)
     names = _read_json(label_file)
@@ -219,6 +228,64 @@ def load_votes(name, *, repair=True):
                                f"({int((new != L[s]).any(axis=1).sum())} of {len(new)} rows changed)")
                 L[s] = new
     return VoteSet(name, L, y, texts, classes, tuple(repairs))
+
+
+def _votes_folder(folder):
+    """A user's folder in WRENCH's layout (no checksums: the files are the user's)."""
+    import lzma
+    import os
+
+    def find(stem):
+        for ext in (".json", ".json.xz"):
+            p = os.path.join(folder, stem + ext)
+            if os.path.isfile(p):
+                return p
+        return None
+
+    def read(path):
+        opener = lzma.open if path.endswith(".xz") else open
+        try:
+            with opener(path, "rt", encoding="utf-8") as fh:
+                return json.load(fh)
+        except (OSError, ValueError, EOFError, lzma.LZMAError) as exc:
+            raise ValueError(f"{path} is not a JSON file ({type(exc).__name__}: {exc}).") from None
+
+    if find("train") is None:
+        raise FileNotFoundError(f"{folder} holds no train.json (or train.json.xz): not a folder in WRENCH's layout.")
+    L, y, texts, width = {}, {}, {}, None
+    for split in _SPLITS:
+        path = find(split)
+        rows = list(read(path).values()) if path else []
+        for k, r in enumerate(rows):
+            if not isinstance(r, dict) or "weak_labels" not in r:
+                raise ValueError(f"{path}: entry {k} has no 'weak_labels'; WRENCH's layout is "
+                                 '{id: {"label": int, "weak_labels": [int, ...], "data": {"text": str}}}.')
+        votes = [r["weak_labels"] for r in rows]
+        if votes and (len({len(v) for v in votes}) != 1 or (width is not None and len(votes[0]) != width)):
+            raise ValueError(f"{path}: every entry must have the same number of weak_labels "
+                             f"({width if width is not None else len(votes[0])}).")
+        width = len(votes[0]) if votes else width
+        try:
+            L[split] = np.asarray(votes, dtype=np.int64).reshape(len(votes), width or 0)
+            y[split] = np.asarray([r.get("label", -1) if r.get("label") is not None else -1 for r in rows],
+                                  dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"{path}: weak_labels and label must be integers (-1 = abstain / unknown).") from None
+        if L[split].size and L[split].min() < -1:
+            raise ValueError(f"{path}: weak_labels hold {int(L[split].min())}; classes are >= 0, -1 abstains.")
+        texts[split] = [(r.get("data") or {}).get("text", "") if isinstance(r.get("data"), dict) else "" for r in rows]
+    for split in _SPLITS:
+        L[split] = L[split].reshape(-1, width)
+    label_file = find("label")
+    top = max(int(v.max()) if v.size else -1 for v in list(L.values()) + list(y.values()))
+    if label_file:
+        names = read(label_file)
+        classes = tuple(names[str(k)] for k in range(len(names)))
+    else:
+        classes = tuple(str(k) for k in range(max(top + 1, 2)))
+    if top >= len(classes):
+        raise ValueError(f"{folder}: class {top} is voted or labelled, but label.json names {len(classes)} classes.")
+    return VoteSet(os.path.basename(os.path.normpath(folder)), L, y, texts, classes)
 
 
 def load_crowd(name):
@@ -263,6 +330,93 @@ def load_crowd(name):
     y = np.asarray([truth.get(q, -1) for q in items], dtype=np.int64)
     K = int(max(L.data.max(), y.max() + 1))
     return CrowdSet(name, L, y, np.asarray(list(items)), np.asarray(list(workers)), K)
+
+
+# ---- raw texts, for labeling functions ---------------------------------------------------
+
+TEXT_SETS = {"20news": ("text/20news-bydate.tar.xz",),
+             "reuters": ("text/r8-train-all-terms.txt.xz", "text/r8-test-all-terms.txt.xz")}
+
+
+@dataclass
+class TextSet:
+    """Raw documents with their classes, in a training and a test part.
+
+    Parameters
+    ----------
+    name : str
+        The set.
+    texts : dict of str to list of str
+        ``texts[part]``, ``part`` in ``"train"``, ``"test"``.
+    y : dict of str to ndarray of int
+        ``y[part]``: class indices into ``classes``.
+    classes : tuple of str
+        The class names, sorted.
+    """
+
+    name: str
+    texts: dict
+    y: dict
+    classes: tuple
+
+    def subset(self, classes):
+        """The documents of some classes only, re-indexed ``0 .. len(classes) - 1`` in the
+        order given.
+
+        Parameters
+        ----------
+        classes : sequence of str
+            Class names of this set.
+
+        Returns
+        -------
+        TextSet
+            The documents of those classes.
+        """
+        unknown = [c for c in classes if c not in self.classes]
+        if unknown:
+            raise ValueError(f"{self.name} has no class {unknown[0]!r}; its classes: {', '.join(self.classes)}.")
+        index = {self.classes.index(c): k for k, c in enumerate(classes)}
+        texts, y = {}, {}
+        for part in self.texts:
+            keep = [i for i, c in enumerate(self.y[part]) if int(c) in index]
+            texts[part] = [self.texts[part][i] for i in keep]
+            y[part] = np.asarray([index[int(self.y[part][i])] for i in keep], dtype=np.int64)
+        return TextSet(self.name, texts, y, tuple(classes))
+
+    def __repr__(self):
+        return (f"TextSet({self.name!r}, train={len(self.texts['train'])}, test={len(self.texts['test'])}, "
+                f"classes={len(self.classes)})")
+
+
+def load_texts(name):
+    """Load the raw documents of a staged text set, for labeling functions.
+
+    Parameters
+    ----------
+    name : {"20news", "reuters"}
+        20 Newsgroups (by date: 11,314 training and 7,532 test posts, 20 groups) or Reuters
+        R8 (5,485 and 2,189 newswire stories, 8 topics).
+
+    Returns
+    -------
+    TextSet
+        The documents and their classes.
+
+    Raises
+    ------
+    DataNotFoundError
+        Naming the missing file and the variable (WEAKLABEL_DATA) to set.
+    ValueError
+        An unknown name, or a file failing its checksum.
+    """
+    if name not in TEXT_SETS:
+        raise ValueError(f"unknown text set {name!r}; known: {', '.join(TEXT_SETS)}.")
+    paths = [_resolve(f, name)[0] for f in TEXT_SETS[name]]
+    docs, labels = _newsgroup_docs(paths[0]) if name == "20news" else _r8_docs(paths)
+    classes = tuple(sorted(set(labels["train"])))
+    y = {part: np.searchsorted(classes, labels[part]).astype(np.int64) for part in ("train", "test")}
+    return TextSet(name, docs, y, classes)
 
 
 # ---- the Open Bandit Dataset (small sample): logs/obd/{policy}/{campaign}/ -----------------

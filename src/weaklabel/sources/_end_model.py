@@ -108,8 +108,8 @@ class EndModel(ClassifierMixin, BaseEstimator):
         self._validate_params()
         votes, K = check_votes(y, n_classes=n_classes, name="y (the votes)")
         n = votes.n_rows
-        if getattr(X, "shape", (len(X),))[0] != n:
-            raise ValueError(f"X has {getattr(X, 'shape', (len(X),))[0]} rows but the votes y have {n}.")
+        if _n_rows(X) != n:
+            raise ValueError(f"X has {_n_rows(X)} rows but the votes y have {n}.")
         if not votes.covered.any():
             raise ValueError("the votes y cover no row: nothing to train the end model on.")
         estimator = clone(self.estimator) if self.estimator is not None else _default_estimator()
@@ -184,24 +184,29 @@ class EndModel(ClassifierMixin, BaseEstimator):
 
     @fill_doc
     def score(self, X, y):
-        """Agreement of the end model with the fitted label model on held-out votes, where
-        they cover a row: a score that needs no true label.
+        """Accuracy on true labels, as scikit-learn's classifiers score; or, given held-out
+        votes instead, the end model's agreement with the fitted label model (no true label).
 
-        With :class:`~sklearn.model_selection.GridSearchCV` it selects the end model's
-        hyper-parameters for a given label model. Do not use it to compare label models: a
-        label model that always says one class would agree with an end model that learnt
-        to say it.
+        With true labels ``y`` (1-D), the share of rows whose prediction is right. With votes
+        (2-D, as :meth:`fit` takes them), the share of the covered rows where the end model
+        predicts the label model's class: with
+        :class:`~sklearn.model_selection.GridSearchCV` it selects the end model's
+        hyper-parameters for a given label model without a label. Do not use the agreement
+        to compare label models: a label model that always says one class would agree with
+        an end model that learnt to say it.
 
         {rows_to_score}
-        y : array-like of int of shape (n_samples, n_sources), or sparse matrix
-            Held-out votes of the same sources.
+        y : array-like of int of shape (n_samples,), or votes of shape (n_samples, n_sources)
+            True classes, or held-out votes of the same sources (dense or sparse).
 
         Returns
         -------
         score : float
-            The share of covered rows where the end model predicts the label model's class.
+            Accuracy on ``y``, or the agreement on the covered rows of the votes.
         """
         check_is_fitted(self, "estimator_")
+        if not sp.issparse(y) and np.ndim(y) == 1:
+            return super().score(X, y)
         votes, _ = check_votes(y, n_classes=self.classes_.size, n_sources=self.label_model_.n_sources_,
                                name="y (the votes)")
         cov = votes.covered
@@ -216,6 +221,10 @@ def _default_estimator():
     from sklearn.linear_model import LogisticRegression
 
     return LogisticRegression(max_iter=1000)
+
+
+def _n_rows(X):
+    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 def _take(X, idx):

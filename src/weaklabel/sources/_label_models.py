@@ -30,7 +30,7 @@ _NO_PARAMS = np.zeros((1, 1, 1))      # em_step's parameters when it starts from
 #: a fit has collapsed when it puts at least this share of the covered rows in one class...
 COLLAPSE_SHARE = 0.95
 #: ...while majority vote puts at most this share of them in that class
-MAJORITY_SHARE = 0.8
+MAJORITY_SHARE = 2 / 3
 #: rows per chunk when a check walks the posteriors (memory O(chunk x classes))
 _CHUNK = 1 << 16
 #: rows of the fitted votes that score the EM starts (evenly spaced when there are more)
@@ -172,7 +172,9 @@ class _LabelModel(SavesModel, BaseEstimator):
         return self._predict(votes, K, abstain)
 
     def _predict(self, votes, K, abstain):
-        pred = np.argmax(self._proba(votes, K) + 1e-9 * self.class_balance_[None, :], axis=1)
+        fallback = getattr(self, "collapsed_", False) and self.on_collapse == "majority"
+        balance = self._majority_balance if fallback else self.class_balance_
+        pred = np.argmax(self._proba(votes, K) + 1e-9 * balance[None, :], axis=1)
         if abstain:
             pred[~votes.covered] = -1
         return pred
@@ -342,7 +344,7 @@ class MajorityVote(_LabelModel):
     >>> from weaklabel.sources import MajorityVote
     >>> L = np.array([[0, 0, -1], [1, -1, 1], [-1, -1, -1], [1, 0, -1]])
     >>> MajorityVote(tie_break="lowest").fit(L).predict(L).tolist()
-    [0, 1, 1, 0]
+    [0, 1, 0, 0]
     >>> MajorityVote(tie_break="abstain").fit(L).predict(L).tolist()
     [0, 1, -1, -1]
     >>> MajorityVote().fit(L).predict(L, abstain=True).tolist()[2]
@@ -521,9 +523,10 @@ class DawidSkene(_LabelModel):
         each), 0.01 with ``abstain="ignore"`` (crowds: Dawid & Skene's maximum likelihood,
         smoothed only enough to keep every probability positive).
     prior_diagonal : float or "auto", default="auto"
-        Extra pseudo-count on the right class (>= 0): sources are believed better than
-        chance a little, which fixes the labels' names against label switching. ``"auto"``:
-        2.0 with ``abstain="evidence"``, 0.0 with ``abstain="ignore"``.
+        Extra pseudo-count on the right class (>= 0): sources believed better than chance
+        before any evidence. ``"auto"``: 0.0 (the starts name the classes), the choice of
+        leave-one-set-out on the sixteen real vote matrices of ``weaklabel reproduce
+        sources-corpus`` for 15 of the 16 left-out matrices (2.0 before).
     prior_class : float, default=1.0
         Dirichlet pseudo-count on each class of the balance (> 0).
     max_iter : int, default=100
@@ -541,7 +544,7 @@ class DawidSkene(_LabelModel):
         items). Both fit the same ``confusions_``.
     on_collapse : {"majority", "warn"}, default="majority"
         What a fit does when its posteriors put almost every covered row (95 %) in one
-        class while majority vote puts at most 80 % there: both warn
+        class while majority vote puts at most two thirds there: both warn
         (:class:`LabelModelWarning`, naming the class and the shares); ``"majority"``
         then predicts majority vote's shares instead (``collapsed_`` says so), ``"warn"``
         keeps the collapsed posteriors.
@@ -603,7 +606,7 @@ class DawidSkene(_LabelModel):
     def _pseudo(self, K):
         ignore = self.abstain == "ignore"
         prior = (0.01 if ignore else 1.0) if self.prior == "auto" else float(self.prior)
-        diagonal = (0.0 if ignore else 2.0) if self.prior_diagonal == "auto" else float(self.prior_diagonal)
+        diagonal = 0.0 if self.prior_diagonal == "auto" else float(self.prior_diagonal)
         members = self._members(K) > 0            # the outputs (classes, then sets) that name each class
         pseudo = np.full((members.shape[0] + 1, K), prior)
         pseudo[:-1][members] += diagonal
@@ -815,11 +818,15 @@ class PrecisionVote(_LabelModel):
 
     Parameters
     ----------
-    prior_right : float, default=5.0
+    prior_right : float, default=30.0
         Beta pseudo-count of right votes of every (source, class) (> 0).
-    prior_wrong : float, default=2.0
-        Beta pseudo-count of wrong votes (> 0): by default a vote is believed right 5 times
-        in 7 before any evidence.
+    prior_wrong : float, default=10.0
+        Beta pseudo-count of wrong votes (> 0): by default a vote is believed right 3 times
+        in 4 before any evidence, as strongly as 40 votes. Chosen by leave-one-set-out on
+        the sixteen real vote matrices of ``weaklabel reproduce sources-corpus`` (the best
+        worst-case gain over majority vote), where it was the choice for 15 of the 16
+        left-out matrices; a weaker prior (5, 2) fell 1-10 points below majority vote on
+        five of them.
     prior_class : float, default=1.0
         Dirichlet pseudo-count on each class of the balance (> 0).
     max_iter : int, default=200
@@ -830,7 +837,7 @@ class PrecisionVote(_LabelModel):
         The stepwise EM step's decay in ``partial_fit``.
     on_collapse : {"majority", "warn"}, default="majority"
         What a fit does when its posteriors put almost every covered row (95 %) in one
-        class while majority vote puts at most 80 % there: both warn
+        class while majority vote puts at most two thirds there: both warn
         (:class:`LabelModelWarning`, naming the class and the shares); ``"majority"``
         then predicts majority vote's shares instead (``collapsed_`` says so), ``"warn"``
         keeps the collapsed posteriors.
@@ -875,7 +882,7 @@ class PrecisionVote(_LabelModel):
     ...                      for p, cov in ((0.95, 0.3), (0.7, 0.4), (0.5, 0.5))])
     >>> model = PrecisionVote().fit(L)
     >>> np.round(model.precision_[[0, 1, 2], 0], 2)       # truly 0.95, 0.7, 0.5: ranked, shrunk
-    array([0.87, 0.52, 0.39])
+    array([0.85, 0.55, 0.42])
     >>> bool(model.score(L, y) > MajorityVote().fit(L).score(L, y))
     True
     """
@@ -889,7 +896,7 @@ class PrecisionVote(_LabelModel):
                               "decay": [Interval(Real, 0.5, 1, closed="right")],
                               "on_collapse": [StrOptions({"majority", "warn"})]}
 
-    def __init__(self, *, prior_right=5.0, prior_wrong=2.0, prior_class=1.0, max_iter=200, tol=1e-7, decay=0.7,
+    def __init__(self, *, prior_right=30.0, prior_wrong=10.0, prior_class=1.0, max_iter=200, tol=1e-7, decay=0.7,
                  on_collapse="majority"):
         store_params(self, locals())
 

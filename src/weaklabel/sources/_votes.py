@@ -19,10 +19,14 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["Votes", "check_votes"]
+__all__ = ["Votes", "check_votes", "LongVotes", "votes_from_long"]
 
 #: a class index beyond this is refused before anything is allocated by it
 _MAX_CLASSES = 1 << 20
+#: without ``n_classes``, votes naming more distinct classes than this look like ids, not classes
+_MAX_INFERRED_CLASSES = 100
+_LONG_HINT = ("a long table of (item, worker, label) rows turns into votes with "
+              "weaklabel.sources.votes_from_long(table)")
 
 
 @dataclass(frozen=True)
@@ -180,6 +184,10 @@ def check_votes(L, *, n_classes=None, n_sources=None, sets=None, name="L"):
     if n_classes is not None and (isinstance(n_classes, bool) or not isinstance(n_classes, Integral)
                                   or not 2 <= n_classes <= _MAX_CLASSES):
         raise ValueError(f"n_classes must be an integer from 2 to {_MAX_CLASSES}; got {n_classes!r}.")
+    columns = [str(c).lower() for c in getattr(L, "columns", ())]
+    if "worker" in columns or ("label" in columns and ("task" in columns or "item" in columns)):
+        raise ValueError(f"{name} has columns {list(getattr(L, 'columns'))}: it looks like a long table, not a vote "
+                         f"matrix (one row per example, one column per source); {_LONG_HINT}.")
     if sp.issparse(L):
         if L.ndim != 2:
             raise ValueError(f"{name} must be 2-D (n_rows, n_sources); got shape {L.shape}.")
@@ -247,6 +255,10 @@ def check_votes(L, *, n_classes=None, n_sources=None, sets=None, name="L"):
             raise ValueError(f"{name} holds {top} (row {row}), but there are {K} classes and {len(sets)} set votes "
                              f"(0..{K + len(sets) - 1}).")
     else:
+        if n_classes is None and top + 1 > _MAX_INFERRED_CLASSES \
+                and np.unique(cls).size > _MAX_INFERRED_CLASSES:
+            raise ValueError(f"{name} votes {np.unique(cls).size} distinct classes up to {top}: these look like ids, "
+                             f"not classes. Pass n_classes if there are that many classes; {_LONG_HINT}.")
         K = max(top + 1, 2) if n_classes is None else int(n_classes)
         if top >= K:
             row = int(np.searchsorted(indptr, int(np.argmax(cls)), side="right") - 1)
@@ -266,3 +278,126 @@ def check_gold(y, n_rows, n_classes, name="y"):
     if g.dtype.kind not in "iuf" or (g.size and (g.min() < -1 or g.max() >= n_classes)):
         raise ValueError(f"{name} must hold class indices in 0..{n_classes - 1}, or -1 where unknown.")
     return g.astype(np.int64)
+
+
+@dataclass(frozen=True)
+class LongVotes:
+    """What :func:`votes_from_long` returns.
+
+    Parameters
+    ----------
+    L : scipy.sparse.csr_matrix of shape (n_items, n_workers)
+        The votes, storing ``class + 1`` (zero: no answer), as every label model takes them.
+    items : ndarray of shape (n_items,)
+        The item id of each row, in the order first seen.
+    workers : ndarray of shape (n_workers,)
+        The worker (source) id of each column, in the order first seen.
+    classes : ndarray of shape (n_classes,)
+        The label of each class index (sorted, unless given).
+    """
+
+    L: sp.csr_matrix
+    items: np.ndarray
+    workers: np.ndarray
+    classes: np.ndarray
+
+    @property
+    def n_classes(self):
+        """Number of classes, an int."""
+        return int(self.classes.size)
+
+
+def votes_from_long(data, *, item=None, worker="worker", label="label", classes=None):
+    """A long table of answers, one ``(item, worker, label)`` row each, as votes.
+
+    The form crowdsourcing platforms export and crowd-kit's aggregators take. Ids may be any
+    hashable values (strings, numbers), labels any sortable values (strings included).
+    A worker who answered an item twice keeps the last answer; a row with a missing label
+    (``None`` or NaN) is skipped.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, dict of str to sequence, or sequence of (item, worker, label)
+        The answers.
+    item : str, default=None
+        The items' column; ``None`` takes ``"item"``, or crowd-kit's ``"task"``.
+    worker : str, default="worker"
+        The workers' column.
+    label : str, default="label"
+        The labels' column.
+    classes : sequence, default=None
+        The labels in class-index order (every label of the table must be among them); ``None``
+        takes the labels present, sorted.
+
+    Returns
+    -------
+    LongVotes
+        The votes ``L`` (items x workers) and the maps of rows, columns and classes.
+
+    Raises
+    ------
+    ValueError
+        A missing column, a table without answers, or a label outside ``classes``.
+
+    Examples
+    --------
+    >>> from weaklabel.sources import DawidSkene, votes_from_long
+    >>> table = {"task": ["t1", "t1", "t2", "t2", "t3"], "worker": ["ann", "bob", "ann", "cy", "bob"],
+    ...          "label": ["cat", "cat", "dog", "cat", "dog"]}
+    >>> v = votes_from_long(table)
+    >>> v.L.shape, v.items.tolist(), v.classes.tolist()
+    ((3, 3), ['t1', 't2', 't3'], ['cat', 'dog'])
+    >>> model = DawidSkene(abstain="ignore").fit(v.L, n_classes=v.n_classes)
+    >>> v.classes[model.predict(v.L)].tolist()
+    ['cat', 'dog', 'dog']
+    """
+    if hasattr(data, "columns") or isinstance(data, dict):
+        names = [str(c) for c in (data.columns if hasattr(data, "columns") else data.keys())]
+        item = item if item is not None else ("item" if "item" in names else "task")
+        missing = [c for c in (item, worker, label) if c not in names]
+        if missing:
+            raise ValueError(f"data has no column {missing[0]!r}; it has {names}. Name the columns with item=, "
+                             "worker= and label=.")
+        cols = [list(data[c]) for c in (item, worker, label)]
+    else:
+        rows = list(data)
+        if any(not hasattr(r, "__len__") or len(r) != 3 for r in rows):
+            raise ValueError("data must be a table with item, worker and label columns, or (item, worker, label) "
+                             "triples.")
+        cols = [list(c) for c in zip(*rows)] if rows else [[], [], []]
+    keep = [k for k, v in enumerate(cols[2]) if v is not None and not (isinstance(v, float) and v != v)]
+    if not keep:
+        raise ValueError("data holds no answer (no row with a label).")
+    items, workers, answers = ([cols[c][k] for k in keep] for c in range(3))
+    if classes is None:
+        try:
+            table = np.asarray(sorted(set(answers)))
+        except TypeError:
+            raise ValueError("the labels cannot be sorted (mixed types?); give their order as classes=.") from None
+    else:
+        table = np.asarray(list(classes))
+    index = {v: k for k, v in enumerate(table.tolist())}
+    outside = [a for a in answers if a not in index]
+    if outside:
+        raise ValueError(f"label {outside[0]!r} is not among classes={table.tolist()}.")
+    item_ids, worker_ids, last = {}, {}, {}
+    for i, w, a in zip(items, workers, answers):
+        last[(item_ids.setdefault(i, len(item_ids)), worker_ids.setdefault(w, len(worker_ids)))] = index[a] + 1
+    keys = np.asarray(list(last), dtype=np.int64).reshape(-1, 2)
+    L = sp.csr_matrix((np.asarray(list(last.values()), dtype=np.int64), (keys[:, 0], keys[:, 1])),
+                      shape=(len(item_ids), len(worker_ids)))
+    L.sort_indices()
+    return LongVotes(L, _ids(item_ids), _ids(worker_ids), table)
+
+
+def _ids(seen):
+    """The ids in first-seen order: a typed array when they are all numbers or all strings,
+    objects otherwise (mixed types keep their own)."""
+    ids = list(seen)
+    kinds = {"str" if isinstance(k, str) else "num" if isinstance(k, (int, float, np.number)) else "other"
+             for k in ids}
+    if len(kinds) == 1 and "other" not in kinds:
+        return np.asarray(ids)
+    out = np.empty(len(ids), dtype=object)
+    out[:] = ids
+    return out
