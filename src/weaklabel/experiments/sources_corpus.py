@@ -39,7 +39,7 @@ import warnings
 import numpy as np
 
 from ..datasets import load, load_crowd, load_texts, load_votes
-from ..sources import DawidSkene, LabelModelWarning, MajorityVote, MatrixCompletion, PrecisionVote
+from ..sources import DawidSkene, LabelModelWarning, MajorityVote, MatrixCompletion, PrecisionVote, source_summary
 from .engine import Experiment
 from .results import Summary, Table
 
@@ -296,6 +296,44 @@ def _snorkel(m):
     return out
 
 
+#: a source's measured accuracy counts for the interval's coverage with this many labelled votes
+MIN_GOLD_VOTES = 20
+
+
+#: the margins the interval's default is chosen among, and the coverage it aims at
+MARGINS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
+COVERAGE = 0.9
+
+
+def _interval_sources(model, m):
+    """Per source with at least MIN_GOLD_VOTES labelled votes among the fitted rows: the
+    interval of ``source_summary(margin=0)``, the measured accuracy, and whether the source
+    is above the median measured accuracy of the matrix's counted sources.
+    """
+    s = source_summary(m.fit, model=model, y=m.y_fit, warn=False, as_frame=False, margin=0.0)
+    counted = s["n_gold"] >= MIN_GOLD_VOTES
+    gold = s["accuracy_gold"][counted]
+    above = gold > np.median(gold) if gold.size else gold.astype(bool)
+    return {"low": s["accuracy_low"][counted].tolist(), "high": s["accuracy_high"][counted].tolist(),
+            "gold": gold.tolist(), "above_median": above.tolist(), "classes": m.n_classes}
+
+
+def _covered(src, margin):
+    low, high, gold = (np.asarray(src[k], dtype=np.float64) for k in ("low", "high", "gold"))
+    return int(((low - margin <= gold) & (gold <= high + margin)).sum()), int(gold.size)
+
+
+def choose_margin(results, names):
+    """The smallest margin whose interval holds the measured accuracy of at least COVERAGE
+    of the sources of ``names`` (all models' fits pooled); the largest if none does.
+    """
+    for margin in MARGINS:
+        hit, total = np.sum([_covered(results[n]["interval"][k], margin) for n in names for k in MODELS], axis=0)
+        if total and hit / total >= COVERAGE:
+            return margin
+    return MARGINS[-1]
+
+
 def corpus_cell(cfg):
     """Every model (defaults and grid points, with and without known labels) on one matrix."""
     m = vote_matrix(cfg["matrix"])
@@ -305,9 +343,11 @@ def corpus_cell(cfg):
     out = {"real": m.real, "source": m.source, "classes": m.n_classes, "sources": int(votes.n_sources),
            "rows": int(votes.n_rows), "coverage": float(votes.covered.mean()), "default": {}, "grid": {},
            "gold": {}, "seconds": {}, "collapsed": {}}
+    out["interval"] = {}
     for key in MODELS:
         model, seconds, collapsed = _fit(key, m)
         out["default"][key], out["seconds"][key], out["collapsed"][key] = _accuracy(model, m), seconds, collapsed
+        out["interval"][key] = _interval_sources(model, m)
     peers = _snorkel(m)
     for key in SNORKEL:
         out["default"][key], out["seconds"][key] = peers[key] if peers else (None, None)
@@ -379,6 +419,24 @@ def corpus_summarize(ctx, rows):
             g = r["gold"].get(str(k))
             if g:
                 gold_rows.append([n, k, g["mv"]] + [g[key] for key in MODELS[1:]])
+    interval_rows = []
+    margins = {n: choose_margin(by, [o for o in real if o != n]) for n in real if len(real) > 1}
+    shipped_margin = choose_margin(by, real) if real else None
+    pooled = {k: [0, 0] for k in MODELS}
+    for n in names:
+        r = by[n]
+        margin = margins.get(n, shipped_margin if shipped_margin is not None else 0.0)
+        row = [n, margin if r["real"] else None]
+        for k in MODELS:
+            hit, total = _covered(r["interval"][k], margin)
+            row.append(_share(hit, total))
+            if r["real"]:
+                pooled[k][0] += hit
+                pooled[k][1] += total
+        interval_rows.append(row)
+    if real:
+        interval_rows.append(["all real matrices (leave-one-set-out margins)", None]
+                             + [_share(*pooled[k]) for k in MODELS])
     for key, (cls, grid) in GRIDS.items():
         if real:
             provenance.append([cls, _params(grid[0]), _params(grid[chosen[key][None]]), len(real),
@@ -404,6 +462,14 @@ def corpus_summarize(ctx, rows):
                    "ties by the mean gain."),
         Table("provenance", "Where each tuned default comes from",
               ["model", "shipped default", "chosen on all real matrices", "real matrices", "grid"], provenance),
+        Table("intervals", "source_summary's interval: the share of sources whose measured accuracy it holds, "
+              "its margin chosen leave-one-set-out",
+              ["matrix", "margin (LOSO)"] + cols, interval_rows, formats={"margin (LOSO)": ".2f"},
+              note=f"Sources with at least {MIN_GOLD_VOTES} labelled votes among the fitted rows, each model with "
+                   f"its defaults; 'share (covered / counted)'. Each real matrix's margin is the smallest of "
+                   f"{', '.join(f'{v:g}' for v in MARGINS)} that holds at least {COVERAGE:.0%} of the other real "
+                   f"matrices' sources (all models pooled); the simulated ones use the margin chosen on all real "
+                   f"matrices ({shipped_margin}), source_summary's default."),
         Table("gold", "With a few known labels: fit(L, y) with k labelled rows of the fitted votes",
               ["matrix", "known labels", "majority vote"] + cols[1:], gold_rows,
               formats={"majority vote": ".3f", **f3},
@@ -412,6 +478,10 @@ def corpus_summarize(ctx, rows):
     intro = ("A corpus of vote matrices assembled for this comparison (see the protocol above); every model with "
              "its defaults." + (" QUICK run: three matrices." if ctx.plan["quick"] else ""))
     return Summary("Label models on a corpus of vote matrices", intro, tables, [], "")
+
+
+def _share(covered, counted):
+    return f"{covered / counted:.3f} ({covered} / {counted})" if counted else None
 
 
 def _params(params):
