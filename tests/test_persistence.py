@@ -146,8 +146,8 @@ def test_fortran_ordered_state_is_saved_in_c_order(tmp_path):
 
     L = np.array([[0, 1, 1], [1, 1, -1], [0, -1, 0], [1, 0, 1]])
     model = MatrixCompletion().fit(L)
-    model._O_sum = np.asfortranarray(model._O_sum)
-    assert not model._O_sum.flags.c_contiguous
+    model.mu_ = np.asfortranarray(model.mu_)
+    assert not model.mu_.flags.c_contiguous
     model.save(tmp_path / "m.npz")
     np.testing.assert_array_equal(weaklabel.load(tmp_path / "m.npz").predict_proba(L), model.predict_proba(L))
 

@@ -389,11 +389,13 @@ def test_sparse_votes_of_the_caller_are_left_as_they_were():
         check_votes(dup)
 
 
-def test_matrix_completion_overlaps_and_objective_equal_loops():
-    """``O`` counted row by row, the objective summed entry by entry, and its gradient
-    against finite differences."""
+@pytest.mark.parametrize("dependencies", [None, [(0, 2)], [(2, 0), (1, 3), (0, 2)]])
+def test_matrix_completion_overlaps_and_objective_equal_loops(dependencies):
+    """``O`` counted row by row, the objective summed entry by entry (the declared pairs'
+    blocks left out), and its gradient against finite differences."""
     L, _ = _votes(8, 120, 4, 3, coverage=0.5)
-    model = MatrixCompletion(l2=0.2, max_iter=3).fit(L)
+    model = MatrixCompletion(l2=0.2, max_iter=3, dependencies=dependencies).fit(L)
+    left_out = {frozenset(p) for p in (dependencies or [])}
     m, K = 4, 3
     O = np.zeros((m * K, m * K))
     for i in range(L.shape[0]):
@@ -401,7 +403,7 @@ def test_matrix_completion_overlaps_and_objective_equal_loops():
         for a in on:
             for b in on:
                 O[a, b] += 1
-    np.testing.assert_array_equal(model._O_sum, O)
+    np.testing.assert_array_equal(model._O_sum.toarray(), O)
     pi = np.full(K, 1 / K)
     rng = np.random.RandomState(0)
     mu = rng.uniform(0.05, 0.9, (m * K, K))
@@ -414,7 +416,7 @@ def test_matrix_completion_overlaps_and_objective_equal_loops():
         total = 0.0
         for a in range(m * K):
             for b in range(m * K):
-                if a // K != b // K:
+                if a // K != b // K and frozenset((a // K, b // K)) not in left_out:
                     total += (Ob[a, b] - sum(mu[a, q] * mu[b, q] * pi[q] for q in range(K))) ** 2
             total += (sum(mu[a, q] * pi[q] for q in range(K)) - Ob[a, a]) ** 2
         return total + 0.2 * ((mu - start) ** 2).sum()
@@ -431,7 +433,7 @@ def test_matrix_completion_overlaps_and_objective_equal_loops():
     import weaklabel.sources._matrix_completion as mc
     mc.minimize, saved = spy, mc.minimize
     try:
-        MatrixCompletion(l2=0.2, max_iter=1).fit(L)
+        MatrixCompletion(l2=0.2, max_iter=1, dependencies=dependencies).fit(L)
     finally:
         mc.minimize = saved
     value, grad = captured["fun"](mu.ravel())
@@ -450,16 +452,25 @@ def test_matrix_completion_partial_fit_is_exact():
     chunked = MatrixCompletion()
     for rows in np.array_split(np.arange(900), 4):
         chunked.partial_fit(L[rows], n_classes=3)
-    np.testing.assert_array_equal(chunked._O_sum, full._O_sum)
+    np.testing.assert_array_equal(chunked._O_sum.toarray(), full._O_sum.toarray())
     np.testing.assert_allclose(chunked.mu_, full.mu_, atol=1e-8)
     assert full.score(L, y) > MajorityVote().fit(L).score(L, y)
 
 
-def test_matrix_completion_refuses_an_overlap_matrix_too_large():
-    L = np.zeros((3, 3000), dtype=int)
+def test_matrix_completion_at_width_and_its_bound():
+    """500 sources x 20 classes: no dense (sources x classes)^2 array; a fit whose step would
+    take more than 1e9 operations is refused before anything is allocated."""
+    rng = np.random.RandomState(11)
+    n, m, K = 3000, 500, 20
+    y = rng.randint(0, K, n)
+    L = np.where(rng.rand(n, m) < 0.02, np.where(rng.rand(n, m) < 0.7, y[:, None], rng.randint(0, K, (n, m))), -1)
+    model = MatrixCompletion(max_iter=30).fit(L, n_classes=K)
+    assert sp.issparse(model._O_sum) and model.mu_.shape == (m, K, K)
+    assert model.score(L, y) > 0.9
+    L = np.zeros((3, 2), dtype=int)
     L[:, 0] = [0, 1, 2]
-    with pytest.raises(ValueError, match="at most 8192 indicators.*PrecisionVote"):
-        MatrixCompletion().fit(L)
+    with pytest.raises(ValueError, match="at most 1e\\+09 are allowed.*PrecisionVote"):
+        MatrixCompletion().fit(L, n_classes=4096)
     with pytest.raises(ValueError, match="class_balance must be 3 positive numbers"):
         MatrixCompletion(class_balance=[0.5, 0.5]).fit(L[:, :2])
 

@@ -7,7 +7,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linear_sum_assignment, minimize
+from scipy.optimize import Bounds, linear_sum_assignment, minimize
 from .._validation import store_params
 from .._validation import Interval, StrOptions
 
@@ -18,8 +18,9 @@ from ._votes import check_gold
 
 __all__ = ["MatrixCompletion"]
 
-#: the largest number of (source, class) indicators: the overlap matrix is its square
-MAX_INDICATORS = 8192
+#: the most work a step of the fit may take, sources x classes^3 (the per-source K x K
+#: products); 1,000 sources x 50 classes take 1.25e8
+MAX_WORK = 1e9
 
 
 @register
@@ -34,7 +35,10 @@ class MatrixCompletion(_LabelModel):
     ``O`` by least squares on those entries, plus the marginals ``mu pi = diag(O)`` and an
     optional pull towards the start (``l2``), by L-BFGS-B within [0, 1] (Snorkel uses SGD):
     no EM and no posterior per row, only ``O``, a sufficient statistic, so ``partial_fit``
-    adds each chunk's overlaps exactly and refits. The class balance is given (uniform by
+    adds each chunk's overlaps exactly and refits. ``O`` is kept sparse (an entry per pair
+    of indicators that ever voted on one row) and the objective is evaluated from ``O mu``
+    and per-source ``K x K`` products, never as a dense ``(m K)^2`` array: 500 sources x 20
+    classes fit in seconds. The class balance is given (uniform by
     default, as in Snorkel, or the shares of the known labels ``y`` when some are given),
     and the start is Snorkel's: each source believed right
     ``prec_init`` of the time. With a uniform balance the columns are then matched to the
@@ -125,14 +129,16 @@ class MatrixCompletion(_LabelModel):
 
     @staticmethod
     def _overlaps(votes, K):
-        """``sum_i psi_i psi_i^T`` over the rows, as a dense (m K, m K) array."""
+        """``sum_i psi_i psi_i^T`` over the rows, a sparse (m K, m K) CSR matrix."""
         d = votes.n_sources * K
         rows = np.repeat(np.arange(votes.n_rows), np.diff(votes.indptr))
         Psi = sp.csr_matrix((np.ones(rows.size), (rows, votes.src * K + votes.cls)), shape=(votes.n_rows, d))
-        return np.ascontiguousarray((Psi.T @ Psi).toarray())
+        O = (Psi.T @ Psi).tocsr()
+        O.sort_indices()
+        return O
 
     def _pairs(self, m):
-        """The declared dependent pairs of sources, checked against ``m`` sources."""
+        """The declared dependent pairs of sources, checked against ``m`` sources, each once."""
         if self.dependencies is None:
             return []
         pairs = np.asarray(self.dependencies)
@@ -142,38 +148,56 @@ class MatrixCompletion(_LabelModel):
                 or pairs.max() >= m or (pairs[:, 0] == pairs[:, 1]).any():
             raise ValueError(f"dependencies must be pairs (j, k) of distinct source indices in 0..{m - 1}; got "
                              f"{self.dependencies!r}.")
-        return [(int(j), int(k)) for j, k in pairs]
+        return sorted({(int(min(j, k)), int(max(j, k))) for j, k in pairs})
 
     def _check_size(self, m, K):
-        if m * K > MAX_INDICATORS:
-            raise ValueError(f"MatrixCompletion holds an overlap matrix of (sources x classes)^2 = ({m} x {K})^2 "
-                             f"entries; at most {MAX_INDICATORS} indicators are allowed. Use PrecisionVote or "
-                             "DawidSkene for this many sources and classes.")
+        if m * K ** 3 > MAX_WORK:
+            raise ValueError(f"MatrixCompletion fits {m} sources x {K} classes: {m * K ** 3:.3g} operations a step "
+                             f"(sources x classes^3); at most {MAX_WORK:.0e} are allowed. Use PrecisionVote or "
+                             "DawidSkene for this many classes.")
 
     def _solve(self, O_sum, n, m, K, pi):
+        """Fit ``mu`` to ``O = O_sum / n`` (see the class notes): the least squares over the
+        entries of ``O`` between different sources (declared dependent pairs left out),
+        written as ``||mask O||^2 - 2 <mask O, M> + ||mask M||^2`` with ``M = mu P mu^T``, so
+        that only ``O mu`` and per-source ``K x K`` products are computed.
+        """
         d = m * K
         O = O_sum / max(n, 1)
-        src = np.repeat(np.arange(m), K)
-        mask = (src[:, None] != src[None, :]).astype(np.float64)
-        for j, k in self._pairs(m):               # their overlaps are not mu P mu^T: left out
-            mask[j * K:(j + 1) * K, k * K:(k + 1) * K] = 0.0
-            mask[k * K:(k + 1) * K, j * K:(j + 1) * K] = 0.0
-        diag = np.diag(O).copy()
+        diag = O.diagonal()
+        pairs = self._pairs(m)
+        block = lambda j: slice(j * K, (j + 1) * K)                      # noqa: E731
+        dep = [(j, k, O[block(j), block(k)].toarray()) for j, k in pairs]
+        # the entries between different sources: a source votes one class a row, so its own
+        # block of O is diagonal
+        const = float(O.multiply(O).sum() - diag @ diag - 2.0 * sum((B * B).sum() for _, _, B in dep))
         start = np.zeros((d, K))
-        for j in range(m):
-            for p in range(K):
-                start[j * K + p, p] = min(diag[j * K + p] * self.prec_init / pi[p], 1.0)
+        idx = np.arange(d)
+        start[idx, idx % K] = np.minimum(diag * self.prec_init / pi[idx % K], 1.0)
         l2 = float(self.l2)
 
         def objective(flat):
             mu = flat.reshape(d, K)
-            R = mask * (O - (mu * pi) @ mu.T)
+            mu3 = mu.reshape(m, K, K)
+            G = O @ mu - diag[:, None] * mu                   # (mask O) mu
+            A = mu.T @ mu
+            Aj = np.matmul(mu3.transpose(0, 2, 1), mu3)       # each source's mu_j^T mu_j
+            H = (mu * pi) @ A - np.matmul(mu3 * pi, Aj).reshape(d, K)     # (mask M) mu
+            PAP = pi[:, None] * A * pi[None, :]
+            mm = float((PAP * A).sum() - (pi[None, :, None] * Aj * pi[None, None, :] * Aj).sum())   # ||mask M||^2
+            for j, k, B in dep:                              # the declared pairs' blocks left out
+                Mjk = (mu[block(j)] * pi) @ mu[block(k)].T
+                G[block(j)] -= B @ mu[block(k)]
+                G[block(k)] -= B.T @ mu[block(j)]
+                H[block(j)] -= Mjk @ mu[block(k)]
+                H[block(k)] -= Mjk.T @ mu[block(j)]
+                mm -= 2.0 * float((Mjk * Mjk).sum())
             r = mu @ pi - diag
-            f = float((R * R).sum() + r @ r + l2 * ((mu - start) ** 2).sum())
-            g = -4.0 * (R @ mu) * pi + 2.0 * np.outer(r, pi) + 2.0 * l2 * (mu - start)
+            f = const - 2.0 * float(((G * mu) @ pi).sum()) + mm + float(r @ r) + l2 * float(((mu - start) ** 2).sum())
+            g = -4.0 * (G - H) * pi + 2.0 * np.outer(r, pi) + 2.0 * l2 * (mu - start)
             return f, g.ravel()
 
-        res = minimize(objective, start.ravel(), jac=True, method="L-BFGS-B", bounds=[(0.0, 1.0)] * (d * K),
+        res = minimize(objective, start.ravel(), jac=True, method="L-BFGS-B", bounds=Bounds(0.0, 1.0),
                        options={"maxiter": int(self.max_iter)})
         mu = res.x.reshape(m, K, K)
         # the objective is blind to a permutation of the classes: take the one that puts the
@@ -248,14 +272,15 @@ class MatrixCompletion(_LabelModel):
         if first:
             self._check_size(votes.n_sources, K)
             self._balance(K)
-            self._O_sum, self.n_rows_ = np.zeros((votes.n_sources * K,) * 2), 0
+            self._O_sum, self.n_rows_ = sp.csr_matrix((votes.n_sources * K,) * 2), 0
             self._gold_counts = np.zeros(K)
             self.n_classes_, self.n_sources_ = K, votes.n_sources
             self.collapsed_, self._majority_balance, self.start_ = False, np.full(K, 1.0 / K), "prior"
-        self._O_sum = self._O_sum + self._overlaps(votes, K)
+        self._O_sum = (self._O_sum + self._overlaps(votes, K)).tocsr()
+        self._O_sum.sort_indices()
         self._gold_counts = self._gold_counts + np.bincount(gold[gold >= 0], minlength=K)
         self.n_rows_ += int(votes.n_rows)
-        if self._O_sum.any():
+        if self._O_sum.nnz:
             self._publish(K, votes.n_sources)
         else:
             self.mu_, self.loss_ = np.full((votes.n_sources, K, K), 1.0 / K), 0.0
@@ -278,12 +303,14 @@ class MatrixCompletion(_LabelModel):
         from .._persist import count
 
         K, m = count(state, "n_classes"), count(state, "n_sources")
-        return {"O_sum": ("f", (m * K, m * K), True), "mu": ("f", (m, K, K), True),
+        return {"O_data": ("f", (None,), True), "O_indices": ("iu", (None,), True),
+                "O_indptr": ("iu", (m * K + 1,), True), "mu": ("f", (m, K, K), True),
                 "class_balance": ("f", (K,), True), "gold_counts": ("f", (K,), True),
                 "majority_balance": ("f", (K,), False)}
 
     def _state_arrays(self):
-        return {"O_sum": self._O_sum, "mu": self.mu_, "class_balance": self.class_balance_,
+        return {"O_data": self._O_sum.data, "O_indices": self._O_sum.indices, "O_indptr": self._O_sum.indptr,
+                "mu": self.mu_, "class_balance": self.class_balance_,
                 "gold_counts": self._gold_counts, **self._guard_arrays()}
 
     def _state_meta(self):
@@ -292,17 +319,32 @@ class MatrixCompletion(_LabelModel):
 
     def _set_state(self, arrays, meta):
         K, m = int(meta["n_classes"]), int(meta["n_sources"])
-        O_sum, mu = np.asarray(arrays["O_sum"], np.float64), np.asarray(arrays["mu"], np.float64)
+        mu = np.asarray(arrays["mu"], np.float64)
+        O_sum = _sparse_overlaps(arrays, m * K)
         pi = np.asarray(arrays["class_balance"], np.float64)
         gold_counts = np.asarray(arrays["gold_counts"], np.float64)
         if gold_counts.shape != (K,) or (gold_counts < 0).any():
             raise ValueError(f"gold counts {gold_counts.shape} must be {K} non-negative counts")
-        if K < 2 or m < 1 or O_sum.shape != (m * K, m * K) or mu.shape != (m, K, K) or pi.shape != (K,):
-            raise ValueError(f"overlaps {O_sum.shape}, mu {mu.shape} and balance {pi.shape} do not fit {m} sources "
-                             f"and {K} classes")
-        if (O_sum < 0).any() or (mu < 0).any() or (mu > 1).any() or (pi <= 0).any() or int(meta["n_rows"]) < 0:
+        if K < 2 or m < 1 or mu.shape != (m, K, K) or pi.shape != (K,):
+            raise ValueError(f"mu {mu.shape} and balance {pi.shape} do not fit {m} sources and {K} classes")
+        if (O_sum.data < 0).any() or (mu < 0).any() or (mu > 1).any() or (pi <= 0).any() or int(meta["n_rows"]) < 0:
             raise ValueError("overlaps must be counts, mu probabilities and the balance positive")
         self._O_sum, self.mu_, self.class_balance_, self._gold_counts = O_sum, mu, pi, gold_counts
         self.n_classes_, self.n_sources_, self.n_rows_ = K, m, int(meta["n_rows"])
         self.loss_ = float(meta["loss"])
         self._set_guard(arrays, meta, K)
+
+
+def _sparse_overlaps(arrays, d):
+    """The saved overlaps as a CSR matrix, checked as a fit leaves them: (d, d), sorted
+    indices in range, non-negative counts, symmetric."""
+    data = np.asarray(arrays["O_data"], np.float64)
+    indices = np.asarray(arrays["O_indices"], np.int64)
+    indptr = np.asarray(arrays["O_indptr"], np.int64)
+    if indptr.shape != (d + 1,) or indptr[0] != 0 or (np.diff(indptr) < 0).any() or indptr[-1] != data.size \
+            or indices.shape != data.shape or (indices.size and (indices.min() < 0 or indices.max() >= d)):
+        raise ValueError(f"the overlaps' CSR arrays do not describe a ({d}, {d}) matrix")
+    O = sp.csr_matrix((data, indices, indptr), shape=(d, d))
+    if abs(O - O.T).sum() > 1e-9 * max(float(np.abs(data).sum()), 1.0):
+        raise ValueError("the overlaps must be symmetric, as counted from the votes")
+    return O
