@@ -57,8 +57,10 @@ def test_a_long_table_passed_as_votes_is_refused_and_a_fitted_model_unchanged():
     np.testing.assert_array_equal(model.predict_proba(L), before)
     DawidSkene().fit(long_, n_classes=400)           # the user says there are that many classes: accepted
     pd = pytest.importorskip("pandas")
-    with pytest.raises(ValueError, match="looks like a long table.*votes_from_long"):
-        MajorityVote().fit(pd.DataFrame(long_, columns=["task", "worker", "label"]))
+    from weaklabel.sources import check_votes
+
+    with pytest.raises(ValueError, match="looks like a long table.*votes_from_long"):     # where votes are expected
+        check_votes(pd.DataFrame(long_, columns=["task", "worker", "label"]))
 
 
 def test_load_votes_reads_a_users_folder(tmp_path):
@@ -126,3 +128,37 @@ def test_load_mat_without_target_and_bad_files(tmp_path):
         load_mat(tmp_path / "text.mat")
     with pytest.raises(FileNotFoundError, match="no candidate-label file"):
         load_mat(tmp_path / "absent.mat")
+
+
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote])
+def test_label_models_fit_and_predict_a_long_table_as_crowd_kit_aggregators_do(make):
+    pd = pytest.importorskip("pandas")
+    from weaklabel.sources import MatrixCompletion
+
+    rng = np.random.RandomState(1)
+    truth = {f"item{i}": rng.choice(["cat", "dog", "owl"]) for i in range(300)}
+    rows = []
+    for item, label in truth.items():
+        for w in rng.choice(8, 4, replace=False):
+            answer = label if rng.rand() < 0.8 else rng.choice(["cat", "dog", "owl"])
+            rows.append((item, f"w{w}", answer))
+    table = pd.DataFrame(rows, columns=["task", "worker", "label"])
+    model = make().fit(table)
+    assert model.class_labels_.tolist() == ["cat", "dog", "owl"] and len(model.workers_) == 8
+    labels = model.predict(table)
+    assert isinstance(labels, pd.Series) and labels.index.name == "item"
+    assert np.mean([labels[i] == truth[i] for i in labels.index]) > 0.9
+    proba = model.predict_proba(table)
+    assert list(proba.columns) == ["cat", "dog", "owl"] and np.allclose(proba.sum(axis=1), 1)
+    v = votes_from_long(table)
+    np.testing.assert_allclose(proba.to_numpy(), make().fit(v.L, n_classes=3).predict_proba(v.L))
+    # known labels as a mapping of items to labels
+    some = {i: truth[i] for i in list(truth)[:30]}
+    assert make().fit(table, some).predict(table).size == 300
+    # a worker the fit never saw is refused, the model left as it was
+    before = model.predict_proba(table)
+    with pytest.raises(ValueError, match="worker 'stranger' did not answer in the fit"):
+        model.predict(pd.DataFrame([("item0", "stranger", "cat")], columns=["task", "worker", "label"]))
+    pd.testing.assert_frame_equal(model.predict_proba(table), before)
+    with pytest.raises(ValueError, match="fitted on a vote matrix, not a long table"):
+        MatrixCompletion().fit(v.L, n_classes=3).predict(table)

@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._persist import SavesModel, register
 from .._validation import transactional
 from ._kernels import em_step, lift_pass, posterior_pass, vote_winners, weighted_votes
-from ._votes import Votes, check_gold, check_sets, check_votes, outputs_table
+from ._votes import Votes, check_gold, check_sets, check_votes, outputs_table, votes_from_long
 
 __all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "held_out_vote_score", "LabelModelWarning"]
 
@@ -41,6 +41,12 @@ class LabelModelWarning(UserWarning):
     """A label model's fit that should not be trusted as it is: its posteriors put almost
     every covered row in one class while majority vote does not (see ``on_collapse``).
     """
+
+
+def _is_long(L):
+    """A DataFrame of answers, one (item, worker, label) row each (crowd-kit's form)."""
+    columns = {str(c).lower() for c in getattr(L, "columns", ())}
+    return "worker" in columns and "label" in columns
 
 
 def _row_range(votes, a, b):
@@ -94,6 +100,68 @@ class _LabelModel(SavesModel, BaseEstimator):
                                sets=self._sets(self.n_classes_))
         return votes, self.n_classes_
 
+    def _from_long(self, L, y, n_classes, *, reset):
+        """A long table of answers (see :func:`votes_from_long`) as ``(votes, y, n_classes)``;
+        anything else as it came. The fit keeps the workers and the labels (``workers_``,
+        ``class_labels_``), in the columns' and classes' order; ``y`` may then map items to
+        labels (a dict or a pandas Series).
+        """
+        if not _is_long(L):
+            if reset:                       # a vote matrix now: no table's workers and labels
+                self.__dict__.pop("workers_", None)
+                self.__dict__.pop("class_labels_", None)
+            return L, y, n_classes
+        if reset:
+            v = votes_from_long(L)
+            self.workers_, self.class_labels_ = v.workers, v.classes
+            n_classes = max(v.n_classes, 2) if n_classes is None else n_classes
+        else:
+            v = self._fitted_long(L)
+        if y is not None:
+            index = {c: k for k, c in enumerate(self.class_labels_.tolist())}
+            known = dict(y.items()) if hasattr(y, "items") else None
+            if known is None:
+                raise ValueError("with a long table, y must map items to labels (a dict or a pandas Series).")
+            y = np.asarray([index.get(known.get(i), -1) if known.get(i) is not None else -1 for i in v.items.tolist()])
+        return v.L, y, n_classes
+
+    def _fitted_long(self, L):
+        """A long table's votes in the fitted workers' columns and the fitted labels' classes."""
+        if not hasattr(self, "workers_"):
+            raise ValueError("this model was fitted on a vote matrix, not a long table of answers: pass votes of "
+                             "the same sources (or refit on the table).")
+        v = votes_from_long(L, classes=self.class_labels_)
+        column = {w: k for k, w in enumerate(self.workers_.tolist())}
+        unknown = [w for w in v.workers.tolist() if w not in column]
+        if unknown:
+            raise ValueError(f"worker {unknown[0]!r} did not answer in the fit; a label model knows only the "
+                             f"{len(column)} workers it was fitted on.")
+        C = v.L.tocoo()
+        cols = np.asarray([column[w] for w in v.workers.tolist()], dtype=np.int64)[C.col]
+        return type(v)(sp.csr_matrix((C.data, (C.row, cols)), shape=(v.L.shape[0], len(column))), v.items,
+                       self.workers_, self.class_labels_)
+
+    def _votes_in(self, L):
+        """``(votes, n_classes, items)`` of a vote matrix (``items`` None) or a long table."""
+        items = None
+        if _is_long(L):
+            v = self._fitted_long(L)
+            L, items = v.L, v.items
+        votes, K = self._check(L, reset=False)
+        return votes, K, items
+
+    def _labelled(self, values, items, columns=None):
+        """Predictions of a long table's items as pandas, indexed by item, in its labels."""
+        from .._extras import require
+
+        pd = require("pandas", "label models on a long table of answers")
+        index = pd.Index(items, name="item")
+        if columns is not None:
+            return pd.DataFrame(values, index=index, columns=pd.Index(self.class_labels_, name="label"))
+        labels = np.asarray(self.class_labels_, dtype=object)[np.maximum(values, 0)]
+        labels[values < 0] = None
+        return pd.Series(labels, index=index, name="label")
+
     def _chunk(self, L, n_classes):
         """A ``partial_fit`` chunk's votes: ``(votes, n_classes, first call?)``; the first
         call fixes the numbers of sources and classes, later ones must agree.
@@ -126,6 +194,7 @@ class _LabelModel(SavesModel, BaseEstimator):
             The estimator, updated by this batch.
         """
         self._validate_params()
+        L, y, n_classes = self._from_long(L, y, n_classes, reset=not hasattr(self, "n_classes_"))
         votes, K, first = self._chunk(L, n_classes)
         gold = check_gold(y, votes.n_rows, K)
         n_rows = float((votes.covered | (gold >= 0)).sum())
@@ -157,8 +226,10 @@ class _LabelModel(SavesModel, BaseEstimator):
 
         Parameters
         ----------
-        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
-            Votes, as :func:`weaklabel.sources.check_votes` reads them.
+        L : array-like of int of shape (n_rows, n_sources), sparse matrix, or DataFrame
+            Votes, as :func:`weaklabel.sources.check_votes` reads them; or, for a model
+            fitted on one, a long table of answers (then a pandas Series of labels, indexed
+            by item, is returned).
         abstain : bool, default=False
             Return -1 for the rows without any vote (``False``: they get the class
             balance's most probable class).
@@ -168,8 +239,9 @@ class _LabelModel(SavesModel, BaseEstimator):
         y : ndarray of int of shape (n_rows,)
             The predicted classes, -1 where the model abstains.
         """
-        votes, K = self._check(L, reset=False)
-        return self._predict(votes, K, abstain)
+        votes, K, items = self._votes_in(L)
+        pred = self._predict(votes, K, abstain)
+        return pred if items is None else self._labelled(pred, items)
 
     def _predict(self, votes, K, abstain):
         fallback = getattr(self, "collapsed_", False) and self.on_collapse == "majority"
@@ -225,8 +297,9 @@ class _LabelModel(SavesModel, BaseEstimator):
             each class's share of the row's weighted votes; for a model whose fit
             collapsed, with ``on_collapse="majority"``, majority vote's shares).
         """
-        votes, K = self._check(L, reset=False)
-        return self._proba(votes, K)
+        votes, K, items = self._votes_in(L)
+        P = self._proba(votes, K)
+        return P if items is None else self._labelled(P, items, columns=True)
 
     # ---- the collapse guard (every label model fitted by EM or from overlaps) --------------
 
@@ -374,8 +447,9 @@ class MajorityVote(_LabelModel):
         y : ndarray of int of shape (n_rows,)
             The predicted classes, -1 where the vote abstains.
         """
-        votes, K = self._check(L, reset=False)
-        return self._predict(votes, K, abstain)
+        votes, K, items = self._votes_in(L)
+        pred = self._predict(votes, K, abstain)
+        return pred if items is None else self._labelled(pred, items)
 
     def _predict(self, votes, K, abstain):
         P = self._counts(votes, K)
@@ -429,6 +503,7 @@ class MajorityVote(_LabelModel):
             The fitted estimator.
         """
         self._validate_params()
+        L, y, n_classes = self._from_long(L, y, n_classes, reset=True)
         votes, K = self._check(L, reset=True, n_classes=n_classes)
         self._source_weights(votes.n_sources)
         self.n_classes_, self.n_sources_ = K, votes.n_sources
@@ -455,6 +530,7 @@ class MajorityVote(_LabelModel):
             The estimator, updated by this batch.
         """
         self._validate_params()
+        L, y, n_classes = self._from_long(L, y, n_classes, reset=not hasattr(self, "n_classes_"))
         votes, K, first = self._chunk(L, n_classes)
         if first:
             self._source_weights(votes.n_sources)
@@ -675,6 +751,7 @@ class DawidSkene(_LabelModel):
             The fitted estimator.
         """
         self._validate_params()
+        L, y, n_classes = self._from_long(L, y, n_classes, reset=True)
         votes, K = self._check(L, reset=True, n_classes=n_classes)
         gold = check_gold(y, votes.n_rows, K)
         keep = votes.covered | (gold >= 0)
@@ -952,6 +1029,7 @@ class PrecisionVote(_LabelModel):
             The fitted estimator.
         """
         self._validate_params()
+        L, y, n_classes = self._from_long(L, y, n_classes, reset=True)
         votes, K = self._check(L, reset=True, n_classes=n_classes)
         gold = check_gold(y, votes.n_rows, K)
         if not (votes.covered | (gold >= 0)).any():
@@ -1097,6 +1175,8 @@ def held_out_vote_score(model, L):
     True
     """
     K = model.n_classes_
+    if _is_long(L):
+        L = model._fitted_long(L).L
     votes, _ = check_votes(L, n_classes=K, n_sources=model.n_sources_, sets=model._sets(K))
     members = model._members(K)
     if not isinstance(model, MajorityVote):

@@ -233,6 +233,7 @@ class MatrixCompletion(_LabelModel):
             The fitted estimator.
         """
         self._validate_params()
+        L, y, n_classes = self._from_long(L, y, n_classes, reset=True)
         votes, K = self._check(L, reset=True, n_classes=n_classes)
         gold = check_gold(y, votes.n_rows, K)
         self._check_size(votes.n_sources, K)
@@ -267,6 +268,7 @@ class MatrixCompletion(_LabelModel):
             The estimator, updated by this batch.
         """
         self._validate_params()
+        L, y, n_classes = self._from_long(L, y, n_classes, reset=not hasattr(self, "n_classes_"))
         votes, K, first = self._chunk(L, n_classes)
         gold = check_gold(y, votes.n_rows, K)
         if first:
