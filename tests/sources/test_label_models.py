@@ -11,9 +11,11 @@ import weaklabel
 from weaklabel.sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote, check_votes
 
 
-def _reference_e_step(L, K, theta, pi, covered, abstain_weight=1.0):
+def _reference_e_step(L, abstain, theta, pi, covered, abstain_weight=1.0):
+    """One E-step by loops; ``abstain`` is the abstain's output index (after the classes and
+    the set votes)."""
     n, m = L.shape
-    T = np.zeros((n, K))
+    T = np.zeros((n, pi.size))
     for i in range(n):
         if not covered[i]:
             T[i] = pi
@@ -23,7 +25,7 @@ def _reference_e_step(L, K, theta, pi, covered, abstain_weight=1.0):
             if L[i, j] >= 0:
                 logp += np.log(theta[j, L[i, j]])
             else:                                  # an abstain, its log-likelihood weighted
-                logp += abstain_weight * np.log(theta[j, K])
+                logp += abstain_weight * np.log(theta[j, abstain])
         T[i] = np.exp(logp - logp.max())
         T[i] /= T[i].sum()
     return T
@@ -496,21 +498,6 @@ def test_matrix_completion_takes_its_class_balance_from_known_labels():
 
 # ---- set votes ("one of A, B", "not C") ------------------------------------------------------
 
-def _sets_e_step(L, A, theta, pi, covered):
-    n, m = L.shape
-    T = np.zeros((n, pi.size))
-    for i in range(n):
-        if not covered[i]:
-            T[i] = pi
-            continue
-        logp = np.log(pi).copy()
-        for j in range(m):
-            logp += np.log(theta[j, L[i, j] if L[i, j] >= 0 else A])
-        T[i] = np.exp(logp - logp.max())
-        T[i] /= T[i].sum()
-    return T
-
-
 def _reference_em_with_sets(L, K, members, prior, prior_diag, prior_class, iters, start="majority"):
     """Dawid-Skene with abstains as an outcome and set votes as more outcomes, with loops:
     output p < K is a class, K + s the set s (``members[p]`` its classes' equal shares), the
@@ -534,7 +521,7 @@ def _reference_em_with_sets(L, K, members, prior, prior_diag, prior_class, iters
             voted = min(max((L[:, j] >= 0).mean(), 1e-3), 1 - 1e-3)
             theta0[j, :A] = voted * right
             theta0[j, A] = 1 - voted
-        T = _sets_e_step(L, A, theta0, np.full(K, 1.0 / K), covered)
+        T = _reference_e_step(L, A, theta0, np.full(K, 1.0 / K), covered)
         iters -= 1                               # that E-step was the first iteration's
     for _ in range(iters + 1):
         counts = np.zeros((m, A + 1, K))
@@ -784,3 +771,13 @@ def test_label_model_score_counts_covered_rows_only():
     assert model.score(L, [0, 1, 1]) == 1.0 and model.score(L, [0, 1, 0]) == 1.0
     with pytest.raises(ValueError, match="no row of L has both a vote and a known label"):
         model.score(L, [-1, -1, 0])
+
+
+@pytest.mark.parametrize("params, match", [({"tie_break": "coin"}, "tie_break"), ({"on_collapse": "ignore"}, "on_collapse")])
+def test_bad_policies_are_refused_and_a_fitted_model_unchanged(params, match):
+    L = np.array([[0, 0, -1], [1, -1, 1], [1, 0, 1]])
+    model = (MajorityVote() if "tie_break" in params else DawidSkene()).fit(L)
+    before = model.predict_proba(L)
+    with pytest.raises(ValueError, match=match):
+        model.set_params(**params).fit(L)
+    np.testing.assert_array_equal(model.predict_proba(L), before)

@@ -93,6 +93,12 @@ def _majority_winners(P, covered, balance, tie_break, random_state, abstain):
     return pred
 
 
+def _collapsed(share, majority_share, majority_winners):
+    """A collapse: the posteriors put COLLAPSE_SHARE of the covered rows in one class, where
+    majority vote puts at most MAJORITY_SHARE of them."""
+    return bool(majority_winners.sum() > 0 and share >= COLLAPSE_SHARE and majority_share <= MAJORITY_SHARE)
+
+
 def _spread_rows(votes, n):
     """At most ``n`` rows of ``votes``, evenly spaced (all of them when there are fewer)."""
     if votes.n_rows <= n:
@@ -256,7 +262,8 @@ class _LabelModel(SavesModel, BaseEstimator):
             by item, is returned).
         abstain : bool, default=False
             Return -1 for the rows without any vote (``False``: they get the class
-            balance's most probable class).
+            balance's most probable class; :class:`MajorityVote` breaks its ties, and
+            with ``tie_break="abstain"`` abstains, as its ``tie_break`` says).
 
         Returns
         -------
@@ -335,17 +342,19 @@ class _LabelModel(SavesModel, BaseEstimator):
             return np.where(total > 0, P / np.where(total > 0, total, 1.0), self._majority_balance[None, :])
         return self._model_proba(votes, K)
 
-    def _collapse(self, votes, K):
+    def _collapse(self, votes, K, proba=None):
         """``(class, the model's share, majority vote's share, majority vote's winners)`` over
-        the covered rows of ``votes``: the class the model's posteriors put most rows in.
+        the covered rows of ``votes``: the class the posteriors (``proba``, the model's own
+        by default) put most rows in.
         """
+        proba = self._model_proba if proba is None else proba
         members = self._members(K)
         own, majority = np.zeros(K), np.zeros(K)
         for a in range(0, votes.n_rows, _CHUNK):
             sub = _row_range(votes, a, min(a + _CHUNK, votes.n_rows))
             cov = sub.covered
             if cov.any():
-                own += _winner_counts(self._model_proba(sub, K)[cov])
+                own += _winner_counts(proba(sub, K)[cov])
                 majority += _winner_counts(_vote_shares(sub, members, K)[cov])
         n = max(own.sum(), 1.0)
         c = int(np.argmax(own))
@@ -357,7 +366,7 @@ class _LabelModel(SavesModel, BaseEstimator):
         """
         c, share, mv_share, winners = self._collapse(votes, K)
         self._majority_balance = (winners + 1.0) / (winners.sum() + K)
-        self.collapsed_ = bool(winners.sum() > 0 and share >= COLLAPSE_SHARE and mv_share <= MAJORITY_SHARE)
+        self.collapsed_ = _collapsed(share, mv_share, winners)
         if self.collapsed_:
             then = ("its posteriors are replaced by majority vote's (on_collapse='majority')"
                     if self.on_collapse == "majority" else "its posteriors are kept (on_collapse='warn')")
@@ -375,8 +384,7 @@ class _LabelModel(SavesModel, BaseEstimator):
         scores = []
         for fit in fits:
             self._apply(fit)
-            c, share, mv_share, winners = self._collapse(sample, K)
-            collapsed = winners.sum() > 0 and share >= COLLAPSE_SHARE and mv_share <= MAJORITY_SHARE
+            collapsed = _collapsed(*self._collapse(sample, K)[1:])
             try:
                 vote_score = _held_out_score(sample, lambda v: self._model_proba(v, K), self._members(K) > 0)
             except ValueError:              # no row with two votes: the starts tie on it
@@ -455,26 +463,6 @@ class MajorityVote(_LabelModel):
 
     def __init__(self, *, weights=None, sets=None, tie_break="random", random_state=0):
         store_params(self, locals())
-
-    def predict(self, L, *, abstain=False):
-        """The class with the most (weighted) votes of each row, ties broken by ``tie_break``.
-
-        Parameters
-        ----------
-        L : array-like of int of shape (n_rows, n_sources), or sparse matrix
-            Votes, as :func:`weaklabel.sources.check_votes` reads them.
-        abstain : bool, default=False
-            Return -1 for the rows without any vote (``False``: the class balance's most
-            probable class, or -1 with ``tie_break="abstain"``).
-
-        Returns
-        -------
-        y : ndarray of int of shape (n_rows,)
-            The predicted classes, -1 where the vote abstains.
-        """
-        votes, K, items = self._votes_in(L)
-        pred = self._predict(votes, K, abstain)
-        return pred if items is None else self._labelled(pred, items)
 
     def _predict(self, votes, K, abstain):
         return _majority_winners(self._counts(votes, K), votes.covered, self.class_balance_, self.tie_break,
@@ -1201,19 +1189,9 @@ def held_out_vote_score(model, L):
     if _is_long(L):
         L = model._fitted_long(L).L
     votes, _ = check_votes(L, n_classes=K, n_sources=model.n_sources_, sets=model._sets(K))
-    members = model._members(K)
-    if not isinstance(model, MajorityVote):
-        own, majority = np.zeros(K), np.zeros(K)
-        for a in range(0, votes.n_rows, _CHUNK):
-            sub = _row_range(votes, a, min(a + _CHUNK, votes.n_rows))
-            cov = sub.covered
-            if cov.any():
-                own += _winner_counts(model._proba(sub, K)[cov])
-                majority += _winner_counts(_vote_shares(sub, members, K)[cov])
-        c, n = int(np.argmax(own)), max(own.sum(), 1.0)
-        if majority.sum() > 0 and own[c] / n >= COLLAPSE_SHARE and majority[c] / n <= MAJORITY_SHARE:
-            return -np.inf
-    return _held_out_score(votes, lambda v: model._proba(v, K), members > 0)
+    if not isinstance(model, MajorityVote) and _collapsed(*model._collapse(votes, K, model._proba)[1:]):
+        return -np.inf
+    return _held_out_score(votes, lambda v: model._proba(v, K), model._members(K) > 0)
 
 
 def _held_out_score(votes, proba, members):
