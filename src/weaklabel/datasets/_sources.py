@@ -360,8 +360,8 @@ class TextSet:
     classes: tuple
 
     def subset(self, classes):
-        """The documents of some classes only, re-indexed ``0 .. len(classes) - 1`` in the
-        order given.
+        """The documents of some classes only, their classes numbered from 0 in the order
+        given.
 
         Parameters
         ----------
