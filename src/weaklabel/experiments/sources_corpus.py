@@ -41,6 +41,7 @@ import numpy as np
 
 from ..datasets import load, load_crowd, load_texts, load_votes
 from ..sources import DawidSkene, LabelModelWarning, MajorityVote, MatrixCompletion, PrecisionVote, source_summary
+from ..sources._label_models import COLLAPSE_SHARE
 from .engine import Experiment
 from .results import Summary, Table
 
@@ -452,9 +453,10 @@ def corpus_summarize(ctx, rows):
               formats={"covered": ".2f", **f3, **{c: ".3f" for c in peer_cols}, "best - majority vote": "+.3f"},
               note="Majority vote breaks ties at random (seeded); so do Snorkel's models (tie_break_policy="
                    "'random'), measured in the same run on the same votes with their defaults (the LabelModel "
-                   "seed=0); empty where Snorkel is not installed. 'best default' is among weaklabel's models. 'collapse warned': the fit put 95 % of the covered "
-                   "rows in one class where majority vote puts at most two thirds; the model then predicted majority "
-                   "vote's shares (on_collapse='majority')."),
+                   "seed=0); empty where Snorkel is not installed. 'best default' is among weaklabel's models. "
+                   f"'collapse warned': the fit put {COLLAPSE_SHARE:.0%} of the covered rows in one class where "
+                   "majority vote puts at most two thirds; the model then predicted as majority vote "
+                   "(on_collapse='majority')."),
         Table("leave_one_out", "Tuned defaults chosen leave-one-set-out: each real matrix's figure from the grid "
               "point chosen on the other real matrices",
               ["matrix", "majority vote"] + [f"{GRIDS[k][0]} (LOSO)" for k in GRIDS]

@@ -28,7 +28,7 @@ __all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "held_out_vote_score",
 _NO_PARAMS = np.zeros((1, 1, 1))      # em_step's parameters when it starts from majority vote
 
 #: a fit has collapsed when it puts at least this share of the covered rows in one class...
-COLLAPSE_SHARE = 0.95
+COLLAPSE_SHARE = 0.9
 #: ...while majority vote puts at most this share of them in that class
 MAJORITY_SHARE = 2 / 3
 #: rows per chunk when a check walks the posteriors (memory O(chunk x classes))
@@ -627,7 +627,7 @@ class DawidSkene(_LabelModel):
         the corpus's keyword and rule matrices, ``abstain_weight=0`` with a strong
         ``prior_diagonal`` is far better; see ``prior_diagonal``).
     on_collapse : {"majority", "warn"}, default="majority"
-        What a fit does when its posteriors put almost every covered row (95 %) in one
+        What a fit does when its posteriors put almost every covered row (90 %) in one
         class while majority vote puts at most two thirds there: both warn
         (:class:`LabelModelWarning`, naming the class and the shares); ``"majority"``
         then predicts majority vote's shares instead (``collapsed_`` says so), ``"warn"``
@@ -924,7 +924,7 @@ class PrecisionVote(_LabelModel):
     decay : float in (0.5, 1], default=0.7
         The stepwise EM step's decay in ``partial_fit``.
     on_collapse : {"majority", "warn"}, default="majority"
-        What a fit does when its posteriors put almost every covered row (95 %) in one
+        What a fit does when its posteriors put almost every covered row (90 %) in one
         class while majority vote puts at most two thirds there: both warn
         (:class:`LabelModelWarning`, naming the class and the shares); ``"majority"``
         then predicts majority vote's shares instead (``collapsed_`` says so), ``"warn"``

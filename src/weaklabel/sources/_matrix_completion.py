@@ -70,7 +70,7 @@ class MatrixCompletion(_LabelModel):
     dependencies : array-like of int of shape (n_pairs, 2), default=None
         Pairs of sources ``(j, k)`` known to depend on each other beyond the true class.
     on_collapse : {"majority", "warn"}, default="majority"
-        What a fit does when its posteriors put almost every covered row (95 %) in one
+        What a fit does when its posteriors put almost every covered row (90 %) in one
         class while majority vote puts at most two thirds there: both warn
         (:class:`LabelModelWarning`); ``"majority"`` then predicts majority vote's shares
         instead (``collapsed_`` says so), ``"warn"`` keeps the collapsed posteriors.
