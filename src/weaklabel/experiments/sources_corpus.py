@@ -144,7 +144,7 @@ def _text_matrix(name):
         words = [NEWSGROUP_WORDS[c] for c in data.classes]
     L = {part: _keyword_votes(data.texts[part], words) for part in ("train", "test")}
     m = VoteMatrix(name, L["train"], L["test"], data.y["test"], len(data.classes), True,
-                   f"{L['train'].shape[1]} keyword functions")
+                   f"{L['train'].shape[1]} keywords")
     m.y_fit = data.y["train"]
     return m
 
@@ -176,7 +176,7 @@ def _tabular_matrix(name, dev=200, per_class=3, seed=0):
             rules.append((c, f, t, above))
     Xr = X[rest]
     L = np.column_stack([np.where((Xr[:, f] > t) if above else (Xr[:, f] < t), c, -1) for c, f, t, above in rules])
-    m = VoteMatrix(name, L, L, y[rest], K, True, f"{len(rules)} threshold rules from {dev} dev rows")
+    m = VoteMatrix(name, L, L, y[rest], K, True, f"{len(rules)} rules")
     m.y_fit = y[rest]
     return m
 
@@ -216,7 +216,7 @@ def _simulated(name, seed=0):
         else:                                                    # many classes
             cols = [two_sided(y, K, a, 0.3) for a in np.linspace(0.4, 0.8, 40)]
     L = np.column_stack(cols)
-    m = VoteMatrix(name, L, L, y, K, False, f"{L.shape[1]} simulated sources")
+    m = VoteMatrix(name, L, L, y, K, False, f"{L.shape[1]} simulated")
     m.y_fit = y
     return m
 
@@ -226,7 +226,7 @@ def vote_matrix(name):
     if name in ("youtube", "sms", "trec"):
         d = load_votes(name)
         m = VoteMatrix(name, d.L["train"], d.L["test"], d.y["test"], len(d.classes), True,
-                       f"{d.n_sources} WRENCH functions")
+                       f"{d.n_sources} functions")
         m.y_fit = d.y["train"]
         return m
     if name in ("product", "duck", "dog"):
