@@ -781,3 +781,26 @@ def test_bad_policies_are_refused_and_a_fitted_model_unchanged(params, match):
     with pytest.raises(ValueError, match=match):
         model.set_params(**params).fit(L)
     np.testing.assert_array_equal(model.predict_proba(L), before)
+
+
+def test_a_flat_fit_is_a_collapse_that_the_label_free_selection_never_prefers():
+    """A prior as precise as the base rate gives every vote no weight: from that start every
+    posterior is flat (and here the other start collapses onto one class). The guard warns,
+    the model predicts as majority vote, and the held-out vote score (which a flat model
+    would otherwise win on conflicting votes) is -inf for the kept fit."""
+    from weaklabel.sources import LabelModelWarning, held_out_vote_score
+
+    rng = np.random.RandomState(6)
+    y = rng.randint(0, 2, 2000)
+    L = np.column_stack([np.where(rng.rand(2000) < 0.5, np.where(rng.rand(2000) < a, y, 1 - y), -1)
+                         for a in (0.8, 0.7, 0.6, 0.55)])
+    with pytest.warns(LabelModelWarning, match="flat posterior|collapsed onto one class"):
+        model = PrecisionVote(prior_right=1, prior_wrong=1).fit(L)
+    assert model.collapsed_
+    np.testing.assert_array_equal(model.predict(L), MajorityVote().fit(L).predict(L))
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LabelModelWarning)
+        kept = PrecisionVote(prior_right=1, prior_wrong=1, on_collapse="warn").fit(L)
+    assert held_out_vote_score(kept, L) == -np.inf

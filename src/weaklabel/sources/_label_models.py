@@ -93,10 +93,12 @@ def _majority_winners(P, covered, balance, tie_break, random_state, abstain):
     return pred
 
 
-def _collapsed(share, majority_share, majority_winners):
+def _collapsed(share, majority_share, majority_winners, flat):
     """A collapse: the posteriors put COLLAPSE_SHARE of the covered rows in one class, where
-    majority vote puts at most MAJORITY_SHARE of them."""
-    return bool(majority_winners.sum() > 0 and share >= COLLAPSE_SHARE and majority_share <= MAJORITY_SHARE)
+    majority vote puts at most MAJORITY_SHARE of them, or prefer no class on COLLAPSE_SHARE
+    of them (flat)."""
+    one_class = majority_winners.sum() > 0 and share >= COLLAPSE_SHARE and majority_share <= MAJORITY_SHARE
+    return bool(one_class or flat >= COLLAPSE_SHARE)
 
 
 def _spread_rows(votes, n):
@@ -343,37 +345,42 @@ class _LabelModel(SavesModel, BaseEstimator):
         return self._model_proba(votes, K)
 
     def _collapse(self, votes, K, proba=None):
-        """``(class, the model's share, majority vote's share, majority vote's winners)`` over
-        the covered rows of ``votes``: the class the posteriors (``proba``, the model's own
-        by default) put most rows in.
+        """``(class, the model's share, majority vote's share, majority vote's winners, flat
+        share)`` over the covered rows of ``votes``: the class the posteriors (``proba``, the
+        model's own by default) put most rows in, and the share of rows whose posterior
+        prefers no class at all.
         """
         proba = self._model_proba if proba is None else proba
         members = self._members(K)
-        own, majority = np.zeros(K), np.zeros(K)
+        own, majority, flat = np.zeros(K), np.zeros(K), 0.0
         for a in range(0, votes.n_rows, _CHUNK):
             sub = _row_range(votes, a, min(a + _CHUNK, votes.n_rows))
             cov = sub.covered
             if cov.any():
-                own += _winner_counts(proba(sub, K)[cov])
+                P = proba(sub, K)[cov]
+                own += _winner_counts(P)
+                flat += float((P.max(axis=1) - P.min(axis=1) < 1e-6).sum())
                 majority += _winner_counts(_vote_shares(sub, members, K)[cov])
         n = max(own.sum(), 1.0)
         c = int(np.argmax(own))
-        return c, own[c] / n, majority[c] / n, majority
+        return c, own[c] / n, majority[c] / n, majority, flat / n
 
     def _guard(self, votes, K):
         """Check the fit against majority vote; warn (and fall back, with
         ``on_collapse="majority"``) when it has collapsed onto one class.
         """
-        c, share, mv_share, winners = self._collapse(votes, K)
+        c, share, mv_share, winners, flat = self._collapse(votes, K)
         self._majority_balance = (winners + 1.0) / (winners.sum() + K)
-        self.collapsed_ = _collapsed(share, mv_share, winners)
+        self.collapsed_ = _collapsed(share, mv_share, winners, flat)
         if self.collapsed_:
             then = ("its posteriors are replaced by majority vote's (on_collapse='majority')"
                     if self.on_collapse == "majority" else "its posteriors are kept (on_collapse='warn')")
-            warnings.warn(f"{type(self).__name__} put {share:.1%} of the covered rows in class {c}, where majority "
-                          f"vote puts {mv_share:.1%}: the fit collapsed onto one class; {then}. One-sided sources "
-                          "(one class or abstain) often cause it: see the user guide on several weak sources.",
-                          LabelModelWarning, stacklevel=4)
+            what = (f"gave {flat:.1%} of the covered rows a flat posterior (no class preferred): the fit says "
+                    "nothing" if flat >= COLLAPSE_SHARE else
+                    f"put {share:.1%} of the covered rows in class {c}, where majority vote puts {mv_share:.1%}: the "
+                    "fit collapsed onto one class")
+            warnings.warn(f"{type(self).__name__} {what}; {then}. One-sided sources (one class or abstain) often "
+                          "cause it: see the user guide on several weak sources.", LabelModelWarning, stacklevel=4)
 
     def _select(self, fits, votes, gold, K):
         """The start to keep: the best on the known labels' accuracy where some rows are
