@@ -227,7 +227,7 @@ def wrench_summarize(ctx, rows):
              "(trec's test texts lose their leading fine label; sms's validation and test votes are recomputed "
              "from its 73 published rules, since the staged ones belong to other rows). Label models fitted on "
              "the training votes with their defaults." + (" QUICK run: youtube, one alpha." if p["quick"] else ""))
-    return Summary("Labeling functions: label models and end models on WRENCH's votes (issue 34)", intro, tables,
+    return Summary("Labeling functions: label models and end models on WRENCH's votes", intro, tables,
                    [], "")
 
 
@@ -299,7 +299,7 @@ def crowds_summarize(ctx, rows):
     intro = ("Real crowd answers (Zheng et al., PVLDB 2017) with every item's true label; each model fitted on all "
              "the answers with its defaults and scored on every item; crowd-kit's aggregators run side by side in "
              "the same run." + (" QUICK run: duck." if p["quick"] else ""))
-    return Summary("Crowds: label models against crowd-kit's aggregators (issue 34)", intro, tables, [], "")
+    return Summary("Crowds: label models against crowd-kit's aggregators", intro, tables, [], "")
 
 
 #: a reproduction module's public face is the experiments it registers (the command line runs
