@@ -122,14 +122,38 @@ def test_built_page_opens_in_chromium(page, headings, tmp_path):
             r"<h[12][^>]*>(?:(?!</h).)*" + re.escape(heading), dom, re.S), heading
 
 
-def test_user_pages_carry_no_internal_issue_numbers():
-    """The user guide and the reference pages speak to users: no "issue 21", no "in
-    progress" (development history belongs on the development page)."""
-    pages = [p for p in list(DOCS.glob("*.md")) + list((DOCS / "user_guide").glob("*.md"))
-             if p.name != "development.md"]
-    bad = [f"{p.relative_to(DOCS)}:{i + 1}" for p in pages for i, line in enumerate(p.read_text().splitlines())
-           if re.search(r"\bissue \d+|\bin progress\b", line, re.I)]
-    assert not bad, bad
+#: what a lab diary leaves: a date, a tracker number, a session count, a commit hash
+_HISTORY = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b|\bissues? \d+|\bin progress\b|\b(?:sessions?|stops?) \d+"
+                      r"|\b[a-z]+-?(?:first|second|third|[a-z]+th) session\b"
+                      r"|(?<![\w.])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\w.])", re.I)
+ROOT = DOCS.parent
+
+
+def _history_lines(paths):
+    return [f"{p.relative_to(ROOT)}:{i + 1}: {line.strip()[:80]}" for p in paths
+            for i, line in enumerate(p.read_text().splitlines()) if _HISTORY.search(line)]
+
+
+def test_user_pages_and_the_code_carry_no_development_history():
+    """Pages, docstrings and comments explain the code and its results: no dates, tracker
+    numbers, session counts or commit hashes (history goes to CHANGELOG.md; the developer
+    page may tell it). The pages rendered from the stores are checked with their sources."""
+    pages = [p for p in DOCS.rglob("*.md") if not {"_build", "generated", "auto_examples"} & set(p.parts)
+             and p.name != "development.md"]
+    code = list((ROOT / "src" / "weaklabel").rglob("*.py")) + list((ROOT / "examples").glob("*.py"))
+    bad = _history_lines([ROOT / "README.md"] + pages + code)
+    tests = [f"{p.relative_to(ROOT)}: {name}" for p in (ROOT / "tests").rglob("*.py")
+             for name in re.findall(r"def (test_\w+)", p.read_text()) if _HISTORY.search(name.replace("_", " "))]
+    assert not bad + tests, "development history in user pages, code or test names:\n" + "\n".join(bad + tests)
+
+
+def test_the_history_check_finds_a_diary():
+    for line in ("measured 2026-11-29", "as issue 39 asks", "(session 12)", "the twenty-sixth session",
+                 "the code of `84567cf`", "still in progress"):
+        assert _HISTORY.search(line), line
+    for line in ("sha256 of the file", "max_nodes=2000000", "2026 words", "1e-3 and 3e-5", "a 7-class set",
+                 "0x7ffff", "issues of scale"):
+        assert not _HISTORY.search(line), line
 
 
 @pytest.mark.skipif(not (DOCS / "auto_examples").exists() and not os.environ.get("CI"),

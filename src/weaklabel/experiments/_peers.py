@@ -75,7 +75,7 @@ def vw_cb_explore_pass(features, S, n_classes, epsilon, seed, order=None):
     """One pass of ``vw --cb_explore K --epsilon E`` over the rows in ``order``, with
     several acceptable labels per row (``S``, bool (n, K)).
 
-    ``--cbify`` takes one right label only (VW issue 2262), so the contextual-bandit loop
+    ``--cbify`` takes one right label only (a documented Vowpal Wabbit limit), so the contextual-bandit loop
     is run by hand, as VW's documentation does it: VW gives its distribution over the
     actions, one action is drawn from it (with our seeded generator), its cost is 0 if the
     action is acceptable and 1 otherwise, and VW learns ``action:cost:probability``.

@@ -1,4 +1,4 @@
-"""Bandit feedback with several acceptable labels (issue 21): ``weaklabel reproduce bandit-sets``.
+"""Bandit feedback with several acceptable labels: ``weaklabel reproduce bandit-sets``.
 
 Protocol: the linear CSPA table's streams (one pass, a random order per run, features as
 in ``cspa-linear``); each row's acceptable labels are its label and, with probability

@@ -1,6 +1,6 @@
 """Several annotators: majority vote, Dawid & Skene, and a learner trained on posteriors.
 
-Protocol (issue 19): the training rows of optdigits, letter and Reuters R8, with
+Protocol: the training rows of optdigits, letter and Reuters R8, with
 uma-real's features, are labelled by ``n_annotators`` simulated annotators of decreasing
 quality.  Annotator ``j`` is right with probability ``quality[j]`` whatever the class, and
 when wrong says a class drawn from a per-class Dirichlet(1) share of the other classes
@@ -160,7 +160,7 @@ def summarize(ctx, rows):
              f"leaving a row unannotated with probability {p['p_missing']:g}; {p['gold_fraction']:.0%} gold rows; "
              "features of uma-real (optdigits: Gaussian kernel PCA; letter: Nystroem + PCA; reuters: TF-IDF)."
              + (f" QUICK run: {p['n_train']} training rows." if p["quick"] else ""))
-    return Summary("Several annotators: majority vote, Dawid & Skene, posteriors (issue 19)", intro, tables, [], "")
+    return Summary("Several annotators: majority vote, Dawid & Skene, posteriors", intro, tables, [], "")
 
 
 #: a reproduction module's public face is the experiments it registers (the command line runs

@@ -1,4 +1,4 @@
-"""Sequences with candidate sets per node (issue 23): ``weaklabel reproduce ocr-words``.
+"""Sequences with candidate sets per node: ``weaklabel reproduce ocr-words``.
 
 The task: real English words (Reuters-21578 R8's running text, 3-14 letters), each letter
 drawn as an image of that letter from UCI letter (training words from letter's training

@@ -368,7 +368,7 @@ def real_cell(cfg):
     return out
 
 
-# ---- loss-corrected logistic regression (issue 19) -----------------------------------------
+# ---- loss-corrected logistic regression ---------------------------------------------------
 
 CORRECTED = ("lr_noisy", "cleanlab_lr", "forward_sconf", "backward_sconf", "forward_anchor", "backward_anchor",
              "forward_weighted", "lr_full")
@@ -593,8 +593,8 @@ def _trusted_sample_weight(trusted_rows, spec, balanced):
 
 
 def fair_cell(cfg):
-    """The peers given what weaklabel's "forward, trusted weight by 5-fold CV" column gets
-    (issue 39): the same alpha (chosen on S_conf), the same trusted rows, the same grid of
+    """The peers given what weaklabel's "forward, trusted weight by 5-fold CV" column gets:
+    the same alpha (chosen on S_conf), the same trusted rows, the same grid of
     trusted weights and the same selection rule (5-fold ``TrustedKFold`` over the labelled
     rows, scored by accuracy on the held-out trusted rows).
 
