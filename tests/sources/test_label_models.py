@@ -804,3 +804,45 @@ def test_a_flat_fit_is_a_collapse_that_the_label_free_selection_never_prefers():
         warnings.simplefilter("ignore", LabelModelWarning)
         kept = PrecisionVote(prior_right=1, prior_wrong=1, on_collapse="warn").fit(L)
     assert held_out_vote_score(kept, L) == -np.inf
+
+
+@pytest.mark.parametrize("value", [2**63 + 5, 2**64 - 1])
+def test_sparse_uint64_votes_beyond_the_classes_are_refused_not_wrapped(value):
+    """uint64 values >= 2**63 became negative classes when cast (the kernels then wrote out
+    of bounds)."""
+    L = sp.csr_matrix((np.array([value, 1], dtype=np.uint64), (np.array([0, 1]), np.array([0, 0]))), shape=(2, 2))
+    with pytest.raises(ValueError, match="beyond the 1048576 classes allowed"):
+        check_votes(L)
+    model = DawidSkene().fit(np.array([[0, 1], [1, 1]]))
+    before = model.confusions_.copy()
+    with pytest.raises(ValueError, match="beyond the 1048576 classes allowed"):
+        model.fit(L)
+    np.testing.assert_array_equal(model.confusions_, before)
+
+
+def test_one_vote_for_a_far_class_is_refused_before_anything_is_allocated():
+    """One vote for class 29,999: DawidSkene's and MatrixCompletion's parameters would take
+    tens of GiB, refused at once with the class count named; PrecisionVote and majority
+    vote, O(sources x classes), fit without a classes x classes table."""
+    import time
+    import tracemalloc
+
+    L = np.full((50, 2), -1)
+    L[:, 0] = np.random.RandomState(0).randint(0, 3, 50)
+    L[0, 1] = 29_999
+    for model in (DawidSkene(), MatrixCompletion()):
+        with pytest.raises(ValueError, match="30000 classes would take .* GiB.*number the classes 0 .. K-1"):
+            model.fit(L)
+    tracemalloc.start()
+    start = time.perf_counter()
+    PrecisionVote().fit(L).predict(L)
+    MajorityVote().fit(L).predict(L)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 2**30, peak                      # a 30,000 x 30,000 table is 7.2 GB
+
+
+def test_majority_vote_weights_near_the_float_limit_give_shares_not_nan():
+    L = np.array([[0, 1], [1, 1]])
+    P = MajorityVote(weights=[1e308, 1e308]).fit(L).predict_proba(L)
+    np.testing.assert_allclose(P, MajorityVote().fit(L).predict_proba(L))

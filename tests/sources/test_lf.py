@@ -67,3 +67,45 @@ def test_bad_functions_and_data_are_one_line():
 def test_progress_bar_does_not_change_the_votes(capsys):
     np.testing.assert_array_equal(apply_lfs(_lfs(), TEXTS, progress=True).toarray(),
                                   apply_lfs(_lfs(), TEXTS).toarray())
+
+
+def test_a_labeling_functions_own_error_names_the_function_and_the_record():
+    from weaklabel.sources import LabelingFunctionError, apply_lfs, labeling_function
+
+    @labeling_function()
+    def lookup(text):
+        return {"spam": 1}[text]
+
+    with pytest.raises(LabelingFunctionError, match="labeling function 'lookup' failed on record 1: KeyError") as info:
+        apply_lfs([lookup], ["spam", "ham"])
+    assert isinstance(info.value.__cause__, KeyError)
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: keyword("", 1), "non-empty strings"),
+    (lambda: keyword(["ok", "  "], 1), "non-empty strings"),
+    (lambda: regex("(", 1), r"pattern '\(' is not a regular expression"),
+    (lambda: regex("a", 2**63), "below 1048576"),
+])
+def test_bad_keywords_and_patterns_are_refused_when_written(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+def test_huge_returns_and_unreadable_fields_are_named():
+    import pandas as pd
+
+    from weaklabel.sources import LabelingFunctionError, apply_lfs, labeling_function
+
+    @labeling_function()
+    def huge(text):
+        return 2**63
+
+    with pytest.raises(LabelingFunctionError, match="returned class 9223372036854775808, beyond"):
+        apply_lfs([huge], ["a"])
+    with pytest.raises(LabelingFunctionError, match="field='my text' is not a key of the record"):
+        apply_lfs([keyword("a", 1, field="my text")], [{"text": "a"}])
+    with pytest.raises(LabelingFunctionError, match="the records are texts: drop field="):
+        apply_lfs([keyword("a", 1, field="class")], ["a b"])
+    with pytest.raises(LabelingFunctionError, match="pandas renames a column"):
+        apply_lfs([keyword("a", 1, field="class")], pd.DataFrame({"class": ["a"], "text": ["b"]}))

@@ -10,9 +10,9 @@ model takes it as ``fit(L, y=None, *, n_classes=None)``, ``partial_fit`` (chunk 
 from ._diagnostics import source_summary
 from ._end_model import EndModel
 from ._matrix_completion import MatrixCompletion
-from ._lf import LabelingFunction, apply_lfs, keyword, labeling_function, regex
+from ._lf import LabelingFunction, LabelingFunctionError, apply_lfs, keyword, labeling_function, regex
 from ._label_models import DawidSkene, LabelModelWarning, MajorityVote, PrecisionVote, held_out_vote_score
 from ._votes import LongVotes, Votes, check_sets, check_votes, votes_from_long
 
 __all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "MatrixCompletion", "check_votes", "check_sets", "Votes", "votes_from_long", "LongVotes", "held_out_vote_score", "LabelModelWarning", "source_summary",
-           "LabelingFunction", "labeling_function", "keyword", "regex", "apply_lfs", "EndModel"]
+           "LabelingFunction", "LabelingFunctionError", "labeling_function", "keyword", "regex", "apply_lfs", "EndModel"]

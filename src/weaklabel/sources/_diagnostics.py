@@ -136,7 +136,7 @@ def _believed(model, votes, K, n_votes, margin):
     T = model._proba(votes, K)
     right = np.bincount(votes.src, weights=T[rows, votes.cls], minlength=m)
     own = right / n_votes
-    members = model._members(K) > 0
+    members = model._set_shares(K) > 0
     try:
         held, prob = held_out_vote_probabilities(votes, lambda v: model._proba(v, K), members)
     except ValueError:                     # no row with two votes

@@ -134,7 +134,8 @@ class EndModel(ClassifierMixin, BaseEstimator):
             else:
                 labels = np.argmax(T, axis=1)
                 if self.target == "noise-aware":
-                    hard = np.eye(K)[labels]
+                    hard = np.zeros((labels.size, K))
+                    hard[np.arange(labels.size), labels] = 1.0
                     mass = np.maximum(T.sum(axis=0), 1e-12)
                     C = (hard.T @ T) / mass[None, :]
                     C = (C + 1e-6) / (C + 1e-6).sum(axis=0, keepdims=True)

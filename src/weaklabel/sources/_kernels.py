@@ -77,7 +77,7 @@ def posterior_pass(indptr, src, cls, log_theta, log_prior, T):
 @njit(cache=True)
 def weighted_votes(indptr, src, cls, weights, members, P):
     """``P[i, c] = sum of the weights of the sources that voted c on row i``; a set vote
-    ``p >= K`` spreads its weight by ``members[p]`` (equal shares of the set's classes).
+    ``p >= K`` spreads its weight by ``members[p - K]`` (equal shares of the set's classes).
     """
     n = indptr.size - 1
     K = P.shape[1]
@@ -89,7 +89,7 @@ def weighted_votes(indptr, src, cls, weights, members, P):
                 P[i, p] += w
             else:
                 for q in range(K):
-                    P[i, q] += w * members[p, q]
+                    P[i, q] += w * members[p - K, q]
 
 
 @njit(cache=True)
@@ -134,7 +134,7 @@ def _row_posterior(lo, hi, src, cls, g, mode, params, log_prior, members, t):
                 t[p] += 1.0
             else:                          # a set vote: equal shares of its classes
                 for q in range(K):
-                    t[q] += members[p, q]
+                    t[q] += members[p - K, q]
         total = 0.0
         for q in range(K):
             total += t[q]
@@ -162,7 +162,7 @@ def em_step(indptr, src, cls, gold, mode, params, log_prior, members, counts, cl
 
     For every covered row (and every row whose class is known), its posterior ``t`` (see
     :func:`_row_posterior`; ``log_prior`` already holds the abstain terms of mode 1;
-    ``members`` spreads a set vote over its classes in mode 0) is added
+    ``members[p - K]`` spreads set vote ``p`` over its classes in mode 0) is added
     to ``class_total``, and for every vote (j, p) ``counts[j, p, :] += t`` (``counts`` of
     shape (sources, >= K, K)) or ``counts[j, p, 0] += t[p]`` (shape (sources, K, 1): the
     expected right votes, for PrecisionVote). Returns the sum of the
@@ -211,7 +211,7 @@ def vote_winners(indptr, src, cls, weights, members, winners):
                 t[p] += weights[src[v]]
             else:
                 for q in range(K):
-                    t[q] += weights[src[v]] * members[p, q]
+                    t[q] += weights[src[v]] * members[p - K, q]
         best, top = 0, t[0]
         for q in range(1, K):
             if t[q] > top:

@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._persist import SavesModel, register
 from .._validation import transactional
 from ._kernels import em_step, lift_pass, posterior_pass, vote_winners, weighted_votes
-from ._votes import Votes, check_gold, check_sets, check_votes, outputs_table, votes_from_long
+from ._votes import Votes, check_gold, check_memory, check_sets, check_votes, outputs_table, votes_from_long
 
 __all__ = ["MajorityVote", "DawidSkene", "PrecisionVote", "held_out_vote_score", "LabelModelWarning"]
 
@@ -31,8 +31,8 @@ _NO_PARAMS = np.zeros((1, 1, 1))      # em_step's parameters when it starts from
 COLLAPSE_SHARE = 0.9
 #: ...while majority vote puts at most this share of them in that class
 MAJORITY_SHARE = 2 / 3
-#: rows per chunk when a check walks the posteriors (memory O(chunk x classes))
-_CHUNK = 1 << 16
+#: posterior cells (rows x classes) per chunk when a check walks the posteriors: 128 MiB
+_CHUNK_CELLS = 1 << 24
 #: rows of the fitted votes that score the EM starts (evenly spaced when there are more)
 _SELECTION_ROWS = 20_000
 
@@ -47,6 +47,12 @@ def _is_long(L):
     """A DataFrame of answers, one (item, worker, label) row each (crowd-kit's form)."""
     columns = {str(c).lower() for c in getattr(L, "columns", ())}
     return "worker" in columns and "label" in columns
+
+
+def _chunks(n_rows, K):
+    """``(start, stop)`` of row chunks whose posteriors take at most _CHUNK_CELLS cells."""
+    step = max(1, min(1 << 16, _CHUNK_CELLS // max(K, 1)))
+    return [(a, min(a + step, n_rows)) for a in range(0, n_rows, step)]
 
 
 def _row_range(votes, a, b):
@@ -120,17 +126,32 @@ class _LabelModel(SavesModel, BaseEstimator):
         sets = getattr(self, "sets", None)
         return None if sets is None else check_sets(sets, n_classes)
 
-    def _members(self, K):
-        """What each output stands for, as shares of the classes (see ``outputs_table``)."""
-        return outputs_table(K, self._sets(K))
+    def _set_shares(self, K):
+        """The set votes' shares of the classes ``(n_sets, K)`` (no row without set votes): a
+        vote ``K + s`` spreads over row ``s``. A class vote needs no table (never K x K).
+        """
+        sets = self._sets(K)
+        return np.zeros((0, K)) if sets is None or len(sets) == 0 else outputs_table(K, sets)[K:]
 
     def _check(self, L, *, reset, n_classes=None):
+        """The votes and the class count; refuses, before anything is allocated, a fit whose
+        parameters (or a prediction whose posteriors) would not fit in memory.
+        """
         if reset:
-            return check_votes(L, n_classes=n_classes, sets=self._sets(n_classes))
+            votes, K = check_votes(L, n_classes=n_classes, sets=self._sets(n_classes))
+            check_memory(self._parameter_bytes(votes.n_sources, K),
+                         f"{type(self).__name__}'s parameters over {votes.n_sources} sources and {K} classes", K)
+            return votes, K
         check_is_fitted(self, "n_classes_")
         votes, _ = check_votes(L, n_classes=self.n_classes_, n_sources=self.n_sources_,
                                sets=self._sets(self.n_classes_))
+        check_memory(16 * votes.n_rows * self.n_classes_,
+                     f"the posteriors of {votes.n_rows} rows over {self.n_classes_} classes", self.n_classes_)
         return votes, self.n_classes_
+
+    def _parameter_bytes(self, m, K):
+        """What a fit over ``m`` sources and ``K`` classes allocates, about (bytes)."""
+        return 64 * K
 
     def _from_long(self, L, y, n_classes, *, reset):
         """A long table of answers (see :func:`votes_from_long`) as ``(votes, y, n_classes)``;
@@ -278,7 +299,7 @@ class _LabelModel(SavesModel, BaseEstimator):
 
     def _predict(self, votes, K, abstain):
         if getattr(self, "collapsed_", False) and self.on_collapse == "majority":   # as MajorityVote() predicts
-            return _majority_winners(_vote_shares(votes, self._members(K), K), votes.covered, self._majority_balance,
+            return _majority_winners(_vote_shares(votes, self._set_shares(K), K), votes.covered, self._majority_balance,
                                      "random", 0, abstain)
         pred = np.argmax(self._proba(votes, K) + 1e-9 * self.class_balance_[None, :], axis=1)
         if abstain:
@@ -339,7 +360,7 @@ class _LabelModel(SavesModel, BaseEstimator):
 
     def _proba(self, votes, K):
         if getattr(self, "collapsed_", False) and self.on_collapse == "majority":
-            P = _vote_shares(votes, self._members(K), K)
+            P = _vote_shares(votes, self._set_shares(K), K)
             total = P.sum(axis=1, keepdims=True)
             return np.where(total > 0, P / np.where(total > 0, total, 1.0), self._majority_balance[None, :])
         return self._model_proba(votes, K)
@@ -351,10 +372,10 @@ class _LabelModel(SavesModel, BaseEstimator):
         prefers no class at all.
         """
         proba = self._model_proba if proba is None else proba
-        members = self._members(K)
+        members = self._set_shares(K)
         own, majority, flat = np.zeros(K), np.zeros(K), 0.0
-        for a in range(0, votes.n_rows, _CHUNK):
-            sub = _row_range(votes, a, min(a + _CHUNK, votes.n_rows))
+        for a, b in _chunks(votes.n_rows, K):
+            sub = _row_range(votes, a, b)
             cov = sub.covered
             if cov.any():
                 P = proba(sub, K)[cov]
@@ -393,7 +414,7 @@ class _LabelModel(SavesModel, BaseEstimator):
             self._apply(fit)
             collapsed = _collapsed(*self._collapse(sample, K)[1:])
             try:
-                vote_score = _held_out_score(sample, lambda v: self._model_proba(v, K), self._members(K) > 0)
+                vote_score = _held_out_score(sample, lambda v: self._model_proba(v, K), self._set_shares(K) > 0)
             except ValueError:              # no row with two votes: the starts tie on it
                 vote_score = 0.0
             accuracy = 0.0
@@ -476,16 +497,18 @@ class MajorityVote(_LabelModel):
                                  self.random_state, abstain)
 
     def _source_weights(self, m):
+        """The weights over their largest (a vote's shares do not depend on their scale, and
+        sums of weights near 1e308 would overflow)."""
         if self.weights is None:
             return np.ones(m)
         w = np.asarray(self.weights, dtype=np.float64)
         if w.shape != (m,) or not np.isfinite(w).all() or (w < 0).any():
             raise ValueError(f"weights must be {m} finite non-negative numbers, one per source; got shape {w.shape}.")
-        return w
+        return w / w.max() if w.max() > 0 else w
 
     def _counts(self, votes, K):
         P = np.zeros((votes.n_rows, K))
-        weighted_votes(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources), self._members(K), P)
+        weighted_votes(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources), self._set_shares(K), P)
         return P
 
     @transactional
@@ -545,7 +568,7 @@ class MajorityVote(_LabelModel):
 
     def _add(self, votes):
         vote_winners(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources),
-                     self._members(self.n_classes_), self._winners)
+                     self._set_shares(self.n_classes_), self._winners)
         self.class_balance_ = (self._winners + 1.0) / (self._winners.sum() + self.n_classes_)
 
     def _proba(self, votes, K):
@@ -693,13 +716,18 @@ class DawidSkene(_LabelModel):
                  abstain="evidence", abstain_weight=1.0, on_collapse="majority", sets=None):
         store_params(self, locals())
 
+    def _parameter_bytes(self, m, K):
+        # counts, confusions, their logs and the pseudo-counts: (m, outputs + 1, K) each
+        n_out = K + (0 if self.sets is None else len(self.sets)) + 1
+        return 8 * 6 * m * n_out * K
+
     # ---- EM pieces -----------------------------------------------------------------------
 
     def _pseudo(self, K):
         ignore = self.abstain == "ignore"
         prior = (0.01 if ignore else 1.0) if self.prior == "auto" else float(self.prior)
         diagonal = 0.0 if self.prior_diagonal == "auto" else float(self.prior_diagonal)
-        members = self._members(K) > 0            # the outputs (classes, then sets) that name each class
+        members = outputs_table(K, self._sets(K)) > 0     # the outputs (classes, then sets) naming each class
         pseudo = np.full((members.shape[0] + 1, K), prior)
         pseudo[:-1][members] += diagonal
         return pseudo
@@ -722,8 +750,8 @@ class DawidSkene(_LabelModel):
         statistics: expected counts ``(n_sources, outputs + 1, K)``, class totals and the
         log-likelihood, without storing a posterior per row.
         """
-        members = self._members(K)
-        A = members.shape[0]                        # outputs: the classes, then the set votes; A = abstain
+        members = self._set_shares(K)
+        A = K + members.shape[0]                    # outputs: the classes, then the set votes; A = abstain
         counts, class_total = np.zeros((votes.n_sources, A + 1, K)), np.zeros(K)
         if theta is None:
             ll = em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), members, counts,
@@ -807,7 +835,7 @@ class DawidSkene(_LabelModel):
         """The "prior" start's parameters: each source's vote right 7 times in 10 (the rest
         spread over its other outputs), its abstain rate as observed, a uniform balance.
         """
-        members = self._members(K) > 0
+        members = outputs_table(K, self._sets(K)) > 0
         A = members.shape[0]
         right = np.where(members, 0.7, 0.3 / max(A - 1, 1))
         right /= right.sum(axis=0, keepdims=True)
@@ -826,7 +854,7 @@ class DawidSkene(_LabelModel):
     # ---- partial_fit: stepwise EM over (expected counts, class totals) -------------------
 
     def _init_running(self, m, K):
-        self._s_counts, self._s_class = np.zeros((m, self._members(K).shape[0] + 1, K)), np.zeros(K)
+        self._s_counts, self._s_class = np.zeros((m, K + self._set_shares(K).shape[0] + 1, K)), np.zeros(K)
 
     def _chunk_stats(self, votes, gold, K, first):
         params = () if first else (self.confusions_, self.class_balance_)
@@ -995,6 +1023,9 @@ class PrecisionVote(_LabelModel):
                  on_collapse="majority"):
         store_params(self, locals())
 
+    def _parameter_bytes(self, m, K):
+        return 8 * 10 * m * K           # precisions, weights, statistics: (m, K) each
+
     # ---- EM pieces -----------------------------------------------------------------------
 
     @staticmethod
@@ -1005,9 +1036,10 @@ class PrecisionVote(_LabelModel):
         """
         right, class_total = np.zeros((votes.n_sources, K, 1)), np.zeros(K)
         if W is None:
-            em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), np.eye(K), right, class_total)
+            em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), np.zeros((0, K)), right,
+                    class_total)
         else:
-            em_step(votes.indptr, votes.src, votes.cls, gold, 2, W[:, :, None], np.log(pi), np.eye(K), right,
+            em_step(votes.indptr, votes.src, votes.cls, gold, 2, W[:, :, None], np.log(pi), np.zeros((0, K)), right,
                     class_total)
         return right[:, :, 0], _vote_totals(votes, K) if total is None else total, class_total
 
@@ -1198,21 +1230,32 @@ def held_out_vote_score(model, L):
     votes, _ = check_votes(L, n_classes=K, n_sources=model.n_sources_, sets=model._sets(K))
     if not isinstance(model, MajorityVote) and _collapsed(*model._collapse(votes, K, model._proba)[1:]):
         return -np.inf
-    return _held_out_score(votes, lambda v: model._proba(v, K), model._members(K) > 0)
+    return _held_out_score(votes, lambda v: model._proba(v, K), model._set_shares(K) > 0)
 
 
-def _held_out_score(votes, proba, members):
+def _held_out_score(votes, proba, sets):
     """``mean log P(vote | the row's other votes)`` over the votes of rows with two votes or
-    more; ``proba`` maps :class:`Votes` to posteriors, ``members[p]`` the classes output
-    ``p`` names.
+    more; ``proba`` maps :class:`Votes` to posteriors, ``sets[s]`` the classes set vote
+    ``K + s`` names.
     """
-    _, prob = held_out_vote_probabilities(votes, proba, members)
+    _, prob = held_out_vote_probabilities(votes, proba, sets)
     return float(np.mean(np.log(np.maximum(prob, 1e-12))))
 
 
-def held_out_vote_probabilities(votes, proba, members):
+def _vote_mass(P, cls, sets):
+    """``P[r]``'s mass on what vote ``cls[r]`` names: its class, or its set's classes."""
+    K = P.shape[1]
+    mass = P[np.arange(cls.size), np.minimum(cls, K - 1)]
+    is_set = cls >= K
+    if is_set.any():
+        mass[is_set] = (P[is_set] * sets[cls[is_set] - K]).sum(axis=1)
+    return mass
+
+
+def held_out_vote_probabilities(votes, proba, sets):
     """Each vote of a row with two votes or more, predicted from the row's other votes:
-    ``(index of the vote in votes.src / votes.cls, P(the class it voted | the others))``.
+    ``(index of the vote in votes.src / votes.cls, P(the class it voted | the others))``;
+    ``sets[s]`` the classes set vote ``K + s`` names.
     """
     counts = np.diff(votes.indptr)
     rows = np.repeat(np.arange(votes.n_rows), counts)
@@ -1224,8 +1267,11 @@ def held_out_vote_probabilities(votes, proba, members):
     take = np.repeat(votes.indptr[rows[held]], size) + np.arange(size.sum()) - np.repeat(first, size)
     take = take[take != np.repeat(held, size)]          # one new row per held vote: the rest of its row
     indptr = np.concatenate([[0], np.cumsum(size - 1)]).astype(np.int64)
-    P = proba(Votes(int(held.size), votes.n_sources, indptr, votes.src[take], votes.cls[take]))
-    return held, (P * members[votes.cls[held]]).sum(axis=1)      # P(the class voted, or one of the set voted)
+    rest = Votes(int(held.size), votes.n_sources, indptr, votes.src[take], votes.cls[take])
+    prob = np.empty(held.size)
+    for a, b in _chunks(held.size, sets.shape[1]):           # P(the class voted, or one of the set voted)
+        prob[a:b] = _vote_mass(proba(_row_range(rest, a, b)), votes.cls[held[a:b]], sets)
+    return held, prob
 
 
 def _lift(a, pi):

@@ -17,8 +17,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._extras import require
+from ._votes import _MAX_CLASSES
 
-__all__ = ["LabelingFunction", "labeling_function", "keyword", "regex", "apply_lfs"]
+__all__ = ["LabelingFunction", "LabelingFunctionError", "labeling_function", "keyword", "regex", "apply_lfs"]
+
+
+class LabelingFunctionError(ValueError):
+    """A labeling function failed on a record: the message names the function and the
+    record's position; the function's own exception is its ``__cause__``.
+    """
 
 
 class LabelingFunction:
@@ -52,6 +59,9 @@ class LabelingFunction:
         if isinstance(vote, (bool, np.bool_)) or not isinstance(vote, (int, np.integer)) or vote < -1:
             raise ValueError(f"labeling function {self.name!r} returned {vote!r}; expected a class index (int >= 0), "
                              "or None / -1 to abstain.")
+        if vote >= _MAX_CLASSES:
+            raise ValueError(f"labeling function {self.name!r} returned class {vote!r}, beyond the {_MAX_CLASSES} "
+                             "classes allowed.")
         return int(vote)
 
     def __repr__(self):
@@ -94,7 +104,19 @@ def _text(record, field):
             raise TypeError(f"a keyword or regex labeling function without `field` reads texts; got a "
                             f"{type(record).__name__}. Pass field= to read one field of a record.")
         return record
-    value = record[field] if isinstance(record, Mapping) else getattr(record, field)
+    if isinstance(record, Mapping):
+        if field not in record:
+            raise ValueError(f"field={field!r} is not a key of the record (it has {sorted(map(str, record))[:10]}).")
+        value = record[field]
+    elif isinstance(record, str):
+        raise ValueError(f"field={field!r} reads a field of a record, but the records are texts: drop field=.")
+    elif not hasattr(record, field):
+        fields = list(getattr(record, "_fields", ()))
+        raise ValueError(f"field={field!r} is not a field of the record ({type(record).__name__} with fields "
+                         f"{fields[:10]}); a DataFrame's rows come as named tuples, in which pandas renames a column "
+                         "that is not a Python identifier or is a keyword (such as 'class'): rename the column.")
+    else:
+        value = getattr(record, field)
     return "" if value is None else str(value)
 
 
@@ -131,6 +153,10 @@ def keyword(words, label, *, field=None, case=False, name=None):
     words = [words] if isinstance(words, str) else list(words)
     if not words:
         raise ValueError("keyword needs at least one word.")
+    empty = [w for w in words if not isinstance(w, str) or not w.strip()]
+    if empty:
+        raise ValueError(f"keyword's words must be non-empty strings; got {empty[0]!r} (an empty word matches every "
+                         "text).")
     pattern = r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b"
     return regex(pattern, label, field=field, flags=0 if case else re.IGNORECASE,
                  name=name or f"keyword_{words[0].replace(' ', '_')}")
@@ -166,7 +192,12 @@ def regex(pattern, label, *, field=None, flags=0, name=None):
     """
     if isinstance(label, (bool, np.bool_)) or not isinstance(label, (int, np.integer)) or label < 0:
         raise ValueError(f"label must be a class index (int >= 0); got {label!r}.")
-    compiled = re.compile(pattern, flags)
+    if label >= _MAX_CLASSES:
+        raise ValueError(f"label must be a class index below {_MAX_CLASSES}; got {label!r}.")
+    try:
+        compiled = re.compile(pattern, flags)
+    except (re.error, TypeError) as exc:
+        raise ValueError(f"pattern {pattern!r} is not a regular expression: {exc}.") from None
     label = int(label)
 
     def vote(record):
@@ -193,7 +224,11 @@ def _apply_local(lfs, data, progress):
     rows, cols, vals = [], [], []
     for i, record in enumerate(records):
         for j, lf in enumerate(lfs):
-            v = lf(record)
+            try:
+                v = lf(record)
+            except Exception as exc:
+                raise LabelingFunctionError(f"labeling function {lf.name!r} failed on record {i}: "
+                                            f"{type(exc).__name__}: {exc}") from exc
             if v >= 0:
                 rows.append(i), cols.append(j), vals.append(v + 1)
     return sp.csr_matrix((np.asarray(vals, dtype=np.int64), (np.asarray(rows, dtype=np.int64),

@@ -150,6 +150,10 @@ class MatrixCompletion(_LabelModel):
                              f"{self.dependencies!r}.")
         return sorted({(int(min(j, k)), int(max(j, k))) for j, k in pairs})
 
+    def _parameter_bytes(self, m, K):
+        # mu (m K^2) and L-BFGS-B's history of about 25 copies of it, the overlaps' products
+        return 8 * 30 * m * K * K
+
     def _check_size(self, m, K):
         if m * K ** 3 > MAX_WORK:
             raise ValueError(f"MatrixCompletion fits {m} sources x {K} classes: {m * K ** 3:.3g} operations a step "

@@ -19,7 +19,7 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["Votes", "check_votes", "LongVotes", "votes_from_long"]
+__all__ = ["Votes", "check_votes", "LongVotes", "votes_from_long", "check_memory"]
 
 #: a class index beyond this is refused before anything is allocated by it
 _MAX_CLASSES = 1 << 20
@@ -210,6 +210,8 @@ def check_votes(L, *, n_classes=None, n_sources=None, sets=None, name="L"):
             raise ValueError(f"{name} must store class + 1 as integers (0 = abstain); found non-integer values.")
         if (data < 0).any():
             raise ValueError(f"{name} must store class + 1 (>= 1), 0 for an abstain; found negative values.")
+        if data.size and data.max() > _MAX_CLASSES:        # before the cast: uint64 >= 2**63 would wrap
+            raise ValueError(f"{name} stores {data.max()!r} (class + 1), beyond the {_MAX_CLASSES} classes allowed.")
         n_rows, m = M.shape
         indptr = M.indptr.astype(np.int64)
         src = M.indices.astype(np.int64)          # sorted by source within each row (canonical)
@@ -264,6 +266,42 @@ def check_votes(L, *, n_classes=None, n_sources=None, sets=None, name="L"):
             row = int(np.searchsorted(indptr, int(np.argmax(cls)), side="right") - 1)
             raise ValueError(f"{name} holds class {top} (row {row}), but n_classes={K}.")
     return Votes(int(n_rows), int(m), indptr, np.ascontiguousarray(src), np.ascontiguousarray(cls)), K
+
+
+def _memory_budget():
+    """Half of the machine's physical memory, in bytes (4 GiB where it cannot be read)."""
+    import os
+
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
+
+
+def check_memory(nbytes, what, n_classes=None):
+    """Refuse, before allocating, what would take more than half of the machine's memory.
+
+    Parameters
+    ----------
+    nbytes : int
+        What the allocation would take.
+    what : str
+        What it is, for the message.
+    n_classes : int, default=None
+        The number of classes behind it, named in the message (an inferred class count is
+        the usual cause: one vote for a class numbered 29,999).
+
+    Raises
+    ------
+    ValueError
+        When ``nbytes`` exceeds the budget.
+    """
+    budget = _memory_budget()
+    if nbytes > budget:
+        hint = (f" The {n_classes} classes are one more than the largest class voted unless n_classes says "
+                "otherwise: number the classes 0 .. K-1, or pass n_classes." if n_classes else "")
+        raise ValueError(f"{what} would take {nbytes / 2**30:.1f} GiB, more than half of this machine's memory "
+                         f"({2 * budget / 2**30:.1f} GiB).{hint}")
 
 
 def check_gold(y, n_rows, n_classes, name="y"):
