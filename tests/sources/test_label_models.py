@@ -824,7 +824,6 @@ def test_one_vote_for_a_far_class_is_refused_before_anything_is_allocated():
     """One vote for class 29,999: DawidSkene's and MatrixCompletion's parameters would take
     tens of GiB, refused at once with the class count named; PrecisionVote and majority
     vote, O(sources x classes), fit without a classes x classes table."""
-    import time
     import tracemalloc
 
     L = np.full((50, 2), -1)
@@ -834,7 +833,6 @@ def test_one_vote_for_a_far_class_is_refused_before_anything_is_allocated():
         with pytest.raises(ValueError, match="30000 classes would take .* GiB.*number the classes 0 .. K-1"):
             model.fit(L)
     tracemalloc.start()
-    start = time.perf_counter()
     PrecisionVote().fit(L).predict(L)
     MajorityVote().fit(L).predict(L)
     peak = tracemalloc.get_traced_memory()[1]

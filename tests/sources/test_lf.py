@@ -52,7 +52,7 @@ def test_bad_functions_and_data_are_one_line():
         apply_lfs([LabelingFunction(lambda t: "spam", name="bad")], TEXTS)
     with pytest.raises(ValueError, match="returned True"):
         apply_lfs([lambda t: True], TEXTS)
-    with pytest.raises(TypeError, match="Pass field="):
+    with pytest.raises(ValueError, match="failed on record 0: TypeError: .*Pass field="):
         apply_lfs([keyword("a", 0)], [{"text": "a"}])
     with pytest.raises(TypeError, match="not one string"):
         apply_lfs([keyword("a", 0)], "a text")
