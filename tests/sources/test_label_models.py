@@ -844,3 +844,27 @@ def test_majority_vote_weights_near_the_float_limit_give_shares_not_nan():
     L = np.array([[0, 1], [1, 1]])
     P = MajorityVote(weights=[1e308, 1e308]).fit(L).predict_proba(L)
     np.testing.assert_allclose(P, MajorityVote().fit(L).predict_proba(L))
+
+
+def test_crafted_label_model_files_outside_what_a_fit_leaves_are_refused(tmp_path):
+    """Checksums recomputed, as a careful attacker would: a non-finite count of rows seen
+    (every later partial_fit then blamed the user's data), an unnormalised balance, an
+    all-zero mu beside overlaps that hold votes."""
+    import io
+
+    from tests.test_model_files import _edited, _members, _meta, _write
+
+    L = np.array([[0, 1, 1], [1, 1, -1], [0, -1, 0], [1, 0, 1]] * 10)
+    for make in (DawidSkene, PrecisionVote):
+        path = make().fit(L).save(tmp_path / f"{make.__name__}.npz")
+        for bad in (float("nan"), float("inf"), -1.0):
+            crafted = _write(tmp_path / "crafted.npz", _members(path), meta=_edited(_meta(path), n_seen=bad))
+            with pytest.raises(ValueError, match="inconsistent model|n_seen|non-finite"):
+                weaklabel.load(crafted)
+    path = MatrixCompletion().fit(L).save(tmp_path / "mc.npz")
+    arrays = {k[:-4]: np.load(io.BytesIO(v)) for k, v in _members(path).items() if k.endswith(".npy")}
+    for change, match in (({"class_balance": arrays["class_balance"] * 3}, "sum to 1"),
+                          ({"mu": arrays["mu"] * 0}, "all zero")):
+        with pytest.raises(ValueError, match=match):
+            weaklabel.load(_write(tmp_path / "crafted.npz", _members(path), arrays=change))
+    assert weaklabel.load(path).predict(L).shape == (40,)        # the fit's own file loads

@@ -908,8 +908,9 @@ class DawidSkene(_LabelModel):
         for name, v, axis in (("confusions", theta, 1), ("class_balance", pi, 0)):
             if (v <= 0).any() or not np.allclose(v.sum(axis=axis), 1.0, atol=1e-6):
                 raise ValueError(f"{name} must hold positive probabilities that sum to 1, as EM leaves them")
-        if (s_counts < 0).any() or (s_class < 0).any() or float(meta["n_seen"]) < 0 or int(meta["t"]) < 0:
-            raise ValueError("the running statistics must be non-negative")
+        if (s_counts < 0).any() or (s_class < 0).any() or not float(meta["n_seen"]) >= 0 \
+                or not np.isfinite(float(meta["n_seen"])) or int(meta["t"]) < 0:
+            raise ValueError("the running statistics and the rows seen (n_seen) must be finite and non-negative")
         self.confusions_, self.class_balance_, self._s_counts, self._s_class = theta, pi, s_counts, s_class
         self.n_classes_, self.n_sources_ = K, theta.shape[0]
         self._n_seen, self._t = float(meta["n_seen"]), int(meta["t"])
@@ -1172,7 +1173,8 @@ class PrecisionVote(_LabelModel):
                 or n_votes.shape != s_right.shape:
             raise ValueError(f"statistics {s_right.shape} / {s_total.shape} / {s_class.shape} do not fit")
         if (s_right < 0).any() or (s_total < 0).any() or (s_class < 0).any() or (n_votes < 0).any() \
-                or (s_right > s_total + 1e-9).any() or float(meta["n_seen"]) < 0 or int(meta["t"]) < 0:
+                or (s_right > s_total + 1e-9).any() or not float(meta["n_seen"]) >= 0 \
+                or not np.isfinite(float(meta["n_seen"])) or int(meta["t"]) < 0:
             raise ValueError("the running statistics must be non-negative, with no more right votes than votes")
         self._s_right, self._s_total, self._s_class, self.n_votes_ = s_right, s_total, s_class, n_votes
         self.n_classes_, self.n_sources_ = K, s_right.shape[0]

@@ -335,6 +335,10 @@ class MatrixCompletion(_LabelModel):
             raise ValueError(f"mu {mu.shape} and balance {pi.shape} do not fit {m} sources and {K} classes")
         if (O_sum.data < 0).any() or (mu < 0).any() or (mu > 1).any() or (pi <= 0).any() or int(meta["n_rows"]) < 0:
             raise ValueError("overlaps must be counts, mu probabilities and the balance positive")
+        if not np.isclose(pi.sum(), 1.0, atol=1e-6):
+            raise ValueError(f"the class balance must sum to 1, as a fit leaves it; it sums to {pi.sum():.6g}")
+        if O_sum.nnz and not mu.any():
+            raise ValueError("mu is all zero while the overlaps hold votes, which no fit leaves")
         self._O_sum, self.mu_, self.class_balance_, self._gold_counts = O_sum, mu, pi, gold_counts
         self.n_classes_, self.n_sources_, self.n_rows_ = K, m, int(meta["n_rows"])
         self.loss_ = float(meta["loss"])
