@@ -4,7 +4,7 @@ Run:  python benchmarks/bandit_speed.py [--repeats 3]
 Prints examples/second on dense USPS and sparse sector and the ratios, measured side
 by side in this one run.  Targets: CSPA, SPA, Banditron and BPA >= 1.5x the
 scikit-learn pass and >= 5x VW --cbify; Confidit (diag) at least as fast as VW;
-SketchedConfidit (sketch 8) within 3x of diagonal Confidit's time (issue 21).
+SketchedConfidit (sketch 8) within 3x of diagonal Confidit's time.
 VW comes from the optional extra: pip install -e ".[compare]".
 """
 

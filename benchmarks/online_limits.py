@@ -7,7 +7,7 @@ rows/s of one ``fit`` pass of each online learner on dense float64, dense float3
 rows; the same run's rate of reading the data (``X.sum()``) and of scoring it by one BLAS
 product (``X @ W``, the limit a per-row learner cannot beat); scikit-learn's ``Perceptron``
 and ``SGDClassifier``, one pass each; and ``partial_fit`` on 100-row chunks against one
-``fit`` pass.  Issue 36's targets, checked as ratios of this run:
+``fit`` pass.  The speed targets, checked as ratios of this run:
 
 - dense float64: >= 4x scikit-learn's Perceptron and >= 0.6x ``X @ W`` for the four
   candidate-label learners, CSPA and Banditron; diagonal Confidit >= 2x and >= 0.3x;

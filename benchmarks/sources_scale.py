@@ -1,4 +1,4 @@
-"""Scale: label models on 1e6 rows x 1,000 sources x 50 classes of sparse votes (issue 34).
+"""Scale: label models on 1e6 rows x 1,000 sources x 50 classes of sparse votes.
 
 Run:  OPENBLAS_NUM_THREADS=1 python benchmarks/sources_scale.py [--rows 1000000] [--sources 1000]
       [--classes 50] [--coverage 0.01]

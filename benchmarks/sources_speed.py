@@ -1,4 +1,4 @@
-"""Speed: the label models against crowd-kit's aggregators on real crowd answers (issue 34).
+"""Speed: the label models against crowd-kit's aggregators on real crowd answers.
 
 Run:  OPENBLAS_NUM_THREADS=1 python benchmarks/sources_speed.py [--repeats 3] [--sets product dog]
 

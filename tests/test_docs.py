@@ -140,7 +140,8 @@ def test_user_pages_and_the_code_carry_no_development_history():
     page may tell it). The pages rendered from the stores are checked with their sources."""
     pages = [p for p in DOCS.rglob("*.md") if not {"_build", "generated", "auto_examples"} & set(p.parts)
              and p.name != "development.md"]
-    code = list((ROOT / "src" / "weaklabel").rglob("*.py")) + list((ROOT / "examples").glob("*.py"))
+    code = list((ROOT / "src" / "weaklabel").rglob("*.py")) + list((ROOT / "examples").glob("*.py")) \
+        + list((ROOT / "benchmarks").glob("*.py"))
     bad = _history_lines([ROOT / "README.md"] + pages + code)
     tests = [f"{p.relative_to(ROOT)}: {name}" for p in (ROOT / "tests").rglob("*.py")
              for name in re.findall(r"def (test_\w+)", p.read_text()) if _HISTORY.search(name.replace("_", " "))]
