@@ -868,3 +868,20 @@ def test_crafted_label_model_files_outside_what_a_fit_leaves_are_refused(tmp_pat
         with pytest.raises(ValueError, match=match):
             weaklabel.load(_write(tmp_path / "crafted.npz", _members(path), arrays=change))
     assert weaklabel.load(path).predict(L).shape == (40,)        # the fit's own file loads
+
+
+@pytest.mark.parametrize("make", [DawidSkene, PrecisionVote])
+def test_on_many_rows_the_starts_are_compared_on_a_sample_and_one_runs_on_every_row(make, monkeypatch):
+    L, y = _votes(12, 30_000, 6, 3, coverage=0.4)
+    model = make()
+    sizes = []
+    em = model._em
+
+    def counted(votes, *args):
+        sizes.append(votes.n_rows)
+        return em(votes, *args)
+
+    monkeypatch.setattr(model, "_em", counted)
+    model.fit(L)
+    assert sorted(sizes) == [20_000, 20_000, 30_000]
+    assert model.score(L, y) >= MajorityVote().fit(L).score(L, y)

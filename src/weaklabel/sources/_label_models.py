@@ -403,6 +403,23 @@ class _LabelModel(SavesModel, BaseEstimator):
             warnings.warn(f"{type(self).__name__} {what}; {then}. One-sided sources (one class or abstain) often "
                           "cause it: see the user guide on several weak sources.", LabelModelWarning, stacklevel=4)
 
+    def _fit_from_starts(self, votes, gold, K, em):
+        """EM (``em(votes, gold, start)``) from each start, the one :meth:`_select` prefers
+        kept. On more than _SELECTION_ROWS rows the starts are compared on an evenly spaced
+        sample of them (with the labelled rows), and only the kept start runs on every row:
+        two starts cost little more than one.
+        """
+        starts = ("majority", "prior")
+        if votes.n_rows <= _SELECTION_ROWS:
+            return self._select([em(votes, gold, start) for start in starts], votes, gold, K)
+        idx = np.union1d(np.linspace(0, votes.n_rows - 1, _SELECTION_ROWS).astype(np.int64),
+                         np.flatnonzero(gold >= 0)[:_SELECTION_ROWS])
+        sample, sample_gold = votes.rows(idx), gold[idx]
+        best = self._select([em(sample, sample_gold, start) for start in starts], sample, sample_gold, K)
+        fit = em(votes, gold, best["start"])
+        self._apply(fit)
+        return fit
+
     def _select(self, fits, votes, gold, K):
         """The start to keep: the best on the known labels' accuracy where some rows are
         labelled, else on the held-out vote score (label-free), collapsed starts last.
@@ -804,7 +821,7 @@ class DawidSkene(_LabelModel):
         if not keep.any():
             raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
         self.n_classes_, self.n_sources_ = K, votes.n_sources
-        fit = self._select([self._em(votes, gold, K, start) for start in ("majority", "prior")], votes, gold, K)
+        fit = self._fit_from_starts(votes, gold, K, lambda v, g, start: self._em(v, g, K, start))
         n_cov = float(keep.sum())
         self._s_counts, self._s_class, self._n_seen, self._t = fit["counts"] / n_cov, fit["class_total"] / n_cov, \
             n_cov, 1
@@ -1087,7 +1104,8 @@ class PrecisionVote(_LabelModel):
             raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
         self.n_classes_, self.n_sources_ = K, votes.n_sources
         total = _vote_totals(votes, K)
-        fit = self._select([self._em(votes, gold, K, total, start) for start in ("majority", "prior")], votes, gold, K)
+        fit = self._fit_from_starts(
+            votes, gold, K, lambda v, g, start: self._em(v, g, K, total if v is votes else _vote_totals(v, K), start))
         right, class_total = fit["right"], fit["class_total"]
         n_cov = float((votes.covered | (gold >= 0)).sum())
         self.n_votes_ = total
