@@ -214,6 +214,10 @@ def _flat_model(est, model, data):
     """The model's feature count for an svmlight file; a structured model (which reads
     examples of nodes, not rows) is one clear error instead of an AttributeError.
     """
+    if type(est).__module__.startswith("weaklabel.sources"):
+        raise ValueError(f"{model} holds a {type(est).__name__}, a label model: it predicts from the votes of "
+                         f"{est.n_sources_} sources, not from features, so the command line does not run it; in "
+                         f"Python, weaklabel.load({str(model)!r}).predict(L) with L the votes.")
     if type(est).__module__.startswith("weaklabel.structured") or not hasattr(est, "n_features_in_"):
         raise ValueError(f"{model} holds a {type(est).__name__}, which labels the nodes of structured examples: "
                          f"give --data an .npz of X (and Y to evaluate), as `weaklabel fit --graph` reads, not the "

@@ -264,3 +264,16 @@ def test_a_structured_model_on_an_svmlight_file_is_one_line(cli_files):
         assert res.exit_code == 2 and "Traceback" not in res.output, res.output
         assert "labels the nodes of structured examples" in res.output and ".npz" in res.output
         assert len(res.output.strip().splitlines()) == 1
+
+
+def test_predict_on_a_label_model_says_it_reads_votes(tmp_path):
+    import numpy as np
+
+    from weaklabel.sources import PrecisionVote
+
+    model = tmp_path / "lm.npz"
+    PrecisionVote().fit(np.array([[0, 1, 1], [1, 1, -1], [0, -1, 0]])).save(model)
+    res = CliRunner().invoke(main, ["predict", "--model", str(model), "--data", str(_svm(tmp_path / "x.svm"))])
+    assert res.exit_code != 0
+    assert "a label model: it predicts from the votes of 3 sources" in res.output
+    assert "structured" not in res.output
