@@ -100,3 +100,12 @@ def test_simulator_errors():
         make_candidate_sets([0, 1, 2], 4)
     with pytest.raises(ValueError, match="set_size must be an integer >= 1"):
         make_candidate_sets([0, 1, 2], 0)
+
+
+def test_dump_writes_the_1_based_indices_its_docstring_names():
+    import io
+
+    buf = io.BytesIO()
+    dump_candidate_svmlight(np.array([[1.0, 0.0, 2.0]]), [[0, 1]], buf)
+    assert buf.getvalue() == b"0,1 1:1 3:2\n"
+    assert "1-based feature indices" in dump_candidate_svmlight.__doc__

@@ -371,3 +371,48 @@ def test_every_loadable_kind_declares_its_saved_state():
 
     with pytest.raises(TypeError, match="must declare its saved state"):
         _persist.register(Undeclared)
+
+def test_a_nested_model_file_is_read_once_per_level_and_its_depth_is_bounded(tmp_path, monkeypatch):
+    """A FeatureScaled file holding a FeatureScaled file ...: each level's inner file is read
+    once (it was read twice, so the time doubled with each level), and a file nested deeper
+    than any fit writes is refused with one line."""
+    from weaklabel import _persist
+    from weaklabel.scaling import FeatureScaled
+
+    X = np.random.RandomState(0).rand(40, 3)
+    y = np.arange(40) % 2
+    est = Perceptron(random_state=0)
+    for _ in range(_persist.MAX_NESTING - 1):
+        est = FeatureScaled(estimator=est)
+    est.fit(X, y)
+    est.save(tmp_path / "deep.npz")
+    reads = []
+    real = _persist.load_model
+
+    def counted(path):
+        reads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(_persist, "load_model", counted)
+    loaded = _persist.load_model(tmp_path / "deep.npz")
+    assert len(reads) == _persist.MAX_NESTING                 # the outer file and each inner one, once
+    assert np.array_equal(loaded.predict(X), est.predict(X))
+    deeper = FeatureScaled(estimator=est).fit(X, y)
+    deeper.save(tmp_path / "deeper.npz")
+    with pytest.raises(ValueError, match="nest deeper than 8 levels"):
+        weaklabel.load(tmp_path / "deeper.npz")
+
+
+@pytest.mark.parametrize("make", [
+    lambda X, y: Perceptron(random_state=0).fit(X, y, sample_weight=np.full(y.size, 1e160)),
+    lambda X, y: __import__("weaklabel.bandit", fromlist=["Banditron"]).Banditron(random_state=0).fit(
+        X, y, sample_weight=np.full(y.size, 1e160))])
+def test_a_model_no_file_could_hold_is_refused_at_save_not_at_load(tmp_path, make):
+    """Perceptron with sample_weight=1e160 fitted and saved a file that weaklabel.load then
+    refused: every file save writes now loads, since save makes the loader's checks first."""
+    X = np.random.RandomState(0).rand(60, 3)
+    y = np.arange(60) % 3
+    model = make(X, y)
+    with pytest.raises(ValueError, match="cannot be saved: array .* beyond 1e\\+150"):
+        model.save(tmp_path / "m.npz")
+    assert not (tmp_path / "m.npz").exists()

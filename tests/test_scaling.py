@@ -81,3 +81,20 @@ def test_cli_fit_scale_is_saved_with_the_model(tmp_path):
     r = run(main, ["fit", "--method", "avg-pegasos", "--train", str(tmp_path / "tr.svm"), "--model",
                    str(tmp_path / "p.npz"), "--scale", "std", "--progress", "100"])
     assert r.exit_code != 0 and "--scale does not apply" in r.output
+
+
+def test_a_subnormal_column_keeps_scale_1_and_an_overflow_names_the_feature():
+    """A column of subnormal values got the scale 1e-310; a later row then overflowed and the
+    learner reported "Input X contains infinity" without saying which feature or why."""
+    X = np.random.RandomState(0).rand(20, 3)
+    X[:, 1] = 1e-310
+    y = np.arange(20) % 2
+    model = FeatureScaled(estimator=Perceptron(random_state=0)).fit(X, y)
+    assert model.scale_[1] == 1.0
+    X[:, 2] *= 1e-300
+    model = FeatureScaled(estimator=Perceptron(random_state=0)).fit(X, y)
+    before = model.scale_.copy()
+    X[3, 2] = 1e50
+    with pytest.raises(ValueError, match="X\\[3, 2\\] = 1e\\+50 divided by feature 2's scale .* overflows"):
+        model.predict(X)
+    assert np.array_equal(model.scale_, before)

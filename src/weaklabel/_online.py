@@ -58,8 +58,8 @@ from ._docs import fill_doc
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import (ROW_LIMITS, _check_finite_state, _plain_array, check_sample_weight, check_X, class_weighted,
-                          row_scale_of, saved_row_scale, saved_temperature)
+from ._validation import (ROW_LIMITS, _check_finite_state, _plain_array, check_memory, check_sample_weight, check_X,
+                          class_weighted, row_scale_of, saved_row_scale, saved_temperature)
 from ._row_kernels import _total
 from .linear import LinearMulticlass, _aligned_class_major, kernel_ready, kernel_rows
 
@@ -240,6 +240,9 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         entries, when given) and the family's state (:meth:`_init_state`).
         """
         n_cols = Xk.shape[1] + int(bool(self.fit_intercept))      # the intercept: the weights' last row
+        check_memory(8 * n_cols * classes_.size * len(self._inplace_state),
+                     f"{type(self).__name__}'s weights over {Xk.shape[1]:,} features and {classes_.size} classes",
+                     " Is X as wide as it should be (a sparse matrix's shape, a hashed feature index)?")
         self._W = np.zeros((n_cols, classes_.size), dtype=np.float64)
         self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
         self._rng = check_random_state(self.random_state)

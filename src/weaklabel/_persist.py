@@ -25,6 +25,7 @@ import json
 import os
 import stat
 import tempfile
+import threading
 import zipfile
 
 import numpy as np
@@ -90,6 +91,12 @@ def save_model(est, path):
     """Write ``est`` to ``path``: a temporary file moved into place, so a failed save
     never leaves a half-written model.  Returns ``path``.
     """
+    try:             # every file written loads: the loader's checks of the values, made first
+        _check_loaded_values(est)
+    except ValueError as exc:
+        raise ValueError(f"{type(est).__name__} cannot be saved: {exc}, so weaklabel.load would refuse the "
+                         "file (weights this large come from very large sample_weight, features or inverse "
+                         "propensities; rescale them).") from None
     # C order: the loader refuses Fortran-ordered members (and the digest reads C bytes)
     arrays = {k: np.ascontiguousarray(v) for k, v in est._state_arrays().items()}
     for k, v in arrays.items():
@@ -312,8 +319,8 @@ def count(state, name):
     return v
 
 
-#: no fit leaves a weight this large (inputs beyond 1e100 are refused); a model holding one
-#: would score every row as +-inf and predict class 0 everywhere
+#: a model file holds no value beyond this (save refuses such a model, load such a file): with
+#: inputs up to 1e100 (larger are refused), its scores stay finite
 _MAX_STATE_VALUE = 1e150
 
 
@@ -329,7 +336,7 @@ def _check_loaded_values(est):
             if not np.isfinite(data).all():
                 raise ValueError(f"array {name} holds non-finite values, which no fit leaves")
             if np.abs(data).max() > _MAX_STATE_VALUE:
-                raise ValueError(f"array {name} holds values beyond {_MAX_STATE_VALUE:g}, which no fit leaves")
+                raise ValueError(f"array {name} holds values beyond {_MAX_STATE_VALUE:g}, more than a model file may hold")
     classes = getattr(est, "classes_", None)
     if classes is not None:
         c = np.asarray(classes)
@@ -351,13 +358,34 @@ def model_bytes(est):
             return fh.read()
 
 
+#: how many model files may nest, the outer one included (a meta-estimator's file holding
+#: another's); no fit nests more than a few, and each level is read once
+MAX_NESTING = 8
+_nesting = threading.local()
+
+
 def load_model_bytes(data):
     """The model held by ``data`` (bytes of a model file), with every check :func:`load_model` makes."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "inner.npz")
-        with open(path, "wb") as fh:
-            fh.write(bytes(data))
-        return load_model(path)
+    depth = getattr(_nesting, "depth", 0) + 1         # the files open around this one
+    if depth >= MAX_NESTING:
+        raise ValueError(f"model files nest deeper than {MAX_NESTING} levels; no fit writes such a file")
+    _nesting.depth = depth
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "inner.npz")
+            with open(path, "wb") as fh:
+                fh.write(bytes(data))
+            return load_model(path)
+    finally:
+        _nesting.depth = depth - 1
+
+
+def embedded_model(arrays):
+    """The model of ``arrays["estimator_file"]``, read once however often it is asked for
+    (the ``estimator`` parameter and the fitted ``estimator_`` come from the same file)."""
+    if "_embedded_model" not in arrays:
+        arrays["_embedded_model"] = load_model_bytes(arrays["estimator_file"])
+    return arrays["_embedded_model"]
 
 
 @functools.cache
@@ -427,7 +455,7 @@ class EmbeddedModelFile(SavesModel):
     def _load_params(cls, params, arrays):
         from sklearn.base import clone
 
-        params["estimator"] = clone(load_model_bytes(arrays["estimator_file"]))
+        params["estimator"] = clone(embedded_model(arrays))
         return params
 
     def _embedded_file(self):

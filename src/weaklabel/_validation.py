@@ -14,6 +14,7 @@ import copy
 import functools
 import math
 import numbers
+import os
 
 import numpy as np
 import scipy.sparse as sp
@@ -573,8 +574,11 @@ def check_X(est, X, *, reset, name="X", squared_norm=False, defer_dense_range=Fa
         est.__dict__.pop("feature_names_in_", None)
     else:
         check_X_values(X, name)
-        X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
-                          ensure_all_finite=False)
+        try:
+            X = validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32],
+                              ensure_all_finite=False)
+        except ValueError as exc:               # scikit-learn's messages run over several lines
+            raise ValueError(one_line(exc)) from None
         X = canonical_sparse(X)
     if defer_dense_range and (type(X) is np.ndarray or not sp.issparse(X)):
         return (X, None) if squared_norm else X
@@ -585,6 +589,45 @@ def check_X(est, X, *, reset, name="X", squared_norm=False, defer_dense_range=Fa
         X = X.astype(np.float64)
         total = float(np.einsum("ij,ij->", X, X))
     return (X, total) if squared_norm else X
+
+
+def check_rows(est, X, *, reset=False):
+    """Rows to score (or, with ``reset``, to fit a meta-estimator on): scikit-learn's
+    ``validate_data`` (CSR or dense float64/float32, the fitted width), its messages on one line."""
+    try:
+        return validate_data(est, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32])
+    except ValueError as exc:
+        raise ValueError(one_line(exc)) from None
+
+
+def one_line(exc):
+    """An exception's message on one line (scikit-learn's shape errors span three)."""
+    return " ".join(str(exc).split())
+
+
+#: the most one model's parameters may take, in bytes; None: half of the machine's memory
+MEMORY_BUDGET = None
+
+
+def memory_budget():
+    """:data:`MEMORY_BUDGET`, or half of the machine's physical memory (4 GiB where it
+    cannot be read)."""
+    if MEMORY_BUDGET is not None:
+        return MEMORY_BUDGET
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
+
+
+def check_memory(nbytes, what, hint=""):
+    """Refuse, before allocating, what would take more than :func:`memory_budget`: one
+    ValueError saying what, how much, and ``hint`` (the likely cause)."""
+    budget = memory_budget()
+    if nbytes > budget:
+        raise ValueError(f"{what} would take {nbytes / 2**30:.1f} GiB, more than the {budget / 2**30:.1f} GiB "
+                         f"allowed (half of this machine's memory unless weaklabel._validation.MEMORY_BUDGET says "
+                         f"otherwise).{hint}")
 
 
 def _plain_array(X):

@@ -25,7 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from numbers import Real
 
-from ._persist import EmbeddedModelFile, load_model_bytes, register
+from ._persist import EmbeddedModelFile, embedded_model, register
 from .linear import SoftmaxProba
 from .labels import check_candidates
 
@@ -259,7 +259,7 @@ class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, Cla
         return {"temperature": float(self.temperature_)}
 
     def _set_state(self, arrays, meta):
-        est = load_model_bytes(arrays["estimator_file"])
+        est = embedded_model(arrays)
         T = float(meta["temperature"])
         if not (np.isfinite(T) and T > 0):
             raise ValueError(f"the temperature must be a positive number, as a fit leaves it; got {T!r}")

@@ -192,6 +192,12 @@ def _read_svm_for(est, model, path, index_base, pad):
             raise ValueError(f"{path} has {X.shape[1]} features but {model} was trained on {expected}. If the file's "
                              "last features are zero on every line, pass --pad; if its indices start at another "
                              "base than the training file's, pass --index-base 0 or 1.")
+        if index_base == "auto" and not _uses_index_zero(path):
+            # a 0-based file without feature 0 reads as 1-based, every feature shifted by one, and
+            # padding would hide it: the base must be said
+            raise ValueError(f"{path} never uses feature index 0, so --index-base auto reads it 1-based; padded to "
+                             f"{model}'s {expected} features, a 0-based file would be read shifted by one feature. "
+                             "Pass --index-base 0 or 1 with --pad.")
         import scipy.sparse as sp
 
         X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], expected))

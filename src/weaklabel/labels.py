@@ -790,7 +790,8 @@ def dump_candidate_svmlight(X, S, f):
     """Write ``X`` and candidate sets ``S`` in the multilabel svmlight format.
 
     Each line is the row's candidate labels, comma-separated, then its ``index:value``
-    pairs (0-based indices); :func:`load_candidate_svmlight` reads it back.
+    pairs with 1-based feature indices, as LIBSVM writes them; :func:`load_candidate_svmlight` reads it
+    back.
 
     Parameters
     ----------

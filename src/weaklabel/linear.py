@@ -12,12 +12,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ._persist import SavesModel
 from ._row_kernels import ALIGN, NO_LIMITS, Rows, _address
 from ._docs import fill_doc
 from ._validation import check_X_values, read_only
+from ._validation import check_rows
 
 __all__ = ["LinearMulticlass", "SoftmaxProba", "kernel_ready", "kernel_rows", "with_intercept"]
 
@@ -59,7 +60,7 @@ class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
         """Class scores of ``X`` under the fitted weights, or under ``W`` (same layout)."""
         check_is_fitted(self, "classes_")
         check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        X = check_rows(self, X)
         d = self.n_features_in_
         W = self._W if W is None else W
         scores = X @ W[:d]

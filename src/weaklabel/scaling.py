@@ -17,10 +17,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clo
 from ._validation import store_params
 from ._validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from ._persist import EmbeddedModelFile, load_model_bytes, register
+from ._persist import EmbeddedModelFile, embedded_model, register
 from ._validation import check_X_values, transactional
+from ._validation import check_rows
 
 __all__ = ["FeatureScaled"]
 
@@ -39,7 +40,7 @@ class FeatureScaled(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, Base
     ``fit`` computes ``scale_`` (one positive number per feature) on ``X``, then fits a clone
     of ``estimator`` on ``X / scale_``; ``predict``, ``decision_function``,
     ``predict_proba`` and ``score`` divide their ``X`` the same way.  A column that is zero on
-    every training row keeps scale 1.  The model file holds the learner's own model file and
+    every training row (or holds only subnormal values) keeps scale 1.  The model file holds the learner's own model file and
     ``scale_``.
 
     Parameters
@@ -89,12 +90,18 @@ class FeatureScaled(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, Base
 
     def _check(self, X, reset):
         check_X_values(X)
-        return validate_data(self, X, accept_sparse="csr", reset=reset, dtype=[np.float64, np.float32])
+        return check_rows(self, X, reset=reset)
 
     def _scaled(self, X):
-        if sp.issparse(X):
-            return (X @ sp.diags(1.0 / self.scale_)).tocsr()
-        return X / self.scale_
+        with np.errstate(over="ignore"):
+            out = (X @ sp.diags(1.0 / self.scale_)).tocsr() if sp.issparse(X) else X / self.scale_
+        values = out.data if sp.issparse(out) else out
+        if not np.isfinite(values).all():
+            bad = np.isinf(out.toarray() if sp.issparse(out) else out)
+            i, j = (int(v[0]) for v in np.nonzero(bad))
+            raise ValueError(f"X[{i}, {j}] = {X[i, j]:g} divided by feature {j}'s scale {self.scale_[j]:g} (fitted on "
+                             "the training rows) overflows; that feature is far larger here than in training.")
+        return out
 
     @transactional
     def fit(self, X, y, **fit_params):
@@ -127,7 +134,7 @@ class FeatureScaled(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, Base
         else:
             scale = np.abs(X).max(axis=0) if self.scaling == "maxabs" else X.std(axis=0)
         scale = np.asarray(scale, dtype=np.float64)
-        scale[~(scale > 0)] = 1.0
+        scale[~(scale >= np.finfo(np.float64).tiny)] = 1.0    # zero (or subnormal: 1 / scale overflows) columns
         self.scale_ = scale
         self.estimator_ = clone(self.estimator).fit(self._scaled(X), y, **fit_params)
         self.classes_ = self.estimator_.classes_
@@ -221,9 +228,10 @@ class FeatureScaled(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, Base
         return {}
 
     def _set_state(self, arrays, meta):
-        est = load_model_bytes(arrays["estimator_file"])
+        est = embedded_model(arrays)
         scale = np.ascontiguousarray(arrays["scale"], dtype=np.float64)
-        if scale.ndim != 1 or not (np.isfinite(scale).all() and (scale > 0).all() and (scale < 1e150).all()):
+        if scale.ndim != 1 or not (np.isfinite(scale).all() and (scale >= np.finfo(np.float64).tiny).all()
+                                   and (scale < 1e150).all()):
             raise ValueError("the feature scales must be positive finite numbers, as a fit leaves them")
         n = getattr(est, "n_features_in_", scale.size)
         if scale.size != n:

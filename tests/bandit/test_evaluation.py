@@ -2,6 +2,7 @@
 on simulated logs whose true value is known."""
 
 import functools
+import warnings
 
 import numpy as np
 import pytest
@@ -140,6 +141,37 @@ def test_hostile_logs_are_refused_before_they_overflow_or_allocate():
     assert ips(a, p, r, P, n_actions=3).value == ips(a, p, r, P).value
 
 
+def test_tiny_propensities_are_flagged_never_a_quiet_nan_or_inf():
+    """At propensity 1e-200 the effective sample size was NaN, diagnose() trusted the log and
+    IPS, SNIPS, DR and DR-shrinkage returned 1e306 or NaN without a word: now the ESS is
+    finite, the log is not trusted, and every weighted estimate warns and stays finite."""
+    rng = np.random.default_rng(0)
+    n, K = 200, 3
+    a = rng.integers(0, K, n)
+    p = np.full(n, 1 / K)
+    p[7] = 1e-200
+    r = rng.random(n)
+    P = np.full((n, K), 1 / K)
+    R = np.full((n, K), 0.5)
+    d = diagnose(a, p, P)
+    assert np.isfinite(d.ess) and d.ess < 1.01 and not d.trusted and np.isfinite(d.mean_weight)
+    for est, args in ((snips, ()), (sndr, (R,)), (dr_shrinkage, (R,))):
+        with pytest.warns(OffPolicyWarning, match="effective sample size is 1.0"):
+            e = est(a, p, r, P, *args)
+        assert np.isfinite(e.value) and np.isfinite(e.stderr)
+    for est, args in ((ips, ()), (doubly_robust, (R,))):
+        with pytest.warns(OffPolicyWarning, match="effective sample size is 1.0"):
+            e = est(a, p, r, P, *args)
+        assert np.isfinite(e.value) and np.isfinite(e.stderr) and e.value > 1e190   # 1e200 / 200: says so, loudly
+    p[7] = 1e-307                                            # a weight near the largest float
+    for est, args in ((ips, ()), (snips, ()), (doubly_robust, (R,)), (dr_shrinkage, (R,)), (sndr, (R,))):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)          # no overflow on the way
+            with pytest.warns(OffPolicyWarning, match="effective sample size is 1.0"):
+                e = est(a, p, np.ones(n), P, *args)
+        assert np.isfinite(e.value) and np.isfinite(e.stderr)
+
+
 # ---- the estimators beside IPS / SNIPS / DR, the diagnostics and the cross-fitted model ----------
 
 
@@ -264,3 +296,14 @@ def test_estimated_propensities_are_as_good_as_the_logging_model():
         estimate_propensities(X, a, n_actions=5, min_propensity=2.0)
     with pytest.raises(ValueError, match="actions must be"):
         estimate_propensities(X, a + 1, n_actions=5)
+
+
+
+def test_cross_fitted_models_refuse_an_n_actions_no_log_could_need():
+    """n_actions = 10**9 for 10 rounds asked for 80 GB before anything was fitted."""
+    X = np.random.default_rng(0).random((10, 2))
+    a = np.arange(10) % 2
+    for fit in (lambda: cross_fit_rewards(X, a, np.ones(10), n_actions=10**9, n_splits=2),
+                lambda: estimate_propensities(X, a, n_actions=10**9, n_splits=2)):
+        with pytest.raises(ValueError, match="n_actions=1000000000 would need 74.5 GiB"):
+            fit()

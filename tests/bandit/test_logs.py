@@ -267,3 +267,47 @@ def test_cb_adf_bad_rounds_are_named(text, match):
 
     with pytest.raises(ValueError, match=match):
         read_vw_cb_adf(io.StringIO(text))
+
+
+def test_a_frame_with_uint64_actions_or_repeated_columns_is_refused_by_name():
+    """uint64 actions of 2**63 and more wrapped to negative ones; repeated column names gave
+    an AttributeError from pandas."""
+    import pandas as pd
+
+    from weaklabel.bandit.logs import BanditLog
+
+    frame = pd.DataFrame({"action": np.array([0, 2**63 + 5], dtype=np.uint64), "reward": [1.0, 0.0],
+                          "propensity": [0.5, 0.5], "x": [0.1, 0.2]})
+    with pytest.raises(ValueError, match="column 'action' holds action 9223372036854775813, beyond the int64"):
+        BanditLog.from_frame(frame)
+    frame = pd.DataFrame([[0, 1.0, 0.5, 0.1, 0.2]], columns=["action", "reward", "propensity", "x", "x"])
+    with pytest.raises(ValueError, match="column names repeat \\('x'\\)"):
+        BanditLog.from_frame(frame)
+    ok = BanditLog.from_frame(pd.DataFrame({"action": np.array([0, 1], dtype=np.uint64), "reward": [1.0, 0.0],
+                                            "propensity": [0.5, 0.5]}))
+    assert ok.actions.tolist() == [0, 1]
+
+
+def test_round_trips_keep_trailing_all_zero_columns():
+    """A log whose last feature columns are all zero came back narrower from a VW file."""
+    from weaklabel.bandit.logs import read_vw_cb_adf, write_vw_cb_adf
+
+    X = sp.csr_matrix(np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0]]))
+    items = np.array([[0.5, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    buf = io.StringIO()
+    write_vw_cb(buf, X, [0, 1], [1.0, 0.0], [0.5, 0.5])
+    log = read_vw_cb(io.StringIO(buf.getvalue()))
+    assert log.X.shape == (2, 4) and (log.X != X).nnz == 0 and log.X.nnz == 2
+    buf = io.StringIO()
+    write_vw_cb_adf(buf, X, [0, 1], [1.0, 0.0], [0.5, 0.5], items)
+    log = read_vw_cb_adf(io.StringIO(buf.getvalue()))
+    assert log.X.shape == (2, 4) and np.array_equal(log.item_features, items)
+
+
+def test_an_adf_log_naming_a_huge_item_feature_is_refused_before_densifying():
+    """20 kB naming item feature 1048575 asked for a 9.4 GiB dense table."""
+    from weaklabel.bandit.logs import read_vw_cb_adf
+
+    actions = "".join(f"{'0:-1:0.5 ' if k == 0 else ''}| {1048575 - k}:1\n" for k in range(1200))
+    with pytest.raises(ValueError, match="a dense item table of 9.4 GiB"):
+        read_vw_cb_adf(io.StringIO("shared | 0:1\n" + actions))

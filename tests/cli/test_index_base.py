@@ -60,4 +60,21 @@ def test_a_narrower_file_is_refused_unless_padded(files, tmp_path):
     code, out = _run("predict", "--model", model, "--data", str(narrow))
     assert code != 0 and "has 60 features but" in out and "--pad" in out, out
     code, out = _run("predict", "--model", model, "--data", str(narrow), "--pad")
+    assert code != 0 and "never uses feature index 0" in out and "--index-base 0 or 1 with --pad" in out, out
+    code, out = _run("predict", "--model", model, "--data", str(narrow), "--pad", "--index-base", "1")
     assert code == 0 and len(out.split()) == len(y) - 1200
+
+
+def test_padding_a_zero_based_file_without_feature_0_is_never_a_silent_shift(files, tmp_path):
+    """``predict --pad`` read a 0-based file without feature 0 as 1-based, every feature one
+    to the left: 27 % agreement with the right reading, exit 0."""
+    paths, X, y = files
+    model = str(tmp_path / "m.npz")
+    assert _run("fit", "--method", "pegasos", "--train", paths[("train", 0)], "--model", model,
+                "--index-base", "0")[0] == 0
+    narrow = tmp_path / "narrow0.svm"
+    dump_svmlight_file(X[1200:, :60], y[1200:], str(narrow), zero_based=True)     # digits' pixel 0 is always 0
+    code, out = _run("predict", "--model", model, "--data", str(narrow), "--pad")
+    assert code != 0 and "never uses feature index 0" in out, out
+    code, right = _run("predict", "--model", model, "--data", str(narrow), "--pad", "--index-base", "0")
+    assert code == 0 and len(right.split()) == len(y) - 1200

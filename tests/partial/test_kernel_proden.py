@@ -196,9 +196,14 @@ def test_save_and_load_give_the_same_predictions_and_hostile_state_is_refused(di
     assert (back.gamma_, back.alpha_, back.n_iter_) == (clf.gamma_, clf.alpha_, clf.n_iter_)
     bad = copy.deepcopy(clf)
     bad._std = bad._std.copy()
-    bad._std[0] = 0.0
-    with pytest.raises(ValueError, match="std must be positive"):
-        KernelPRODEN()._set_state(bad._state_arrays(), bad._state_meta())
+    for tiny in (0.0, 1e-300):                       # a fit leaves 1 for a feature below 1e-12
+        bad._std[0] = tiny
+        with pytest.raises(ValueError, match="std must be at least 1e-12, as a fit leaves it"):
+            KernelPRODEN()._set_state(bad._state_arrays(), bad._state_meta())
+    empty = {**clf._state_arrays(), "landmarks": np.zeros((0, X.shape[1])), "normalization": np.zeros((0, 0)),
+             "mean": np.zeros(0), "std": np.zeros(0), "W": clf._W[:1]}
+    with pytest.raises(ValueError, match="no landmark"):
+        KernelPRODEN()._set_state(empty, clf._state_meta())
     meta = {**clf._state_meta(), "gamma": -1.0}
     with pytest.raises(ValueError, match="gamma"):
         KernelPRODEN()._set_state(clf._state_arrays(), meta)

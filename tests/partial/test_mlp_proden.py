@@ -300,9 +300,16 @@ def test_save_and_load_give_the_same_predictions_and_hostile_state_is_refused(di
             MLPPRODEN()._set_state(clf._state_arrays(), {**clf._state_meta(), key: value})
     bad = copy.deepcopy(clf)
     bad._scale = bad._scale.copy()
-    bad._scale[0] = 0.0
-    with pytest.raises(ValueError, match="scale must be positive"):
-        MLPPRODEN()._set_state(bad._state_arrays(), bad._state_meta())
+    for tiny in (0.0, 1e-300):                       # a fit leaves 1 for a column below 1e-12
+        bad._scale[0] = tiny
+        with pytest.raises(ValueError, match="scale must be at least 1e-12, as a fit leaves it"):
+            MLPPRODEN()._set_state(bad._state_arrays(), bad._state_meta())
+    one = copy.deepcopy(clf)                         # a file of one class: no fit leaves it
+    one.classes_ = one.classes_[:1]
+    one.coefs_ = [one.coefs_[0], one.coefs_[1][:, :1]]
+    one.intercepts_ = [one.intercepts_[0], one.intercepts_[1][:1]]
+    with pytest.raises(ValueError, match="at least 2 distinct labels"):
+        MLPPRODEN()._set_state(one._state_arrays(), one._state_meta())
     bad = copy.deepcopy(clf)
     bad.coefs_ = [bad.coefs_[0].copy(), bad.coefs_[1]]
     bad.coefs_[0][0, 0] = np.inf

@@ -450,3 +450,13 @@ def test_row_scale_auto_makes_the_fit_independent_of_the_features_common_scale(c
     first = d.row_scale_
     d.partial_fit(100 * X[40:], y[40:])
     assert d.row_scale_ == first
+
+
+@pytest.mark.parametrize("cls", [AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, Pegasos, Perceptron])
+def test_a_single_class_is_refused_as_every_other_learner_refuses_it(cls):
+    """The online partial-label learners fitted one class and predicted it; PRODEN, CLPL,
+    CSPA, UMA and scikit-learn's Perceptron refuse it.  Declaring the classes still works."""
+    X = np.random.RandomState(0).rand(10, 3)
+    with pytest.raises(ValueError, match=f"{cls.__name__} needs at least 2 classes; got 1 class \\[0\\]"):
+        cls().fit(X, np.zeros(10, dtype=int))
+    assert cls().partial_fit(X, np.zeros(10, dtype=int), classes=[0, 1]).classes_.tolist() == [0, 1]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import validate_data
 
 from .._validation import store_params
 from .._validation import (check_class_labels, StrOptions, class_weighted, saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values,
@@ -16,6 +15,7 @@ from .._docs import fill_doc
 from .._persist import register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
 from ._kernels import _bag_pass, _pegasos_round
+from .._validation import check_rows
 
 __all__ = ["MMS", "BagScoring", "as_bags", "draw_batches"]
 
@@ -380,7 +380,7 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
 
         check_is_fitted(self, "classes_")
         check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        X = check_rows(self, X)
         B = as_bags(bags, X.shape[0])
         if not np.array_equal(B.classes_, self.classes_) and not np.isin(B.classes_, self.classes_).all():
             raise ValueError(f"bags hold labels {np.setdiff1d(B.classes_, self.classes_)[:10].tolist()} the model "

@@ -12,7 +12,7 @@ from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._docs import fill_doc
 from .._validation import read_only, store_params
@@ -28,6 +28,7 @@ from .._docs import with_doc
 from ..linear import _empty_rows, _weights_layout, with_intercept
 from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, _bandit_pass,
                        _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
+from .._validation import check_rows
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
 
@@ -942,7 +943,7 @@ class Confidit(_BanditLearner):
         self._A_diag, self._A_inv = arrays["A_diag"], arrays["A_inv"]
 
     def _propose_index(self, scores, X):
-        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        X = check_rows(self, X)
         if self.fit_intercept:
             X = with_intercept(X)
         if self._A_diag.size > 0:
@@ -1078,7 +1079,7 @@ class SketchedConfidit(_BanditLearner):
         self._B, self._G, self._H, self._nrows = arrays["B"], arrays["G"], arrays["H"], arrays["nrows"]
 
     def _propose_index(self, scores, X):
-        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        X = check_rows(self, X)
         if self.fit_intercept:
             X = with_intercept(X)
         xx = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else np.einsum("ij,ij->i", X, X)

@@ -183,9 +183,19 @@ def _check_log(actions, propensities, rewards, policy, n_actions=None):
 
 
 def _mean_estimate(terms):
+    """The mean of the per-round terms and its standard error; a mean or an error beyond
+    floating point (weights near 1 / 1e-308) is refused rather than returned as inf or NaN."""
     n = terms.size
-    se = float(terms.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
-    return Estimate(float(terms.mean()), se, n)
+    scale = float(np.abs(terms).max()) if n else 0.0
+    scale = scale if scale > 0 else 1.0
+    t = terms / scale                                # sums of t cannot overflow
+    value = scale * float(t.mean())
+    se = scale * float(t.std(ddof=1)) / np.sqrt(n) if n > 1 else float("inf")
+    if not np.isfinite(value) or (n > 1 and not np.isfinite(se)):
+        raise ValueError(f"the estimate overflows: a round's term reaches {scale:g} (an importance weight of "
+                         "about 1 / propensity); such rounds carry no usable evidence: clip the weights "
+                         "(clipped_ips, switch_dr) or the propensities first.")
+    return Estimate(value, float(se), n)
 
 
 @fill_doc(n_actions=_N_ACTIONS, estimate=_ESTIMATE)
@@ -299,11 +309,25 @@ def _weighted_log(actions, propensities, rewards, policy, n_actions, warn=True):
     return a, p, r, P, w
 
 
+def _scaled(w):
+    """``(w / max(w), max(w))``: sums of the scaled weights cannot overflow, whatever the
+    propensities."""
+    m = float(w.max()) if w.size else 0.0
+    return (w / m if m > 0 else w), m
+
+
+def _ess(w):
+    """Kish's effective sample size ``(sum_i w_i)^2 / sum_i w_i^2`` (scale-free, so finite
+    for any finite weights)."""
+    u, _ = _scaled(w)
+    squares = float(np.sum(u * u))
+    return float(u.sum()) ** 2 / squares if squares > 0 else 0.0
+
+
 def _weight_warnings(a, P, w):
     n = a.size
     out = []
-    total, squares = float(w.sum()), float(np.sum(w * w))
-    ess = total * total / squares if squares > 0 else 0.0
+    ess = _ess(w)
     if ess < _MIN_ESS or ess < _MIN_ESS_SHARE * n:
         out.append(f"the importance weights' effective sample size is {ess:.1f} of {n} rounds: a few rounds "
                    "carry the estimate and its normal interval may not cover (see weaklabel.bandit.evaluation."
@@ -319,12 +343,14 @@ def _weight_warnings(a, P, w):
 
 
 def _self_normalised(w, terms, what):
-    """``sum_i w_i t_i / sum_i w_i`` and its delta-method standard error."""
-    total = w.sum()
+    """``sum_i w_i t_i / sum_i w_i`` and its delta-method standard error (both unchanged by
+    a common scale of the weights, so computed on ``w / max(w)``)."""
+    u, _ = _scaled(w)
+    total = u.sum()
     if total <= 0:
         raise ValueError(f"the target policy never takes a logged action: {what} is undefined.")
-    value = float(np.sum(w * terms) / total)
-    return value, float(np.sqrt(np.sum(w * w * (terms - value) ** 2)) / total)
+    value = float(np.sum(u * terms) / total)
+    return value, float(np.sqrt(np.sum(u * u * (terms - value) ** 2)) / total)
 
 
 def _model_log(actions, propensities, rewards, policy, reward_model, n_actions, warn=True):
@@ -346,9 +372,8 @@ def _model_terms(a, r, P, reward_model):
 def _with_bias(estimate, dropped):
     """``estimate`` with the bias of dropping the per-round terms ``dropped`` from an
     unbiased estimator's (see :class:`Estimate`)."""
-    n = dropped.size
-    se = float(dropped.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
-    return Estimate(estimate.value, estimate.stderr, estimate.n, abs(float(dropped.mean())), se)
+    bias = _mean_estimate(dropped)
+    return Estimate(estimate.value, estimate.stderr, estimate.n, abs(bias.value), bias.stderr)
 
 
 def _positive(value, name):
@@ -450,7 +475,8 @@ def dr_shrinkage(actions, propensities, rewards, policy, reward_model, *, lam=10
     """
     lam = _positive(lam, "lam")
     a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
-    shrunk = lam * w / (w * w + lam)
+    with np.errstate(divide="ignore"):          # lam w / (w^2 + lam), with no w^2 to overflow
+        shrunk = np.where(w > 0, lam / (w + lam / w), 0.0)
     return _with_bias(_mean_estimate(dm + shrunk * residual), (w - shrunk) * residual)
 
 
@@ -468,10 +494,9 @@ def sndr(actions, propensities, rewards, policy, reward_model, *, n_actions=None
     """
     a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
     correction, _ = _self_normalised(w, residual, "self-normalised DR")
-    terms = dm + w / w.mean() * (residual - correction)            # the linearised per-round terms
-    n = a.size
-    se = float(terms.std(ddof=1) / np.sqrt(n)) if n > 1 else float("inf")
-    return Estimate(float(dm.mean() + correction), se, n)
+    u, _ = _scaled(w)
+    terms = dm + u / u.mean() * (residual - correction)            # the linearised per-round terms
+    return Estimate(float(dm.mean() + correction), _mean_estimate(terms).stderr, a.size)
 
 
 @fill_doc(n_actions=_N_ACTIONS)
@@ -503,13 +528,14 @@ def diagnose(actions, propensities, policy, *, n_actions=None):
     """
     a, p, _, P, w = _weighted_log(actions, propensities, np.zeros(np.shape(actions)), policy, n_actions,
                                   warn=False)
-    total, squares = float(w.sum()), float(np.sum(w * w))
+    u, _ = _scaled(w)
+    total = float(u.sum())
     k = max(1, int(np.ceil(0.01 * w.size)))
-    top = float(np.sort(w)[-k:].sum() / total) if total > 0 else 0.0
+    top = float(np.sort(u)[-k:].sum() / total) if total > 0 else 0.0
     unseen = np.ones(P.shape[1], dtype=bool)
     unseen[np.unique(a)] = False
-    return Diagnostics(n=int(a.size), ess=total * total / squares if squares > 0 else 0.0,
-                       max_weight=float(w.max()), top_share=top, mean_weight=float(w.mean()),
+    return Diagnostics(n=int(a.size), ess=_ess(w),
+                       max_weight=float(w.max()), top_share=top, mean_weight=float(np.mean(u)) * float(w.max()),
                        unsupported_mass=float(P[:, unseen].sum(axis=1).mean()) if unseen.any() else 0.0,
                        warnings=tuple(_weight_warnings(a, P, w)))
 
@@ -665,4 +691,7 @@ def _check_rounds(X, actions, n_actions, n_splits):
                          f"shape {a.shape}.")
     if isinstance(n_splits, bool) or not isinstance(n_splits, numbers.Integral) or not 2 <= n_splits <= n:
         raise ValueError(f"n_splits must be an integer in 2..{n} (the rounds); got {n_splits!r}.")
+    if n * int(n_actions) * 8 > _MAX_POLICY_BYTES:
+        raise ValueError(f"{n} rounds x n_actions={n_actions} would need {n * n_actions * 8 / 2**30:.1f} GiB of "
+                         f"estimates (at most {_MAX_POLICY_BYTES / 2**30:.0f} GiB); is n_actions right?")
     return X, a, int(n_actions), int(n_splits)

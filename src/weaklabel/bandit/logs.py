@@ -152,6 +152,10 @@ class BanditLog:
         """
         if len(df) == 0:
             raise ValueError("the DataFrame is empty: a log needs at least one round.")
+        repeated = df.columns[df.columns.duplicated()]
+        if len(repeated):
+            raise ValueError(f"the DataFrame's column names repeat ({', '.join(map(repr, repeated.unique()[:5]))}); "
+                             "each column of a log needs its own name.")
         named = [c for c in (action, reward, propensity, position) if c is not None]
         missing = [c for c in named + list(features or []) if c not in df.columns]
         if missing:
@@ -161,6 +165,9 @@ class BanditLog:
             features = [c for c in df.columns if c not in named and df[c].dtype.kind != "M"
                         and not str(df[c].dtype).startswith("datetime")]
         a = df[action].to_numpy()
+        if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"column {action!r} holds action {int(a.max())}, beyond the int64 range of action "
+                             "indices.")
         if a.dtype.kind not in "iu" or (a < 0).any():
             raise ValueError(f"column {action!r} must hold 0-based action indices (non-negative integers); got dtype "
                              f"{a.dtype}{f', minimum {a.min()}' if a.dtype.kind in 'iuf' and a.size else ''}.")
@@ -273,7 +280,8 @@ def write_vw_cb(target, X, actions, rewards, propensities, feature_names=None):
     fh, own = _open(target, "w")
     try:
         for i in range(n):
-            fh.write(f"{int(a[i]) + 1}:{-r[i]:.17g}:{p[i]:.17g} {_feature_text(Xc, i, split)}\n")
+            mark = _width_mark(Xc, i, split) if i == 0 else ""
+            fh.write(f"{int(a[i]) + 1}:{-r[i]:.17g}:{p[i]:.17g} {_feature_text(Xc, i, split)}{mark}\n")
     finally:
         if own:
             fh.close()
@@ -307,6 +315,16 @@ def _feature_text(Xc, i, split):
     return " ".join(parts) if parts else "|"
 
 
+def _width_mark(Xc, i, split):
+    """`` j:0`` for the last column ``j`` of a matrix written by index when row ``i`` has no
+    value there: the file then names its width, and a reader keeps trailing all-zero
+    columns (VW ignores a zero feature)."""
+    last = Xc.shape[1] - 1
+    if split is not None or last < 0 or last in Xc.indices[Xc.indptr[i]:Xc.indptr[i + 1]]:
+        return ""
+    return f" {last}:0"
+
+
 def _check_log_arrays(n, actions, rewards, propensities):
     """The 0-based actions, rewards and propensities as arrays, each of shape ``(n,)``."""
     a = np.asarray(actions)
@@ -324,6 +342,8 @@ def _check_log_arrays(n, actions, rewards, propensities):
 
 #: a log may name feature indices up to this (or 100 per stored value) without feature_names
 _MAX_AUTO_FEATURES = 1 << 20
+#: the dense item-feature table a cb_adf log may ask for
+_MAX_ITEM_BYTES = 1 << 30
 #: actions are numbered 1..this (an int64 with room to spare)
 _MAX_ACTION = 1 << 40
 
@@ -452,6 +472,7 @@ class _Columns:
                                                                        np.asarray(cols, dtype=np.int64))),
                           shape=(n_rows, len(names)))
         X.sum_duplicates()
+        X.eliminate_zeros()                  # a zero feature names a column (the writers' width mark), no value
         return X, names
 
 
@@ -499,11 +520,12 @@ def write_vw_cb_adf(target, X, actions, rewards, propensities, item_features, fe
         raise ValueError("X and item_features must be finite.")
     if n and a.max() >= items.shape[0]:
         raise ValueError(f"item_features has {items.shape[0]} rows, one per action, but actions holds {int(a.max())}.")
-    lines = [_feature_text(items, k, item_split) for k in range(items.shape[0])]
+    lines = [_feature_text(items, k, item_split) + (_width_mark(items, k, item_split) if k == 0 else "")
+             for k in range(items.shape[0])]
     fh, own = _open(target, "w")
     try:
         for i in range(n):
-            fh.write(f"shared {_feature_text(Xc, i, split)}\n")
+            fh.write(f"shared {_feature_text(Xc, i, split)}{_width_mark(Xc, i, split) if i == 0 else ''}\n")
             for k, text in enumerate(lines):
                 fh.write(f"0:{-r[i]:.17g}:{p[i]:.17g} {text}\n" if k == a[i] else f"{text}\n")
             fh.write("\n")
@@ -597,5 +619,9 @@ def read_vw_cb_adf(source, feature_names=None, item_feature_names=None):
         raise ValueError("the log holds no round.")
     X, names = ctx.matrix(len(blocks))
     items, item_names = item_cols.matrix(len(first))
+    if items.shape[0] * items.shape[1] * 8 > _MAX_ITEM_BYTES:
+        raise ValueError(f"the action lines name {items.shape[1]:,} item features for {items.shape[0]:,} actions: "
+                         f"a dense item table of {items.shape[0] * items.shape[1] * 8 / 2**30:.1f} GiB (at most "
+                         f"{_MAX_ITEM_BYTES / 2**30:.0f} GiB); pass item_feature_names to name the columns.")
     return BanditLog(X, np.asarray(actions, dtype=np.int64), np.asarray(rewards), np.asarray(probs), names,
                      item_features=items.toarray(), item_feature_names=item_names)

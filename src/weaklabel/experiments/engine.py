@@ -166,31 +166,46 @@ class Experiment:
         else:
             plan = self.saved_plan(out)
         with ResultStore(out / "results.sqlite", read_only=not execute) as store:
+            snap = None
             if seed is not None and execute:
                 snap = Snapshot.read(seed)
                 if snap.experiment != self.name:
                     raise ValueError(f"{seed} is a snapshot of {snap.experiment!r}, not of {self.name!r}.")
-                copied = snap.seed(store)
-                if progress:
-                    print(f"weaklabel: {copied} cell(s) copied from {seed} into {store.path}.", file=sys.stderr)
             ctx = Context(self, plan, store, out, execute=execute, jobs=jobs, scheduler=scheduler,
-                          progress=progress)
+                          progress=progress, seed=snap)
             try:
                 summary = self.summarize(ctx, self.execute(ctx))
-            except KeyError as exc:
-                # a stored result without a field its summary reads: compute those cells again, once
-                field = exc.args[0] if exc.args else None
-                if not ctx.rows_lacking(field):
-                    raise                                    # not the store's doing
-                if not execute:
-                    raise ValueError(f"a stored result in {store.path} lacks the field {field!r}; rerun "
-                                     f"`weaklabel reproduce {self.name}` with the same --out to compute it "
-                                     "again.") from None
-                ctx.drop_rows_lacking(field)
-                summary = self.summarize(ctx, self.execute(ctx))
+            except Exception as exc:
+                summary = self._summarize_again(ctx, exc, seed)
         if write:
             write_summary(summary, out)
         return summary
+
+    def _summarize_again(self, ctx, exc, seed):
+        """The summary, once more, after a failure the store explains: rows copied from the
+        snapshot ``seed`` that this code cannot summarise, or a stored result without a field
+        its summary reads (a :class:`KeyError`).  Those rows are deleted and computed again;
+        any other failure is raised as it was.
+        """
+        store = ctx.store
+        if ctx.seeded:
+            store.delete(ctx.seeded)
+            print(f"weaklabel: the report failed ({type(exc).__name__}) on {len(ctx.seeded)} cell(s) copied from "
+                  f"{seed}; they are computed again.", file=sys.stderr)
+        elif isinstance(exc, KeyError):
+            field = exc.args[0] if exc.args else None
+            if not ctx.rows_lacking(field):
+                raise exc                                    # not the store's doing
+            if not ctx.execute:
+                raise ValueError(f"a stored result in {store.path} lacks the field {field!r}; rerun "
+                                 f"`weaklabel reproduce {self.name}` with the same --out to compute it "
+                                 "again.") from None
+            ctx.drop_rows_lacking(field)
+        else:
+            raise exc
+        ctx = Context(self, ctx.plan, store, ctx.out, execute=ctx.execute, jobs=ctx.jobs, scheduler=ctx.scheduler,
+                      progress=ctx.progress)
+        return self.summarize(ctx, self.execute(ctx))
 
     def saved_plan(self, out):
         """Return the plan ``weaklabel reproduce`` saved in ``OUT/plan.json``.
@@ -270,8 +285,12 @@ class Context:
         Show progress on stderr.
     """
 
-    def __init__(self, experiment, plan, store, out, *, execute=True, jobs=1, scheduler=None, progress=True):
+    def __init__(self, experiment, plan, store, out, *, execute=True, jobs=1, scheduler=None, progress=True,
+                 seed=None):
         self.experiment = experiment
+        self.seed = seed                              # a Snapshot whose rows the cells may take
+        self.seeded = []                              # the keys copied from it
+        self._cells_made = 0
         self.plan = plan
         self.store = store
         self.out = Path(out)
@@ -326,6 +345,13 @@ class Context:
         Cell
             The cell, keyed by its config.
         """
+        if isinstance(self.store, Snapshot):
+            # a report from a snapshot reads its rows only: a plan asking for far more cells than
+            # the snapshot holds (an altered file: runs=10**7) would only spend time and memory
+            self._cells_made += 1
+            if self._cells_made > 10 * len(self.store) + 100_000:
+                raise ValueError(f"the plan of {self.store.path} asks for more than {self._cells_made - 1:,} cells "
+                                 f"while the snapshot holds {len(self.store):,} rows; the plan was altered.")
         return Cell(self.experiment.name, stage, config, fn)
 
     def run(self, cells, desc="cells"):
@@ -344,6 +370,12 @@ class Context:
             The stored ``(config, result)`` rows of exactly these cells, in the cells' order
             (a cell without a row is left out).
         """
+        if self.execute and self.seed is not None:
+            copied = self.seed.seed(self.store, keys={c.key for c in cells})
+            self.seeded += copied
+            if copied and self.progress:
+                print(f"weaklabel: {len(copied)} cell(s) copied from {self.seed.path} into {self.store.path}.",
+                      file=sys.stderr)
         if self.execute:
             before = len(self.store.unreadable)
             run_cells(cells, self.store, jobs=self.jobs, scheduler=self.scheduler, progress=self.progress,

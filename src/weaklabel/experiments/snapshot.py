@@ -79,7 +79,7 @@ class Snapshot:
         stages = [stage] if stage is not None else sorted(self._rows)
         return [row for st in stages for row in self._rows.get(st, {}).values()]
 
-    def seed(self, store):
+    def seed(self, store, keys=None):
         """Copy the rows a store lacks from this snapshot into the store.
 
         ``weaklabel reproduce NAME --from-snapshot FILE`` uses it: a fresh clone extends the
@@ -90,19 +90,22 @@ class Snapshot:
         ----------
         store : ResultStore
             A writable store; rows it holds readably are left alone.
+        keys : collection of str or None, default=None
+            Copy only these cells' rows (the engine passes the cells a run asks for, so a row
+            no cell of the experiment could have produced is never copied); None: every row.
 
         Returns
         -------
-        int
-            The rows copied.
+        list of str
+            The keys of the rows copied.
         """
         have = store.done_keys(self.experiment)
-        copied = 0
+        copied = []
         for stage, rows in sorted(self._rows.items()):
             for key, (cfg, res) in rows.items():
-                if key not in have:
+                if key not in have and (keys is None or key in keys):
                     store.put(key, self.experiment, stage, cfg, res, 0.0)
-                    copied += 1
+                    copied.append(key)
         return copied
 
     def write(self, path):
@@ -142,18 +145,47 @@ class Snapshot:
             When the file is not a weaklabel snapshot.
         """
         import gzip
+        import zlib
 
         try:
-            with gzip.open(path, "rt", encoding="utf-8") as fh:
-                body = json.load(fh)
-            rows = {st: {config_key(c): (c, r) for c, r in pairs} for st, pairs in body["rows"].items()}
+            with gzip.open(path, "rb") as fh:
+                data = fh.read(MAX_SNAPSHOT_BYTES + 1)          # never more than the cap, whatever it inflates to
+            if len(data) > MAX_SNAPSHOT_BYTES:
+                raise ValueError(f"it inflates to more than {MAX_SNAPSHOT_BYTES // 2**20} MiB, more than any "
+                                 "reproduction's snapshot")
+            body = json.loads(data.decode("utf-8"))
+            rows = _checked_body(body)
             snap = cls(body["experiment"], body["plan"], rows, memos=body.get("memos"))
         except FileNotFoundError:
             raise
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path} is not a weaklabel snapshot ({exc}).") from None
+        except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path} is not a readable weaklabel snapshot ({exc}).") from None
         snap.path = Path(path)
         return snap
+
+
+#: the largest decompressed snapshot read (the reproductions' largest is under 40 MiB)
+MAX_SNAPSHOT_BYTES = 256 * 2**20
+
+
+def _checked_body(body):
+    """The rows of a snapshot's JSON body, {stage: {key: (config, result)}}, after checking
+    its shape: one line naming what is wrong, never a traceback, and never an empty snapshot."""
+    if not isinstance(body, dict) or not {"experiment", "plan", "rows"} <= set(body):
+        raise ValueError("it is not an object with experiment, plan and rows")
+    if not isinstance(body["experiment"], str) or not isinstance(body["plan"], dict):
+        raise ValueError("its experiment must be a name and its plan an object")
+    if not isinstance(body["rows"], dict) or not isinstance(body.get("memos", {}), dict):
+        raise ValueError(f"its rows must map stages to lists of [config, result]; got {type(body['rows']).__name__}")
+    rows = {}
+    for stage, pairs in body["rows"].items():
+        if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], dict)
+                                                   and isinstance(p[1], dict) for p in pairs):
+            raise ValueError(f"its stage {stage!r} is not a list of [config, result] pairs")
+        rows[stage] = {config_key(c): (c, r) for c, r in pairs}
+    if not any(rows.values()):
+        raise ValueError("it holds no rows")
+    return rows
 
 
 def _round_floats(value, digits=7, in_curve=False):

@@ -10,7 +10,7 @@ from scipy.special import softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._docs import fill_doc
 from .._online import CandidateScore
@@ -22,6 +22,7 @@ from ..metrics import candidate_log_loss
 from ._batch import fit_inputs, held_out_split
 from .._lbfgs import lbfgs_fit
 from ._proden import _scores, candidate_likelihood_loss, proden_rounds
+from .._validation import check_rows
 
 __all__ = ["KernelPRODEN", "nystroem_map"]
 
@@ -229,7 +230,7 @@ class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, C
     def _scores(self, X):
         check_is_fitted(self, "_W")
         check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        X = check_rows(self, X)
         F = (rbf_kernel(X, self.landmarks_, gamma=self.gamma_) @ self._normalization.T - self._mean) / self._std
         return _scores(F, self._W, F.shape[1])
 
@@ -262,11 +263,13 @@ class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, C
         for key in ("landmarks", "normalization", "mean", "std", "W"):
             if not np.isfinite(arrays[key]).all():
                 raise ValueError(f"{key} is not finite")
-        if not (arrays["std"] > 0).all():
-            raise ValueError("std must be positive")
+        if not (arrays["std"] >= _MIN_STD).all():
+            raise ValueError(f"every feature's std must be at least {_MIN_STD:g}, as a fit leaves it")
+        if arrays["landmarks"].shape[0] < 1:
+            raise ValueError("the model holds no landmark, which no fit leaves")
         classes = arrays["classes"]
-        if np.unique(classes).size != classes.size:
-            raise ValueError("classes must be distinct labels")
+        if np.unique(classes).size != classes.size or classes.size < 2:
+            raise ValueError(f"classes must be at least 2 distinct labels, as a fit leaves them; got {classes.size}")
         self.landmarks_ = np.ascontiguousarray(arrays["landmarks"], dtype=np.float64)
         self._normalization = np.ascontiguousarray(arrays["normalization"], dtype=np.float64)
         self._mean, self._std = arrays["mean"].astype(np.float64), arrays["std"].astype(np.float64)
@@ -303,5 +306,9 @@ def _features(X, landmarks, gamma):
     F, normalization = nystroem_map(X, landmarks, gamma)
     mean = F.mean(axis=0)
     std = F.std(axis=0)
-    std[std < 1e-12] = 1.0
+    std[std < _MIN_STD] = 1.0
     return (F - mean) / std, mean, std, normalization
+
+
+#: a Nystroem feature whose standard deviation is below this is left unscaled
+_MIN_STD = 1e-12

@@ -10,12 +10,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from .._docs import fill_doc
 from .._validation import store_params
 from .._validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._persist import SavesModel, register
 from .._validation import check_partial_fit_classes, keyword_only, check_X, check_X_values, transactional
 from .._online import CandidateScore
 from ..labels import CandidateSets, check_candidates
+from .._validation import check_rows
 
 __all__ = ["PLKNN"]
 
@@ -140,7 +141,7 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
     def _votes(self, X):
         check_is_fitted(self, "classes_")
         check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        X = check_rows(self, X)
         dist, idx = self._nn.kneighbors(X)
         if self.weights == "uniform":
             w = np.ones_like(dist)

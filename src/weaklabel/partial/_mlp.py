@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from scipy.special import softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._docs import fill_doc
 from .._online import CandidateScore
@@ -19,6 +19,7 @@ from .._validation import (AT_LEAST_1, Interval, StrOptions, check_X_values, key
 from ..linear import ScoredClassifier, SoftmaxProba
 from ..metrics import candidate_log_loss
 from ._batch import fit_inputs, held_out_split
+from .._validation import check_rows
 
 __all__ = ["MLPPRODEN", "mlp_loss"]
 
@@ -406,7 +407,7 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
     def _scores(self, X):
         check_is_fitted(self, "coefs_")
         check_X_values(X)
-        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=[np.float64, np.float32])
+        X = check_rows(self, X)
         Z = _scaled(X, self._scale)
         return _forward((self.coefs_[0], self.intercepts_[0], self.coefs_[1], self.intercepts_[1]), Z)
 
@@ -444,11 +445,11 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         for key in ("W1", "b1", "W2", "b2", "scale"):
             if not np.isfinite(arrays[key]).all():
                 raise ValueError(f"{key} is not finite")
-        if not (arrays["scale"] > 0).all():
-            raise ValueError("scale must be positive")
+        if not (arrays["scale"] >= _MIN_SCALE).all():
+            raise ValueError(f"every column scale must be at least {_MIN_SCALE:g}, as a fit leaves it")
         classes = arrays["classes"]
-        if np.unique(classes).size != classes.size:
-            raise ValueError("classes must be distinct labels")
+        if np.unique(classes).size != classes.size or classes.size < 2:
+            raise ValueError(f"classes must be at least 2 distinct labels, as a fit leaves them; got {classes.size}")
         as64 = {k: np.ascontiguousarray(arrays[k], dtype=np.float64) for k in ("W1", "b1", "W2", "b2", "scale")}
         self.coefs_, self.intercepts_ = [as64["W1"], as64["W2"]], [as64["b1"], as64["b2"]]
         self._scale = as64["scale"]
@@ -510,8 +511,12 @@ def _column_scale(X):
         scale = np.sqrt(np.maximum(np.asarray(X.multiply(X).mean(axis=0)).ravel() - m * m, 0.0))
     else:
         scale = X.std(axis=0)
-    scale[scale < 1e-12] = 1.0
+    scale[scale < _MIN_SCALE] = 1.0
     return scale
+
+
+#: a column whose standard deviation is below this is left unscaled (so no fitted scale is smaller)
+_MIN_SCALE = 1e-12
 
 
 def _scaled(X, scale):

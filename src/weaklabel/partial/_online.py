@@ -95,6 +95,8 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         wanted = check_partial_fit_classes(self, classes, first=first,
                                            given_by_y=first and (reset or _carries_classes(y)))
         S, classes_ = check_candidates(y, X.shape[0], wanted)
+        if first and classes_.size < 2:                 # as every other learner, and scikit-learn's
+            raise ValueError(f"{type(self).__name__} needs at least 2 classes; got 1 class {classes_.tolist()}.")
         if self._exact_labels:
             multi = np.flatnonzero(S.sum(axis=1) > 1)
             if multi.size:

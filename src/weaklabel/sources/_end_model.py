@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import transactional
 from ..labels import CandidateSets
 from ._label_models import PrecisionVote
-from ._votes import check_votes
+from ._votes import check_memory, check_votes
 
 __all__ = ["EndModel"]
 
@@ -116,7 +116,9 @@ class EndModel(ClassifierMixin, BaseEstimator):
         label_model = clone(self.label_model) if self.label_model is not None else PrecisionVote()
         label_model.fit(y, n_classes=K)
         rows = votes.covered if self.rows == "covered" else np.ones(n, dtype=bool)
+        confusion = None
         if self.target == "candidates":
+            check_memory(16 * n * K, f"the end model's candidate sets over {n} rows and {K} classes", K)
             S = np.zeros((n, K), dtype=bool)
             rr = np.repeat(np.arange(n), np.diff(votes.indptr))
             S[rr, votes.cls] = True
@@ -128,6 +130,8 @@ class EndModel(ClassifierMixin, BaseEstimator):
             Xr = _take(X, idx)
             if self.target == "weighted":
                 r, c = np.nonzero(T > 0)
+                # the end model scores each weighted row against every class
+                check_memory(16 * r.size * K, f"the end model's fit on {r.size} weighted rows over {K} classes", K)
                 estimator.fit(_take(Xr, r), c, sample_weight=T[r, c])
             elif self.target == "proba":
                 estimator.fit(Xr, T)
@@ -143,9 +147,11 @@ class EndModel(ClassifierMixin, BaseEstimator):
                         raise ValueError("target='noise-aware' needs an end model with a `confusion` parameter "
                                          "(weaklabel.noisy.CorrectedLogistic).")
                     estimator.set_params(confusion=C)
-                    self.confusion_ = C
+                    confusion = C
                 estimator.fit(Xr, labels)
         self.label_model_, self.estimator_ = label_model, estimator
+        if confusion is not None:
+            self.confusion_ = confusion
         self.classes_ = np.arange(K)
         return self
 

@@ -19,6 +19,8 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 
+from .._validation import check_memory as _check_memory
+
 __all__ = ["Votes", "check_votes", "LongVotes", "votes_from_long", "check_memory"]
 
 #: a class index beyond this is refused before anything is allocated by it
@@ -268,40 +270,14 @@ def check_votes(L, *, n_classes=None, n_sources=None, sets=None, name="L"):
     return Votes(int(n_rows), int(m), indptr, np.ascontiguousarray(src), np.ascontiguousarray(cls)), K
 
 
-def _memory_budget():
-    """Half of the machine's physical memory, in bytes (4 GiB where it cannot be read)."""
-    import os
-
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
-    except (ValueError, OSError, AttributeError):
-        return 4 << 30
-
-
 def check_memory(nbytes, what, n_classes=None):
-    """Refuse, before allocating, what would take more than half of the machine's memory.
-
-    Parameters
-    ----------
-    nbytes : int
-        What the allocation would take.
-    what : str
-        What it is, for the message.
-    n_classes : int, default=None
-        The number of classes behind it, named in the message (an inferred class count is
-        the usual cause: one vote for a class numbered 29,999).
-
-    Raises
-    ------
-    ValueError
-        When ``nbytes`` exceeds the budget.
+    """Refuse, before allocating, what would take more than the memory budget
+    (:func:`weaklabel._validation.check_memory`), naming the class count behind it: an
+    inferred class count is the usual cause (one vote for a class numbered 29,999).
     """
-    budget = _memory_budget()
-    if nbytes > budget:
-        hint = (f" The {n_classes} classes are one more than the largest class voted unless n_classes says "
-                "otherwise: number the classes 0 .. K-1, or pass n_classes." if n_classes else "")
-        raise ValueError(f"{what} would take {nbytes / 2**30:.1f} GiB, more than half of this machine's memory "
-                         f"({2 * budget / 2**30:.1f} GiB).{hint}")
+    hint = (f" The {n_classes} classes are one more than the largest class voted unless n_classes says "
+            "otherwise: number the classes 0 .. K-1, or pass n_classes." if n_classes else "")
+    _check_memory(nbytes, what, hint)
 
 
 def check_gold(y, n_rows, n_classes, name="y"):

@@ -1,0 +1,154 @@
+"""Every public estimator against generated hostile inputs, each call in a forked child under
+a memory cap and a timeout (:mod:`._guard`).  Asserted: the contract only.  A call returns,
+or raises one ValueError / TypeError whose message is one line; it never crashes, hangs or
+allocates beyond the cap, and a call that fails on a fitted model leaves it as it was."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, SketchedConfidit
+from weaklabel.calibration import SoftmaxCalibrated
+from weaklabel.noisy import UMA, CorrectedLogistic
+from weaklabel.partial import CLPL, PLKNN, PRODEN, AvgPegasos, AvgPerceptron, KernelPRODEN, MaxPegasos, \
+    MaxPerceptron, MLPPRODEN, Pegasos, Perceptron
+from weaklabel.scaling import FeatureScaled
+from weaklabel.sources import DawidSkene, EndModel, MajorityVote, MatrixCompletion, PrecisionVote
+
+from ._guard import call_keeps_model, run_guarded
+from ._inputs import labels, matrices, votes
+
+RNG = np.random.default_rng(0)
+X0 = RNG.random((40, 4))
+Y0 = np.arange(40) % 3
+L0 = RNG.integers(-1, 3, (40, 3))
+
+#: (name, a fresh estimator, the kind of its weak labels); every public learner of a matrix of rows
+LEARNERS = [
+    ("AvgPerceptron", lambda: AvgPerceptron(random_state=0), "labels"),
+    ("MaxPerceptron", lambda: MaxPerceptron(random_state=0), "labels"),
+    ("AvgPegasos", lambda: AvgPegasos(random_state=0), "labels"),
+    ("MaxPegasos", lambda: MaxPegasos(random_state=0), "labels"),
+    ("Perceptron", lambda: Perceptron(random_state=0), "labels"),
+    ("Pegasos", lambda: Pegasos(random_state=0), "labels"),
+    ("PRODEN", lambda: PRODEN(max_iter=5), "labels"),
+    ("CLPL", lambda: CLPL(), "labels"),
+    ("PLKNN", lambda: PLKNN(), "labels"),
+    ("CSPA", lambda: CSPA(random_state=0), "labels"),
+    ("Banditron", lambda: Banditron(random_state=0), "labels"),
+    ("BPA", lambda: BPA(random_state=0), "labels"),
+    ("Confidit", lambda: Confidit(), "labels"),
+    ("SketchedConfidit", lambda: SketchedConfidit(sketch_size=2), "labels"),
+    ("SPA", lambda: SPA(), "labels"),
+    ("CorrectedLogistic", lambda: CorrectedLogistic(max_iter=20), "labels"),
+    ("UMA", lambda: UMA(confusion=np.eye(3), max_iter=5), "labels"),
+    ("FeatureScaled", lambda: FeatureScaled(estimator=Perceptron(random_state=0)), "labels"),
+    ("SoftmaxCalibrated", lambda: SoftmaxCalibrated(estimator=Perceptron(random_state=0)), "labels"),
+]
+SLOW_LEARNERS = [
+    ("MLPPRODEN", lambda: MLPPRODEN(hidden_units=4, max_iter=3, random_state=0), "labels"),
+    ("KernelPRODEN", lambda: KernelPRODEN(n_components=8, max_iter=5, random_state=0), "labels"),
+]
+LABEL_MODELS = [
+    ("MajorityVote", MajorityVote), ("PrecisionVote", PrecisionVote), ("DawidSkene", DawidSkene),
+    ("MatrixCompletion", MatrixCompletion),
+]
+
+FAST = settings(max_examples=4, deadline=None, derandomize=True, database=None,
+                suppress_health_check=list(HealthCheck))
+DEEP = settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+def _fitted(make):
+    est = make()
+    est.fit(X0, Y0)
+    return est
+
+
+def _check(outcome):
+    problem = outcome.problem()
+    assert not problem, problem
+
+
+def _learner_probe(make, method, data):
+    X = data.draw(matrices())
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    y = data.draw(labels(n))
+    est = _fitted(make)                                    # fitted (and compiled) before the fork
+
+    def probe():
+        if method == "predict":
+            est.predict(X)
+        elif method == "partial_fit":
+            call_keeps_model(est, "partial_fit", X, y)
+        else:
+            call_keeps_model(est, "fit", X, y)
+    _check(run_guarded(probe))
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "predict"])
+@pytest.mark.parametrize("name, make, _", LEARNERS, ids=[n for n, _, _ in LEARNERS])
+@FAST
+@given(data=st.data())
+def test_learners_keep_the_contract(name, make, _, method, data):
+    if method == "partial_fit" and not hasattr(make(), "partial_fit"):
+        return
+    _learner_probe(make, method, data)
+
+
+def _model_probe(cls, method, data):
+    L = data.draw(votes())
+    model = cls().fit(L0)
+
+    def probe():
+        if method == "predict":
+            model.predict_proba(L)
+        else:
+            call_keeps_model(model, method, L)
+    _check(run_guarded(probe))
+
+
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "predict"])
+@pytest.mark.parametrize("name, cls", LABEL_MODELS, ids=[n for n, _ in LABEL_MODELS])
+@FAST
+@given(data=st.data())
+def test_label_models_keep_the_contract(name, cls, method, data):
+    if method == "partial_fit" and not hasattr(cls(), "partial_fit"):
+        return
+    _model_probe(cls, method, data)
+
+
+@FAST
+@given(data=st.data())
+def test_the_end_model_keeps_the_contract(data):
+    X = data.draw(matrices())
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    L = data.draw(votes(max_rows=max(n, 0)))
+    end = EndModel().fit(X0, L0)
+
+    def probe():
+        call_keeps_model(end, "fit", X, L)
+    _check(run_guarded(probe))
+
+
+@pytest.mark.hostile_deep
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "predict"])
+@pytest.mark.parametrize("name, make, _", LEARNERS + SLOW_LEARNERS, ids=[n for n, _, _ in LEARNERS + SLOW_LEARNERS])
+@DEEP
+@given(data=st.data())
+def test_learners_keep_the_contract_deep(name, make, _, method, data):
+    if method == "partial_fit" and not hasattr(make(), "partial_fit"):
+        return
+    _learner_probe(make, method, data)
+
+
+@pytest.mark.hostile_deep
+@pytest.mark.parametrize("method", ["fit", "partial_fit", "predict"])
+@pytest.mark.parametrize("name, cls", LABEL_MODELS, ids=[n for n, _ in LABEL_MODELS])
+@DEEP
+@given(data=st.data())
+def test_label_models_keep_the_contract_deep(name, cls, method, data):
+    if method == "partial_fit" and not hasattr(cls(), "partial_fit"):
+        return
+    _model_probe(cls, method, data)
