@@ -132,6 +132,44 @@ def test_the_end_model_keeps_the_contract(data):
     _check(run_guarded(probe))
 
 
+def _bags_probe(make, method, data):
+    from weaklabel.simulate import bags
+
+    X = data.draw(matrices())
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    est = make().fit(X0[:20], bags(Y0[:20], bag_size=4, n_labelings=3, random_state=0))
+    B = bags(np.arange(max(n, 4))[:max(n, 4)] % 3, bag_size=2, n_labelings=2, random_state=1) if n else []
+
+    def probe():
+        if method == "predict":
+            est.predict(X)
+        else:
+            call_keeps_model(est, "fit", X, B)
+    _check(run_guarded(probe))
+
+
+BAG_LEARNERS = [("MMS", lambda: __import__("weaklabel.bags", fromlist=["MMS"]).MMS(max_iter=2, n_rounds=1,
+                                                                                  random_state=0)),
+                ("CandidateLabelSVM", lambda: __import__("weaklabel.bags", fromlist=["x"]).CandidateLabelSVM())]
+
+
+@pytest.mark.parametrize("method", ["fit", "predict"])
+@pytest.mark.parametrize("name, make", BAG_LEARNERS, ids=[n for n, _ in BAG_LEARNERS])
+@FAST
+@given(data=st.data())
+def test_bag_learners_keep_the_contract(name, make, method, data):
+    _bags_probe(make, method, data)
+
+
+@pytest.mark.hostile_deep
+@pytest.mark.parametrize("method", ["fit", "predict"])
+@pytest.mark.parametrize("name, make", BAG_LEARNERS, ids=[n for n, _ in BAG_LEARNERS])
+@DEEP
+@given(data=st.data())
+def test_bag_learners_keep_the_contract_deep(name, make, method, data):
+    _bags_probe(make, method, data)
+
+
 @pytest.mark.hostile_deep
 @pytest.mark.parametrize("method", ["fit", "partial_fit", "predict"])
 @pytest.mark.parametrize("name, make, _", LEARNERS + SLOW_LEARNERS, ids=[n for n, _, _ in LEARNERS + SLOW_LEARNERS])

@@ -119,19 +119,26 @@ def _probe_long(data):
 
 
 def _probe_cli(tmp_path, data):
-    """``weaklabel predict`` / ``evaluate`` on a hostile model or data file: exit 0 or 1-2 with
-    one line, never a traceback."""
+    """``weaklabel predict``, ``evaluate``, ``fit`` and ``report --snapshot`` on hostile model,
+    data and snapshot files: exit 0 or 1-2 with one line, never a traceback."""
     from weaklabel.cli import main
 
     model = tmp_path / "m.npz"
     model.write_bytes(_model_bytes(tmp_path) if data.draw(st.booleans()) else _model_mutation(data, _model_bytes(tmp_path)))
     svm = tmp_path / "d.svm"
     svm.write_text(data.draw(TEXTS))
-    command = data.draw(st.sampled_from(["predict", "evaluate"]))
+    snap = tmp_path / "s.json.gz"
+    snap.write_bytes(_snapshot_bytes(data))
+    command = data.draw(st.sampled_from(["predict", "evaluate", "fit", "report"]))
     extra = data.draw(st.sampled_from([[], ["--pad"], ["--index-base", "0"]]))
+    args = {"predict": ["predict", "--model", str(model), "--data", str(svm), *extra],
+            "evaluate": ["evaluate", "--model", str(model), "--data", str(svm), *extra],
+            "fit": ["fit", "--method", data.draw(st.sampled_from(["avg-pegasos", "cspa", "proden"])), "--train",
+                    str(svm), "--model", str(tmp_path / "new.npz"), *extra[1:]],
+            "report": ["report", "uma-toy", "--snapshot", str(snap), "--out", str(tmp_path / "r")]}[command]
 
     def probe():
-        res = CliRunner().invoke(main, [command, "--model", str(model), "--data", str(svm), *extra])
+        res = CliRunner().invoke(main, args)
         if res.exception is not None and not isinstance(res.exception, SystemExit):
             raise res.exception
         if "Traceback" in res.output:
