@@ -93,10 +93,24 @@ def run_guarded(probe, seconds=SECONDS, memory=MEMORY_CAP):
     return Outcome("crash", message=f"exited with {code}")
 
 
+def _plain(value):
+    """``value`` with every array laid out C-contiguous (a restored copy of a strided view
+    is the same state)."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str, value.shape, np.ascontiguousarray(value).tobytes())
+    if isinstance(value, (list, tuple)):
+        return type(value).__name__, [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return "dict", sorted((repr(k), _plain(v)) for k, v in value.items())
+    return value
+
+
 def fingerprint(est):
     """Each attribute of a fitted estimator as bytes: they change whenever its state does
     (attribute by attribute, so that equal values held as copies compare equal)."""
-    return {k: pickle.dumps(v, protocol=5) for k, v in vars(est).items()}
+    return {k: pickle.dumps(_plain(v), protocol=5) for k, v in vars(est).items()}
 
 
 def call_keeps_model(est, method, *args, **kwargs):

@@ -148,6 +148,46 @@ def _bags_probe(make, method, data):
     _check(run_guarded(probe))
 
 
+def _structured_probe(make, method, data):
+    """Chains of symbols (the hidden Markov chain's form): hostile symbol arrays (any dtype,
+    NaN, 2**63, negative, empty, two dimensions) and hostile label sequences."""
+    from weaklabel.simulate import hidden_markov_chain
+
+    Xs, Ys = hidden_markov_chain(12, length=6, n_states=3, random_state=0)
+    est = make().fit(list(Xs), list(Ys))
+    X = data.draw(matrices(n_features=6))
+    rows = X if isinstance(X, list) else (list(X) if hasattr(X, "shape") and not hasattr(X, "tocsr") else [X])
+    Y = [data.draw(labels(len(np.atleast_1d(r)))) for r in rows] if data.draw(st.booleans()) else list(Ys[:len(rows)])
+
+    def probe():
+        if method == "predict":
+            est.predict(rows)
+        else:
+            call_keeps_model(est, "fit", rows, Y)
+    _check(run_guarded(probe))
+
+
+STRUCTURED = [("MILM3N", lambda: __import__("weaklabel.structured", fromlist=["x"]).MILM3N(
+    alpha=1.0, max_iter=5, n_states=3, n_symbols=3, random_state=0))]
+
+
+@pytest.mark.parametrize("method", ["fit", "predict"])
+@pytest.mark.parametrize("name, make", STRUCTURED, ids=[n for n, _ in STRUCTURED])
+@FAST
+@given(data=st.data())
+def test_structured_learners_keep_the_contract(name, make, method, data):
+    _structured_probe(make, method, data)
+
+
+@pytest.mark.hostile_deep
+@pytest.mark.parametrize("method", ["fit", "predict"])
+@pytest.mark.parametrize("name, make", STRUCTURED, ids=[n for n, _ in STRUCTURED])
+@DEEP
+@given(data=st.data())
+def test_structured_learners_keep_the_contract_deep(name, make, method, data):
+    _structured_probe(make, method, data)
+
+
 BAG_LEARNERS = [("MMS", lambda: __import__("weaklabel.bags", fromlist=["MMS"]).MMS(max_iter=2, n_rounds=1,
                                                                                   random_state=0)),
                 ("CandidateLabelSVM", lambda: __import__("weaklabel.bags", fromlist=["x"]).CandidateLabelSVM())]
