@@ -185,3 +185,45 @@ def test_readers_keep_the_contract_deep(tmp_path_factory, probe, data):
     {"load": lambda: _probe_load(folder, data), "text": lambda: _probe_text(folder, data),
      "snapshot": lambda: _probe_snapshot(folder, data), "long": lambda: _probe_long(data),
      "cli": lambda: _probe_cli(folder, data)}[probe]()
+
+
+RETURNS = st.sampled_from([None, 0, 1, -1, -2, 2**63, 2**64, 10**6, 1.5, float("nan"), "spam", True, [1], b"x"])
+
+
+def _probe_lfs(data):
+    """Labeling functions that return anything (huge, negative, NaN, strings, lists) or raise,
+    keyword and regex functions built from hostile words and patterns, over hostile records."""
+    from weaklabel.sources import apply_lfs, keyword, labeling_function, regex
+
+    texts = data.draw(st.lists(st.one_of(st.text(max_size=8), st.none(), st.integers(), st.binary(max_size=4)),
+                               max_size=6))
+    answer = data.draw(RETURNS)
+    fails = data.draw(st.booleans())
+
+    @labeling_function()
+    def odd(text):
+        if fails:
+            raise RuntimeError("inside the function")
+        return answer
+
+    words = data.draw(st.lists(st.text(max_size=4), max_size=3))
+    pattern = data.draw(st.sampled_from(["(", "[a-", "spam", "", ".*", "(a+)+$"]))
+    field = data.draw(st.sampled_from([None, "text", "class", "my text"]))
+
+    def probe():
+        lfs = [odd, keyword(words or [""], 1, field=field), regex(pattern, 0, field=field)]
+        apply_lfs(lfs, texts)
+    _check(run_guarded(probe))
+
+
+@FAST
+@given(data=st.data())
+def test_labeling_functions_keep_the_contract(data):
+    _probe_lfs(data)
+
+
+@pytest.mark.hostile_deep
+@DEEP
+@given(data=st.data())
+def test_labeling_functions_keep_the_contract_deep(data):
+    _probe_lfs(data)
