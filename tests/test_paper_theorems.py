@@ -3,19 +3,18 @@
 the same data. A learner that broke its paper's bound would fail here.
 
 - Bhattacharjee & Manwani, online partial-label Perceptron and Pegasos: Theorem 1 (Avg
-  Perceptron under average linear separability) and Theorem 2 (the non-separable case).
+  Perceptron under average linear separability), Theorem 2 (the non-separable case) and
+  Theorem 3 (Avg Pegasos' regret against the exact minimiser of the regularised objective,
+  found as a quadratic programme).
 - Kaneko, Sato & Sugiyama, CSPA: Theorem 2 (the cumulative square loss against any
   comparator satisfying condition (26), with beta = (1 - alpha) / (K - 1)).
-
-Theorem 3 of the partial-label paper (Avg Pegasos' regret) is not checked: it needs the
-exact minimiser of the regularised hinge objective over the weights.
 """
 
 import numpy as np
 import pytest
 
 from weaklabel.bandit import CSPA
-from weaklabel.partial import AvgPerceptron
+from weaklabel.partial import AvgPegasos, AvgPerceptron
 
 
 def _avg_margin(W, X, S):
@@ -72,6 +71,60 @@ def test_avg_perceptron_updates_within_theorem_2_on_non_separable_rows(seed):
     Z = np.sqrt(1 + D2 / delta ** 2)
     bound = 2 * Z ** 2 / gamma ** 2 + 2 * Kc * (R ** 2 + delta ** 2) / (gamma / Z) ** 2
     assert D2 > 0 and 0 < model.n_updates_ <= bound, (model.n_updates_, bound)
+
+
+def _pegasos_objective(W, X, S, lam):
+    """f(W, x, Y) = lambda / 2 ||W||^2 + L_APH (Eq. 2) of every row."""
+    return lam / 2 * np.sum(W ** 2) + np.maximum(0.0, 1 - _avg_margin(W, X, S))
+
+
+def _min_mean_objective(X, S, lam):
+    """``min_W (1/T) sum_t f(W, x^t, Y^t)``, exactly: the quadratic programme over (W, xi)
+    of ``lambda / 2 ||W||^2 + mean(xi)`` with ``xi_t >= 0`` and ``xi_t >= 1 - mean_{i in Y}
+    w_i . x + w_j . x`` for every ``j`` outside ``Y``."""
+    from scipy.optimize import Bounds, LinearConstraint, minimize
+
+    T, K = S.shape
+    d = X.shape[1]
+    rows = []
+    for t in range(T):
+        inside = np.zeros((K, d))
+        inside[S[t]] = X[t] / S[t].sum()
+        for j in np.flatnonzero(~S[t]):
+            a = inside.copy()
+            a[j] -= X[t]
+            slack = np.zeros(T)
+            slack[t] = 1.0
+            rows.append(np.concatenate([a.ravel(), slack]))
+    n = K * d
+    res = minimize(lambda v: lam / 2 * v[:n] @ v[:n] + v[n:].mean(), np.concatenate([np.zeros(n), np.ones(T)]),
+                   jac=lambda v: np.concatenate([lam * v[:n], np.full(T, 1.0 / T)]), method="SLSQP",
+                   constraints=[LinearConstraint(np.array(rows), 1.0, np.inf)],
+                   bounds=Bounds([-np.inf] * n + [0.0] * T, np.inf), options={"ftol": 1e-12, "maxiter": 2000})
+    assert res.success, res.message
+    return float(np.mean(_pegasos_objective(res.x[:n].reshape(K, d), X, S, lam)))
+
+
+@pytest.mark.parametrize("seed, lam", [(0, 0.1), (1, 0.01)])
+def test_avg_pegasos_regret_within_theorem_3(seed, lam):
+    """Avg Pegasos (the paper's Algorithm 3: eta_t = 1 / (lambda t), projection onto the
+    ball of radius 1 / sqrt(lambda)), one row at a time: its mean objective at the weights
+    W^t it held before each row, minus the best fixed W's, is at most G^2 ln T / (lambda T),
+    G = sqrt(lambda) + sqrt(1 + 1/c) R."""
+    _, X, S = _candidate_rows(seed, 300, 5, 4, 2)
+    T, K = S.shape
+    model = AvgPegasos(alpha=lam, row_scale=1.0, shuffle=False)
+    held = []
+    for t in range(T):
+        held.append(np.zeros((K, X.shape[1])) if t == 0 else model.coef_.copy())
+        model.partial_fit(X[t:t + 1], S[t:t + 1], classes=np.arange(K))
+    online = np.mean([_pegasos_objective(W, X[t:t + 1], S[t:t + 1], lam)[0] for t, W in enumerate(held)])
+    best = _min_mean_objective(X, S, lam)
+    assert best <= np.mean(_pegasos_objective(model.coef_, X, S, lam)) + 1e-9     # a true minimum
+    R, c = np.linalg.norm(X, axis=1).max(), S.sum(axis=1).min()
+    G = np.sqrt(lam) + np.sqrt(1 + 1 / c) * R
+    bound = G ** 2 * np.log(T) / (lam * T)
+    assert 0 < online - best <= bound, (online - best, bound)
 
 
 def _cspa_loss(W, x, proposed, y):

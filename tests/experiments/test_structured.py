@@ -169,3 +169,34 @@ def test_m3n_hmc_wider_lambdas_win_only_on_a_strictly_lower_validation_error():
     assert set(out[(0, 0.5)]["val_error"]) == {"10.0", "100.0", "1000.0", "10000.0"}
     assert out[(1, 0.5)]["lambda"] == 100.0 and out[(1, 0.5)]["test_error"] == 0.27   # a tie keeps the grid's
     assert out[(0, 0.0)]["lambda"] == 10.0
+
+
+def test_visual_sudoku_refits_table_1_only_where_validation_chose_another_setting():
+    """alpha and the learning rate are chosen on validation puzzles; where the choice is not
+    the plan's, Table 1's cells run again at it, keyed as the main fits but for those two."""
+    from weaklabel.experiments import visual_sudoku as vs
+
+    class Ctx:
+        def __init__(self, plan):
+            self.plan, self.asked = plan, []
+
+        def cell(self, fn, stage, **config):
+            return (stage, config)
+
+        def run(self, cells, desc=""):
+            self.asked += cells
+            return [(c, {}) for _, c in cells]
+
+    plan = vs.plan()
+    grid = vs.grid_points(plan["select"]["grid"])
+    rows = [({**g}, {"val_solved": 0.5}) for g in grid]
+    rows[0][1]["val_solved"] = 0.9                              # alpha 0, learning rate 0.003
+    ctx = Ctx(plan)
+    refits = vs._refits(ctx, rows, {})
+    assert len(refits) == len(plan["tau"]) * plan["select"]["refit_repeats"]
+    assert {(c["alpha"], c["learning_rate"]) for _, c in ctx.asked} == {(0.0, 0.003)}
+    assert all(stage == "fit" and c["m"] == 1500 for stage, c in ctx.asked)
+    same = [({**g}, {"val_solved": 0.9 if (g["alpha"], g["learning_rate"]) == (plan["alpha"], plan["learning_rate"])
+                     else 0.5}) for g in grid]
+    assert vs._refits(Ctx(plan), same, {}) == []                # the plan's setting won: nothing to rerun
+    assert vs._refits(Ctx(plan), rows[:3], {}) == []            # a selection not finished yet

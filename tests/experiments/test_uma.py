@@ -233,3 +233,48 @@ def test_alpha_beyond_the_grid_continues_the_selection_path(digits_as_real):
     assert t.rows[0][4] == 0                                 # a tie keeps the grid's choice
     t = uma._alpha_wide_table(plan, rows_c, [({"dataset": "digits", "noise": "b", "run": 0}, better)])
     assert t.rows[0][4] == 1 and t.rows[0][5] == "1e-05: 1" and t.rows[0][6] == pytest.approx(0.05)
+
+
+def test_side_info_cell_gives_cleanlab_the_noise_matrix_and_denies_it_to_forward(digits_as_real, monkeypatch):
+    """cleanlab's label issues come from ``noise_matrix=C`` (S_conf's C); the forward column's C
+    is the anchor estimate, which reads no clean label."""
+    from cleanlab.classification import CleanLearning
+
+    seen = []
+    real = CleanLearning.find_label_issues
+
+    def spy(self, X=None, labels=None, **kw):
+        seen.append(kw.get("noise_matrix"))
+        return real(self, X, labels, **kw)
+
+    monkeypatch.setattr(CleanLearning, "find_label_issues", spy)
+    cfg = {"dataset": "digits", "run": 0, "noise": "b", "max_iter": 150, "conf_fraction": 0.05,
+           "lbfgs_iter": 300, "weights": [1.0, "balanced"]}
+    r = uma.side_info_cell(cfg)
+    C = uma._prepare_run(cfg)["C"]
+    assert seen and all(np.array_equal(m, C) for m in seen)          # both cleanlab columns got S_conf's C
+    assert 0 < r["anchor_error"] < 1                                 # the anchor C is an estimate, not C
+    for key in ("forward_cv_anchor", "cleanlab_lr_cv_given", "cleanlab_sgd_given"):
+        assert 0 <= r[key] < 0.5
+    assert r["cleanlab_lr_cv_given_weight"] in ("1.0", "balanced") and len(r["forward_cv_anchor_scores"]) == 2
+    # the anchor C is the one CorrectedLogistic(confusion="anchors") estimates from the labels as given
+    noisy = uma.CorrectedLogistic(classes=np.arange(10), alpha=r["alpha"], max_iter=300, confusion="anchors")
+    prep = uma._prepare_run(cfg)
+    assert np.abs(noisy.fit(prep["Xtr"], prep["y_noisy"]).confusion_ - C).sum(axis=0).mean() / 2 == \
+        pytest.approx(r["anchor_error"])
+
+
+def test_side_info_tables_pair_the_given_and_denied_columns():
+    plan = {"datasets": ["optdigits"], "cv_datasets": ["optdigits"]}
+    key = lambda r: {"dataset": "optdigits", "noise": "b", "run": r}   # noqa: E731
+    ev = [(key(r), {"uma": 0.07, "cleanlab": 0.05}) for r in range(3)]
+    cv = [(key(r), {"forward_cv": 0.04}) for r in range(3)]
+    fair = [(key(r), {"cleanlab_lr_cv": 0.046}) for r in range(3)]
+    side = [(key(r), {"forward_cv_anchor": 0.043, "cleanlab_lr_cv_given": 0.048, "cleanlab_sgd_given": 0.06,
+                      "anchor_error": 0.1}) for r in range(2)]
+    t = uma._side_info_tables(plan, ev, cv, fair, side)[1]
+    row, h = t.rows[0], t.columns
+    assert row[h.index("runs")] == 2                                  # only runs every stage holds
+    assert row[h.index("cleanlab(LR) given S_conf's C, CV weight")].mean == pytest.approx(0.048)
+    assert row[h.index("forward, anchor C, CV weight")].mean == pytest.approx(0.043)
+    assert row[h.index("anchor C: mean TV from S_conf's C")] == pytest.approx(0.1)

@@ -72,3 +72,93 @@ def accuracy_by_split(rows, datasets, learners, labels, describe, *, title, figu
     figure = Figure(figure_name, figure_title, [Series(labels[m], *series[m]) for m in learners if series[m][0]],
                     xlabel="dataset", ylabel="test accuracy", kind="bar")
     return tables, figure
+
+
+# ---- grids whose choice sits at an edge ---------------------------------------------------
+
+GRID_EDGE_COLUMNS = ["reproduction", "learner: parameter", "grid", "choices", "at the low end", "at the high end"]
+
+
+def _same(a, b):
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return str(a) == str(b)
+
+
+def _short(v):
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def numeric_grid(values):
+    """The numeric values of a grid, sorted and unique (symbolic points such as
+    ``"1/(2(K-1))"`` dropped: they have no place at an end).
+    """
+    out = set()
+    for v in values:
+        try:
+            out.add(float(v))
+        except (TypeError, ValueError):
+            continue
+    return sorted(out)
+
+
+def grid_edge_row(reproduction, parameter, grid, choices):
+    """One row of the grids-at-an-edge table: how many of ``choices`` sit at either end of
+    ``grid``.
+
+    Parameters
+    ----------
+    reproduction : str
+    parameter : str
+        ``"learner: parameter"``.
+    grid : sequence
+        The grid's values in order (the first is the low end, the last the high end).
+    choices : sequence of (str, value)
+        One ``(where, chosen value)`` per selection (a dataset, split or run).
+
+    Returns
+    -------
+    list or None
+        The row, or None for a grid of fewer than two values or no choice.
+    """
+    grid, choices = list(grid), list(choices)
+    if len(grid) < 2 or not choices:
+        return None
+
+    def at(end):
+        hits = [w for w, v in choices if _same(v, end)]
+        places = sorted(set(hits))
+        more = ", ..." if len(places) > 4 else ""
+        return f"{len(hits)} ({', '.join(places[:4])}{more})" if hits else "0"
+
+    return [reproduction, parameter, f"{_short(grid[0])} ... {_short(grid[-1])} ({len(grid)} values)", len(choices),
+            at(grid[0]), at(grid[-1])]
+
+
+def grid_edge_table(rows):
+    """The ``grid_edges`` table of a report (the docs gather every report's into one)."""
+    return Table("grid_edges", "Grid choices at an edge", GRID_EDGE_COLUMNS, [r for r in rows if r],
+                 note="Each selection (a dataset, split or run) counts once. A choice at an end may be better "
+                      "still beyond it.")
+
+
+def grid_edges_from_cells(reproduction, rows, label=lambda cfg: cfg["method"], where=lambda cfg: cfg["dataset"]):
+    """Grid-edge rows for cells that select from ``cfg["grid"]`` (a list of parameter dicts,
+    or of values of the one parameter in ``res["chosen"]``) and store ``res["chosen"]``.
+    """
+    grids, picks = {}, {}
+    for cfg, res in rows:
+        grid, chosen = cfg.get("grid"), res.get("chosen") or {}
+        if not grid or not chosen:
+            continue
+        for key, value in chosen.items():
+            values = ([g[key] for g in grid if key in g] if isinstance(grid[0], dict)
+                      else list(grid) if len(chosen) == 1 else [])
+            values = numeric_grid(values)
+            if len(values) < 2:
+                continue
+            name = f"{label(cfg)}: {key}"
+            grids[name] = numeric_grid(grids.get(name, []) + values)
+            picks.setdefault(name, []).append((where(cfg), value))
+    return [grid_edge_row(reproduction, name, grids[name], picks[name]) for name in sorted(grids)]

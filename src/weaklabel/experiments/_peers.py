@@ -46,8 +46,15 @@ def vw_features(X):
     return out
 
 
-def vw_cbify_pass(features, y_idx, n_classes, epsilon, seed, order=None):
-    """One pass of ``vw --cbify K --epsilon E`` over the rows in ``order``.
+def vw_options(epsilon, learning_rate=0.5, cb_type="mtr"):
+    """VW's exploration and learning options: ``--epsilon``, ``-l`` and ``--cb_type``
+    (VW's own defaults are a learning rate of 0.5 and ``mtr``).
+    """
+    return f"--epsilon {float(epsilon)} -l {float(learning_rate)} --cb_type {cb_type}"
+
+
+def vw_cbify_pass(features, y_idx, n_classes, epsilon, seed, order=None, learning_rate=0.5, cb_type="mtr"):
+    """One pass of ``vw --cbify K --epsilon E -l LR --cb_type T`` over the rows in ``order``.
 
     Each example is built with its true label, learnt, and then its prediction is
     read: that is the action VW played for it (``predict`` alone would sample an
@@ -56,7 +63,7 @@ def vw_cbify_pass(features, y_idx, n_classes, epsilon, seed, order=None):
     import vowpalwabbit
 
     order = np.arange(len(features)) if order is None else order
-    ws = vowpalwabbit.Workspace(f"--cbify {int(n_classes)} --epsilon {float(epsilon)} --quiet "
+    ws = vowpalwabbit.Workspace(f"--cbify {int(n_classes)} {vw_options(epsilon, learning_rate, cb_type)} --quiet "
                                 f"--random_seed {int(seed)}")
     correct = np.empty(len(order), dtype=bool)
     try:
@@ -71,8 +78,8 @@ def vw_cbify_pass(features, y_idx, n_classes, epsilon, seed, order=None):
     return correct
 
 
-def vw_cb_explore_pass(features, S, n_classes, epsilon, seed, order=None):
-    """One pass of ``vw --cb_explore K --epsilon E`` over the rows in ``order``, with
+def vw_cb_explore_pass(features, S, n_classes, epsilon, seed, order=None, learning_rate=0.5, cb_type="mtr"):
+    """One pass of ``vw --cb_explore K --epsilon E -l LR --cb_type T`` over the rows in ``order``, with
     several acceptable labels per row (``S``, bool (n, K)).
 
     ``--cbify`` takes one right label only (a documented Vowpal Wabbit limit), so the contextual-bandit loop
@@ -85,7 +92,7 @@ def vw_cb_explore_pass(features, S, n_classes, epsilon, seed, order=None):
 
     order = np.arange(len(features)) if order is None else order
     rng = np.random.default_rng(seed)
-    ws = vowpalwabbit.Workspace(f"--cb_explore {int(n_classes)} --epsilon {float(epsilon)} --quiet "
+    ws = vowpalwabbit.Workspace(f"--cb_explore {int(n_classes)} {vw_options(epsilon, learning_rate, cb_type)} --quiet "
                                 f"--random_seed {int(seed)}")
     right = np.empty(len(order), dtype=bool)
     try:

@@ -17,7 +17,7 @@ import functools
 import numpy as np
 
 from ..simulate import acceptable_labels
-from ._common import grid_points, mean_std
+from ._common import grid_edge_row, grid_edge_table, grid_points, mean_std, numeric_grid
 from .cspa import HALF_BAND, LINEAR_DATA, _learner, _vw_strings, stream
 from .engine import Experiment
 from .results import MeanStd, Summary, Table
@@ -35,7 +35,10 @@ GRID = {
     "confidit-diag": {"eta": [1e-2, 1e0, 1e2, 1e4]},
     "confidit-full": {"eta": [1e-2, 1e0, 1e2, 1e4]},
     "spa": {},
-    "vw": {"epsilon": [0.025, 0.1]},
+    # widened where the best point sat at an edge (epsilon at both ends, the rate at both ends),
+    # epsilon down to 0 (no exploration: the end of its range, not of a grid)
+    "vw": {"cb_type": ["ips", "dr", "mtr"], "learning_rate": [0.125, 0.5, 2.0, 8.0, 32.0, 128.0],
+           "epsilon": [0.0, 0.0001, 0.0005, 0.0025, 0.01, 0.05, 0.2]},
 }
 QUICK_GRID = {m: {k: v[:2] for k, v in g.items()} for m, g in GRID.items()}
 
@@ -53,8 +56,8 @@ def cell(config):
     X, y, K = stream(*key)
     S = _sets(*key, config["p"])
     if config["method"] == "vw":
-        right = vw_cb_explore_pass(_vw_strings(*key, None, False, 0.0), S, K, config["params"]["epsilon"],
-                                   config["seed"])
+        right = vw_cb_explore_pass(_vw_strings(*key, None, False, 0.0), S, K, seed=config["seed"],
+                                   **config["params"])
     else:
         est = _learner(config["method"], config["params"], K, config["seed"])
         est.partial_fit(X, S, classes=np.arange(K))
@@ -94,7 +97,8 @@ def summarize(ctx, rows):
     for (name, pr, m, params), res in groups.items():
         mu, sd = mean_std([100 * r["ratio"] for r in res])
         if (name, pr, m) not in best or mu > best[(name, pr, m)][0].mean:
-            best[(name, pr, m)] = (MeanStd(mu, sd), ", ".join(f"{k}={v}" for k, v in params), res[0]["set_size"])
+            best[(name, pr, m)] = (MeanStd(mu, sd), ", ".join(f"{k}={v}" for k, v in params), res[0]["set_size"],
+                                   dict(params))
     methods = [m for m in METHODS if m != "vw" or p["vw"]]
     table_rows = []
     for name in p["datasets"]:
@@ -113,6 +117,11 @@ def summarize(ctx, rows):
                     note="A proposal is right when it is acceptable. SPA learns from the acceptable label it scores "
                          "highest (full feedback, a reference, not a bandit learner)."),
               Table("chosen", "Best grid point per learner", ["dataset", "p", "learner", "parameters"], chosen)]
+    grids = QUICK_GRID if p["quick"] else GRID
+    tables.append(grid_edge_table(
+        grid_edge_row(EXPERIMENT, f"{LABELS[m]}: {key}", numeric_grid(values),
+                      [(f"{name} p={pr:g}", b[3][key]) for (name, pr, mm), b in sorted(best.items()) if mm == m])
+        for m in methods for key, values in grids[m].items()))
     intro = (f"{p['runs']} runs (random orders), one pass each; acceptable labels: the label and, with "
              f"probability p, its class's partner." + (" QUICK run." if p["quick"] else ""))
     return Summary("Bandit feedback with several acceptable labels", intro, tables, [])

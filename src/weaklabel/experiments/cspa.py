@@ -28,7 +28,7 @@ import scipy.sparse as sp
 
 from .. import presets
 from ..bandit import BPA, CSPA, Banditron, GaussianSupport
-from ._common import fmt_params, grid_points, mean_std
+from ._common import fmt_params, grid_edge_row, grid_edge_table, grid_points, mean_std, numeric_grid
 from ._data import stream_data, unit_norm
 from ._peers import VW_MISSING, have_vw, vw_cbify_pass, vw_features
 from .engine import Experiment
@@ -91,7 +91,9 @@ LINEAR_GRID = {
     "bpa": {"gamma": [0.001, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]},
     "confidit-diag": {"eta": [1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5]},
     "spa": {},
-    "vw": {"epsilon": [0.01, 0.025, 0.05, 0.1, 0.2]},
+    # VW's exploration, learning rate and update rule, a larger grid than CSPA's
+    "vw": {"cb_type": ["ips", "dr", "mtr"], "learning_rate": [0.1, 0.5, 2.0, 8.0, 32.0],
+           "epsilon": [0.0005, 0.001, 0.0025, 0.01, 0.05, 0.2]},      # 0.0025 chosen twice: two lower
 }
 LINEAR_GRID["bpa-m0"] = LINEAR_GRID["bpa"]
 LINEAR_GRID["confidit-full"] = LINEAR_GRID["confidit-diag"]
@@ -104,7 +106,10 @@ KERNEL_GRID = {
     # widened past 1e-4, which a narrower grid chose on four of the five sets
     "confidit-diag": {"eta": [1e-6, 1e-5, 1e-4, 1e-2, 1e0, 1e2, 1e4]},
     "spa": {},
-    "vw": {"epsilon": [0.05]},        # 700 dense features per example make VW's text input slow
+    # with the 5 values of g, 30 points against CSPA's 25: mtr only, the update rule chosen on
+    # every linear set (ips and dr never), and the learning rates chosen there (2 and 8), since a
+    # kernel pass of VW costs up to 3 s on mnist
+    "vw": {"cb_type": ["mtr"], "learning_rate": [2.0, 8.0], "epsilon": [0.0025, 0.01, 0.05]},
 }
 KERNEL_GRID["bpa-m0"] = KERNEL_GRID["bpa"]
 KERNEL_GRID["cspa-centred"] = KERNEL_GRID["cspa"]
@@ -172,7 +177,7 @@ def online_cell(config):
            config.get("g"), config["method"] == "cspa-centred", config.get("noise", 0.0))
     X, y, K = stream(*key)
     if config["method"] == "vw":
-        correct = vw_cbify_pass(_vw_strings(*key), y, K, config["params"]["epsilon"], config["seed"])
+        correct = vw_cbify_pass(_vw_strings(*key), y, K, seed=config["seed"], **config["params"])
     else:
         est = _learner(config["method"], config["params"], K, config["seed"])
         est.partial_fit(X, y, classes=np.arange(K))
@@ -359,6 +364,20 @@ def table_summary(p, kind, rows):
         Table("ratios", "All numbers", ["dataset", "method", "params", "runs", "mean_ratio_pct", "std_ratio_pct"],
               long, formats={"mean_ratio_pct": ".3f", "std_ratio_pct": ".3f"}),
     ]
+    spread = [[name] + [100 * float(np.mean(best[(name, m)]["curve_std"])) if (name, m) in best else None
+                        for m in methods] for name in p["datasets"]]
+    tables.append(Table("spread", "Spread over the runs: the mean over blocks of the ratio's std (points)",
+                        ["dataset"] + [LABELS[m] for m in methods], spread, formats=pct,
+                        note="The shaded band of the figure, averaged along the stream: each learner at its best "
+                             "grid point, the std over the runs of each block's ratio. The paper: 'CSPA is more "
+                             "stable than the others' (its Figure 3)."))
+    edges = []
+    for m in methods:
+        points = dict(grid[m], **({"g": p["g"]} if kind == KERNEL else {}))
+        for key, values in points.items():
+            choices = [(name, best[(name, m)]["params"][key]) for name in p["datasets"] if (name, m) in best]
+            edges.append(grid_edge_row(kind, f"{LABELS[m]}: {key}", numeric_grid(values), choices))
+    tables.append(grid_edge_table(edges))
     series = []
     for name in p["datasets"]:
         for m in methods:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..simulate import hidden_markov_chain, hmc_bayes_predict, missing_labels
 from ..structured import MILM3N, RampCCCPM3N
-from ._common import mean_std
+from ._common import grid_edge_row, grid_edge_table, mean_std, numeric_grid
 from .engine import Experiment
 from .results import Figure, MeanStd, Series, Summary, Table
 
@@ -224,6 +224,14 @@ def summarize(ctx, result):
             row_t += [lam_txt, f"median {100 * np.median(gaps):.2f} %" if gaps else None]
             test_rows.append(row_t)
             partial_rows.append(row_p)
+    edge_rows = []
+    for method in METHODS:
+        for rate in p["rate"]:
+            picked = [(cfg, res[method]) for cfg, res in fits + cccp
+                      if method in res and cfg["rate"] == rate]
+            grid = numeric_grid({k for _, q in picked for k in q["val_error"]})
+            edge_rows.append(grid_edge_row(EXPERIMENT, f"{LABELS[method]} at {100 * rate:g} % missing: lambda", grid,
+                                           [(f"m = {cfg['m']}", q["lambda"]) for cfg, q in picked]))
     m_cols = [f"m = {m}" for m in shown]
     tables = [
         Table("test_error", "Test error % (Hamming; mean +- std)", ["method", "missing"] + m_cols
@@ -266,6 +274,7 @@ def summarize(ctx, result):
                   f"{100 * lines_['hamming'][0]:.2f} %, Bayes rule of the 0/1 loss (Viterbi on the true model) "
                   f"{100 * lines_['zero_one'][0]:.2f} %, reading the symbol as the label "
                   f"{100 * lines_['read_symbol'][0]:.2f} %.")
+    tables.append(grid_edge_table(edge_rows))
     return Summary("Hidden Markov chain with missing labels (Franc & Yermakov 2022, Section 4.1, Figure 1)", intro,
                    tables, figures)
 

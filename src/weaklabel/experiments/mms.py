@@ -31,7 +31,8 @@ from ..bags import MMS, CandidateLabelSVM
 from ..labels import BagCandidates
 from ..simulate import bags as make_bags
 from ..metrics import accuracy, ambiguous_zero_one_loss
-from ._common import accuracy_by_split, grid_points, mean_std
+from ._common import (accuracy_by_split, grid_edge_row, grid_edge_table, grid_edges_from_cells, grid_points, mean_std,
+                      numeric_grid)
 from ._data import art_split, pll_split
 from .engine import Experiment
 from .results import Figure, MeanStd, Series, Summary, Table
@@ -386,6 +387,16 @@ def art_summarize(ctx, result):
              "bags (true labels for 1vA/MC-SVM; the ambiguous error for CL-SVM). LIBSVM's news20 and covtype are "
              "not in the shared data: satimage and sector stand in. The paper's MIML baselines (MIMLSVM, M3MIML) are "
              "not run (see the documentation's bags reproduction page)." + (" QUICK run (subsampled)." if p["quick"] else ""))
+    edge_rows = [grid_edge_row("mms-artificial", f"CL-SVM on {name}: C",
+                               numeric_grid({k for c, r in rows if c["dataset"] == name for k in r["cl_svm_val_errors"]}),
+                               [(f"P_c={c['pc']:g} P_a={c['pa']:g} L={c['L']}", r["cl_svm_C"]) for c, r in rows
+                                if c["dataset"] == name]) for name in p["datasets"]]
+    edge_rows += [grid_edge_row("mms-artificial", f"{m} on {name}: C",
+                                numeric_grid({k for c, r in sup if c["dataset"] == name for k in r["val_accuracy"]}),
+                                [(f"split {c['split']}", r["C"]) for c, r in sup
+                                 if c["dataset"] == name and c["method"] == m])
+                  for name in p["datasets"] for m in ("1va-svm", "mc-svm")]
+    tables.append(grid_edge_table(edge_rows))
     return Summary("MMS on artificial candidate labeling sets (Luo & Orabona 2010, Section 4.1, Figure 1)", intro,
                    tables, figures)
 
@@ -481,6 +492,7 @@ def real_summarize(ctx, rows):
              "passes), alpha = 1/N (the paper's choice, no tuning) or alpha "
              "in {1, 10, 100}/N; that alpha, CL-SVM's C and the online learners' parameters chosen inside the "
              "training part by the ambiguous validation error." + (" QUICK run." if p["quick"] else ""))
+    tables.append(grid_edge_table(grid_edges_from_cells("mms-realworld", rows, label=lambda c: REAL_LABELS[c["method"]])))
     return Summary("MMS on real candidate-label data (bags of one instance)", intro, tables, [figure])
 
 

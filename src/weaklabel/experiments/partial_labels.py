@@ -22,7 +22,7 @@ import numpy as np
 from .. import presets
 from ..metrics import ambiguous_zero_one_loss, progressive_error_curve
 from ..simulate import make_candidate_sets
-from ._common import fmt_params, grid_points, make_learner, mean_std
+from ._common import fmt_params, grid_edge_row, grid_edge_table, grid_points, make_learner, mean_std, numeric_grid
 from ._data import prepared
 from .engine import Experiment
 from .results import Figure, MeanStd, Series, Summary, Table
@@ -182,6 +182,10 @@ def summarize(ctx, result):
               note="Grid: " + "; ".join(f"{LABELS[m]}: {fmt_params(g)}" for m, g in GRID.items()) + ". Chosen per "
                    "dataset and set size by the final ambiguous error (vs candidate sets) on separate tuning seeds."),
     ]
+    tables.append(grid_edge_table(
+        grid_edge_row(EXPERIMENT, f"{LABELS[m]}: {key}", numeric_grid(values),
+                      [(f"{name} {size}", params[key]) for (name, size, mm), params in sorted(chosen.items()) if mm == m])
+        for m in LEARNERS for key, values in GRID[m].items()))
     figures = []
     for name in p["datasets"]:
         series = []

@@ -22,7 +22,8 @@ import numpy as np
 
 from ..metrics import accuracy, ambiguous_zero_one_loss, approximated_accuracy, candidate_log_loss
 from ._data import pll_arrays, pll_fold, pll_split
-from ._common import EXACT_LABEL, accuracy_by_split, fmt_params, grid_points, make_learner
+from ._common import (EXACT_LABEL, accuracy_by_split, fmt_params, grid_edge_table, grid_edges_from_cells, grid_points,
+                      make_learner)
 from .engine import Experiment
 from .results import MeanStd, Summary, Table
 
@@ -385,6 +386,7 @@ def summarize(ctx, result):
              "EMA decay, width and grid of starts, and the proden-hard preset, were compared on these splits' test "
              "accuracy before they were fixed, so their columns carry that choice (the other columns' settings "
              "are chosen per split without a true label)." + (" QUICK run." if p["quick"] else ""))
+    tables.append(grid_edge_table(grid_edges_from_cells(EXPERIMENT, rows, label=lambda c: LABELS[c["method"]])))
     return Summary("Candidate-label learners on real partial-label data", intro, tables, [figure])
 
 

@@ -29,7 +29,7 @@ from ..metrics import accuracy
 from ..noisy import UMA, CorrectedLogistic, estimate_confusion, estimate_confusion_anchors
 from ..partial import Perceptron
 from ..simulate import confusion_family, noisy_labels, random_stochastic_matrix
-from ._common import mean_std
+from ._common import grid_edge_row, grid_edge_table, mean_std
 from .engine import Experiment
 from .results import Figure, MeanStd, Series, Summary, Table
 
@@ -665,6 +665,95 @@ def fair_cell(cfg):
     return out
 
 
+SIDE_INFO = ("forward_cv_anchor", "cleanlab_lr_cv_given", "cleanlab_sgd_given")
+SIDE_INFO_LABELS = {"forward_cv_anchor": "forward, anchor C (no clean label), CV weight",
+                    "cleanlab_lr_cv_given": "cleanlab(LR) given C, CV weight",
+                    "cleanlab_sgd_given": "cleanlab(SGD) given C"}
+
+
+def side_info_cell(cfg):
+    """The noise matrix both ways, so that no comparison rests on a C one side was denied.
+
+    Under noise (b) the C estimated on S_conf is the matrix the noisy labels were drawn from,
+    and the forward correction and UMA get it while cleanlab estimates its own.  Here:
+
+    - ``forward_cv_anchor``: forward correction denied it: C from Patrini's anchor points
+      on plain LR's 5-fold out-of-fold probabilities of the labels as given (the data
+      cleanlab estimates its own C from), the trusted weight chosen as in ``trusted_cv_cell``;
+    - ``cleanlab_lr_cv_given``: cleanlab given it (``find_label_issues(noise_matrix=C)``),
+      then the trusted weight chosen as in ``fair_cell``;
+    - ``cleanlab_sgd_given``: the eval stage's cleanlab(SGD), beside UMA, given C too.
+    """
+    import copy
+
+    from sklearn.linear_model import SGDClassifier
+
+    from ..noisy import TrustedKFold
+
+    r, failed = _prepare_or_failure(cfg)
+    if failed:
+        return failed
+    Xtr, ytr, Xte, yte, classes, C = r["Xtr"], r["ytr"], r["Xte"], r["yte"], r["classes"], r["C"]
+    yn, labelled, conf = r["y_noisy"], r["labelled"], r["conf_rows"]
+    n, mask, balanced = _trusted_rows(r)
+    specs = list(cfg["weights"])
+    splits = list(TrustedKFold(mask, 5, random_state=cfg["run"]).split(Xtr, yn))
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        alpha = _select_alpha(Xtr, yn, ytr, np.setdiff1d(np.arange(n), conf), conf, classes, cfg["lbfgs_iter"])
+        out["alpha"] = alpha
+        base = dict(classes=classes, alpha=alpha, max_iter=cfg["lbfgs_iter"])
+        lr = CorrectedLogistic(**base).fit(Xtr, yn)
+        C_anchor = CorrectedLogistic(**base, confusion="anchors").fit(Xtr, yn).confusion_
+        out["anchor_error"] = float(np.abs(C_anchor - C).sum(axis=0).mean() / 2)    # mean TV per column
+
+        def cv_choice(fit):
+            """The spec of ``specs`` whose fits (``fit(train_rows, spec)``) are the most accurate on
+            the held-out trusted rows, and every spec's score.
+            """
+            scores = [sum(int(np.sum(fit(train, spec).predict(Xtr[test]) == yn[test])) for train, test in splits)
+                      / labelled.size for spec in specs]
+            return specs[int(np.argmax(scores))], scores
+
+        def forward(rows, spec):
+            sw = _trusted_sample_weight(mask[rows], spec, balanced)
+            est = copy.deepcopy(lr).set_params(confusion=C_anchor, warm_start=True)
+            return est.fit(Xtr[rows], yn[rows], sample_weight=sw, trusted=mask[rows])
+
+        spec, scores = cv_choice(forward)
+        out["forward_cv_anchor"] = 1 - accuracy(yte, forward(np.arange(n), spec).predict(Xte))
+        out["forward_cv_anchor_weight"], out["forward_cv_anchor_scores"] = str(spec), scores
+        try:
+            from cleanlab.classification import CleanLearning
+        except ImportError:
+            out["cleanlab_lr_cv_given"] = out["cleanlab_sgd_given"] = None
+            return out
+        yi = np.searchsorted(classes, yn)
+        serial = {"n_jobs": 1}          # cleanlab's own process pool cannot start inside a Dask worker
+        lr_base = CorrectedLogistic(**{**base, "classes": None})
+        issues = CleanLearning(copy.deepcopy(lr_base), seed=cfg["run"], verbose=False,
+                               find_label_issues_kwargs=serial).find_label_issues(Xtr, yi, noise_matrix=C)
+        keep = ~issues["is_label_issue"].to_numpy()
+        out["cleanlab_given_dropped"] = int((~keep).sum())
+
+        def kept_lr(rows, spec):
+            sw = _trusted_sample_weight(mask[rows], spec, balanced)[keep[rows]]   # as CleanLearning.fit does
+            rows = rows[keep[rows]]
+            return copy.deepcopy(lr).set_params(warm_start=True).fit(Xtr[rows], yn[rows], sample_weight=sw)
+
+        spec, scores = cv_choice(kept_lr)
+        out["cleanlab_lr_cv_given_weight"], out["cleanlab_lr_cv_given_scores"] = str(spec), scores
+        cl = CleanLearning(copy.deepcopy(lr_base), seed=cfg["run"], verbose=False, find_label_issues_kwargs=serial)
+        cl.fit(Xtr, yi, sample_weight=_trusted_sample_weight(mask, spec, balanced), label_issues=issues)
+        out["cleanlab_lr_cv_given"] = 1 - accuracy(np.searchsorted(classes, yte), cl.predict(Xte))
+        sgd = dict(loss="log_loss", alpha=1e-5, max_iter=PASSES, tol=None, random_state=cfg["run"])
+        cl = CleanLearning(SGDClassifier(**sgd), seed=cfg["run"], verbose=False, find_label_issues_kwargs=serial)
+        cl.fit(Xtr, yi, noise_matrix=C)
+        out["cleanlab_sgd_given"] = 1 - accuracy(np.searchsorted(classes, yte), cl.predict(Xte))
+    return out
+
+
 def raw_s3vm_cell(cfg):
     """f_S3VM (here self-training, as in the eval stage) on other features than the
     kernel-PCA projection, with the same labelled rows as the eval stage's run
@@ -727,7 +816,7 @@ def real_plan(quick=False, repeats=None, datasets=None):
             "runs_per_dataset": per_dataset,
             "noises": ["a", "b"], "max_iter": 150 if quick else 1500, "conf_fraction": 0.05,
             "methods": list(METHODS), "corrected": list(CORRECTED), "lbfgs_iter": 300 if quick else 1000,
-            "quick": bool(quick), "alpha_wide": True,
+            "quick": bool(quick), "alpha_wide": True, "side_info": True,
             "fig5": {"dataset": "optdigits" if quick else "reuters", "iterations": 20 if quick else 100,
                      "step": 2, "runs": 1 if quick else 5},
             # the trusted-weight CV stages (trusted_cv, fair): a letter cell takes about 15 minutes
@@ -788,7 +877,13 @@ def real_execute(ctx):
                                                                                                  "methods")},
                      beyond=list(ends[res["alpha"]]))
             for c, res in out[2] if res.get("alpha") in ends]
-    return out + (ctx.run(wide, desc="alpha beyond the grid"),)
+    out = out + (ctx.run(wide, desc="alpha beyond the grid"),)
+    if not p.get("side_info"):
+        return out
+    side = [ctx.cell(side_info_cell, "side_info", dataset=n, run=r, noise=nz, weights=weights,
+                     lbfgs_iter=p["lbfgs_iter"], **common)
+            for n in cv_sets for nz in p["noises"] for r in range(p.get("runs_per_dataset", {}).get(n, p["runs"]))]
+    return out + (ctx.run(side, desc="the noise matrix both ways"),)
 
 
 def _alpha_wide_table(p, rows_c, rows_w):
@@ -833,6 +928,7 @@ def real_summarize(ctx, result):
     rows_t = result[3] if len(result) > 3 else []
     rows_f, rows_raw, rows_s = result[4:7] if len(result) > 6 else ([], [], [])
     rows_w = result[7] if len(result) > 7 else []
+    rows_side = result[8] if len(result) > 8 else []
     tables = []
     for nz, title in _NOISES:
         table_rows = []
@@ -857,6 +953,8 @@ def real_summarize(ctx, result):
     tables += _corrected_tables(p, rows, rows_c, rows_t)
     if rows_f:
         tables += _fair_tables(p, rows_c, rows_t, rows_f)
+    if rows_side:
+        tables += _side_info_tables(p, rows, rows_t, rows_f, rows_side)
     if rows_w:
         tables.append(_alpha_wide_table(p, rows_c, rows_w))
     tables.append(Table("paper_table1", "The paper's Table 1 (its columns f_y, f_conf, f_full, f_S3VM, UMA)",
@@ -906,7 +1004,27 @@ def real_summarize(ctx, result):
     notes = ("The semi-supervised column is scikit-learn's SelfTrainingClassifier around SGDClassifier(log-loss), "
              "standing in for the paper's S3VM. cleanlab (AGPL, an optional extra: pip install weaklabel[compare]) "
              "wraps the same SGD log-loss learner that the 'SGD log-loss, noisy labels' column trains directly.")
+    tables.append(_grid_edges(p, rows_c, rows_t, rows_f, rows_side))
     return Summary("UMA on real data (Louche & Ralaivola, Table 1)", intro, tables, figures, notes)
+
+
+def _grid_edges(p, rows_c, rows_t, rows_f, rows_side):
+    """Where LR's alpha and the trusted weights sit at an end of their grids, per noise."""
+    weights = [str(w) for w in p.get("weights", [1.0, "balanced", 10.0, 100.0])]
+    where = lambda c: f"{c['dataset']} {c['run']}"   # noqa: E731
+    out = []
+    for nz, _ in _NOISES:
+        of = lambda source: [(c, r) for c, r in source if c["noise"] == nz and "failed" not in r]  # noqa: E731
+        out.append(grid_edge_row(REAL, f"LR (every LR column) under noise ({nz}): alpha", sorted(ALPHAS),
+                                 [(where(c), r["alpha"]) for c, r in of(rows_c)]))
+        for label, source, key in ((TRUSTED_CV_LABEL, rows_t, "trusted_weight"),
+                                   (FAIR_LABELS["lr_cv"], rows_f, "lr_cv_weight"),
+                                   (FAIR_LABELS["cleanlab_lr_cv"], rows_f, "cleanlab_lr_cv_weight"),
+                                   (SIDE_INFO_LABELS["forward_cv_anchor"], rows_side, "forward_cv_anchor_weight"),
+                                   (SIDE_INFO_LABELS["cleanlab_lr_cv_given"], rows_side, "cleanlab_lr_cv_given_weight")):
+            out.append(grid_edge_row(REAL, f"{label} under noise ({nz}): trusted weight", weights,
+                                     [(where(c), r[key]) for c, r in of(source) if key in r]))
+    return grid_edge_table(out)
 
 
 def _mean(key, source):
@@ -1005,6 +1123,40 @@ def _fair_tables(p, rows_c, rows_t, rows_f):
                                  "the weight 1 columns move to the CV columns measure the trusted weight; rows "
                                  "where LR moves to forward or cleanlab measure the noise handling. letter is not "
                                  "run in these stages (about 15 minutes a cell)."))
+    return tables
+
+
+def _side_info_tables(p, rows, rows_t, rows_f, rows_side):
+    """Per noise process: each comparison with the noise matrix given to both sides, and
+    denied to both.
+    """
+    tables = []
+    for nz, title in _NOISES:
+        table_rows = []
+        for name in p.get("cv_datasets", []):
+            ev, cv, fair, side = (_by_run(x, name, nz) for x in (rows, rows_t, rows_f, rows_side))
+            runs = sorted(set(ev) & set(cv) & set(fair) & set(side))
+            if not runs:
+                continue
+            E, T, F, S = ([x[r] for r in runs] for x in (ev, cv, fair, side))
+            table_rows.append([name, len(runs), _mean("forward_cv", T), _mean("cleanlab_lr_cv_given", S),
+                               _mean("forward_cv_anchor", S), _mean("cleanlab_lr_cv", F),
+                               _mean("uma", E), _mean("cleanlab_sgd_given", S), _mean("cleanlab", E),
+                               float(np.mean([s["anchor_error"] for s in S]))])
+        headers = ["dataset", "runs", "forward, S_conf's C, CV weight", "cleanlab(LR) given S_conf's C, CV weight",
+                   "forward, anchor C, CV weight", "cleanlab(LR), own C, CV weight", "UMA (S_conf's C)",
+                   "cleanlab(SGD) given S_conf's C", "cleanlab(SGD), own C", "anchor C: mean TV from S_conf's C"]
+        tables.append(Table(f"side_info_{nz}", f"{title}: the noise matrix given to both sides, then to neither "
+                                               "(test error)", headers, table_rows,
+                            formats={h: ".3f" for h in headers[2:]},
+                            note="Columns in pairs with the same information. Given: S_conf's C (under noise (b) "
+                                 "the matrix the noisy labels were drawn from) to the forward correction and to "
+                                 "cleanlab (find_label_issues(noise_matrix=C)); denied: the forward correction "
+                                 "with C from Patrini's anchor points on LR's out-of-fold probabilities of the "
+                                 "labels as given, cleanlab with its own estimate from the same labels. Alpha, trusted "
+                                 "rows, weight grid and 5-fold TrustedKFold selection as in the table above. UMA "
+                                 "and cleanlab(SGD) are the eval stage's runs (SGD alpha fixed at 1e-5 for every "
+                                 "SGD column, UMA has none); cleanlab(SGD) given C is the same learner given C."))
     return tables
 
 
