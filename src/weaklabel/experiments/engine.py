@@ -283,6 +283,9 @@ class Context:
         A Dask scheduler's address.
     progress : bool, default=True
         Show progress on stderr.
+    seed : Snapshot or None, default=None
+        A snapshot whose rows :meth:`run` copies into the store for the cells it is asked
+        for and lacks (``weaklabel reproduce --from-snapshot``).
     """
 
     def __init__(self, experiment, plan, store, out, *, execute=True, jobs=1, scheduler=None, progress=True,
