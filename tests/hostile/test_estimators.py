@@ -167,8 +167,14 @@ def _structured_probe(make, method, data):
     _check(run_guarded(probe))
 
 
-STRUCTURED = [("MILM3N", lambda: __import__("weaklabel.structured", fromlist=["x"]).MILM3N(
-    alpha=1.0, max_iter=5, n_states=3, n_symbols=3, random_state=0))]
+def _structured(name, **params):
+    return lambda: getattr(__import__("weaklabel.structured", fromlist=["x"]), name)(
+        n_states=3, n_symbols=3, random_state=0, **params)
+
+
+STRUCTURED = [("MILM3N", _structured("MILM3N", alpha=1.0, max_iter=5)),
+              ("LPMILM3N", _structured("LPMILM3N", max_iter=3)),
+              ("RampCCCPM3N", _structured("RampCCCPM3N", max_iter=5, n_rounds=2))]
 
 
 @pytest.mark.parametrize("method", ["fit", "predict"])
