@@ -236,3 +236,101 @@ def test_label_models_keep_the_contract_deep(name, cls, method, data):
     if method == "partial_fit" and not hasattr(cls(), "partial_fit"):
         return
     _model_probe(cls, method, data)
+
+
+def _transformer_probe(data):
+    """GaussianSupport (kernel features over a support set) fitted on hostile rows, and a
+    fitted one transforming them."""
+    from weaklabel.bandit import GaussianSupport
+
+    X = data.draw(matrices())
+    fitted = GaussianSupport(n_support=10).fit(X0)
+    method = data.draw(st.sampled_from(["fit", "transform"]))
+
+    def probe():
+        if method == "transform":
+            fitted.transform(X)
+        else:
+            call_keeps_model(fitted, "fit", X)
+    _check(run_guarded(probe))
+
+
+def _label_a_little_probe(data):
+    """LabelALittle fitted on separable rows (its rough classifier needs them), then given
+    hostile rows and labels."""
+    from sklearn.datasets import make_blobs
+
+    from weaklabel.noisy import LabelALittle
+
+    Xb, yb = make_blobs(90, n_features=4, centers=3, cluster_std=0.3, random_state=0)
+    est = LabelALittle(m=10, max_iter=20, random_state=0).fit(Xb, yb)
+    X = data.draw(matrices())
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    y = data.draw(labels(n))
+    method = data.draw(st.sampled_from(["fit", "predict"]))
+
+    def probe():
+        if method == "predict":
+            est.predict(X)
+        else:
+            call_keeps_model(est, "fit", X, y)
+    _check(run_guarded(probe))
+
+
+def _splitter_probe(data):
+    """TrustedKFold's folds of hostile trusted masks."""
+    from weaklabel.noisy import TrustedKFold
+
+    n = data.draw(st.integers(0, 12))
+    trusted = data.draw(st.sampled_from([np.zeros(n, bool), np.ones(n, bool), np.arange(n) % 3 == 0,
+                                         np.arange(n), [], np.full(n, np.nan)]))
+    k = data.draw(st.sampled_from([1, 2, 5, 10**9, 0, -1, 2.5]))
+    _check(run_guarded(lambda: list(TrustedKFold(trusted, k, random_state=0).split(np.zeros((n, 2))))))
+
+
+@FAST
+@given(data=st.data())
+def test_the_support_transformer_keeps_the_contract(data):
+    _transformer_probe(data)
+
+
+@FAST
+@given(data=st.data())
+def test_label_a_little_keeps_the_contract(data):
+    _label_a_little_probe(data)
+
+
+@FAST
+@given(data=st.data())
+def test_the_trusted_splitter_keeps_the_contract(data):
+    _splitter_probe(data)
+
+
+@pytest.mark.hostile_deep
+@pytest.mark.parametrize("probe", [_transformer_probe, _label_a_little_probe, _splitter_probe])
+@DEEP
+@given(data=st.data())
+def test_the_other_estimators_keep_the_contract_deep(probe, data):
+    probe(data)
+
+
+def test_what_the_harness_found_stays_fixed():
+    """Inputs the harness found (each once allocated far beyond the bound or lost state):
+    a CSR matrix 2**31 columns wide for an online learner and for GaussianSupport's dense
+    support set, and one vote for class 29,999 under an end model."""
+    import scipy.sparse as sp
+
+    from weaklabel import _validation
+    from weaklabel.bandit import GaussianSupport
+
+    wide = sp.csr_matrix((np.ones(2), (np.arange(2), np.full(2, 2**31 + 4))), shape=(2, 2**31 + 5))
+    old, _validation.MEMORY_BUDGET = _validation.MEMORY_BUDGET, 1 << 30
+    try:
+        with pytest.raises(ValueError, match="Perceptron's weights over 2,147,483,653 features"):
+            Perceptron().fit(wide, [1, 2])
+        with pytest.raises(ValueError, match="the support set of 2 rows x 2,147,483,653 features"):
+            GaussianSupport(n_support=10).fit(wide)
+        with pytest.raises(ValueError, match="the end model's fit on .* over 30000 classes"):
+            EndModel().fit(X0[:1], np.array([[29_999, 1, 1]]))
+    finally:
+        _validation.MEMORY_BUDGET = old

@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._persist import SavesModel, register
 from .._docs import fill_doc
 from .._validation import store_params
-from .._validation import keyword_only, AT_LEAST_1, POSITIVE, check_X, transactional
+from .._validation import keyword_only, AT_LEAST_1, POSITIVE, check_memory, check_X, transactional
 
 __all__ = ["GaussianSupport"]
 
@@ -107,6 +107,8 @@ class GaussianSupport(SavesModel, TransformerMixin, BaseEstimator):
         self._validate_params()
         X = check_X(self, X, reset=True)
         B = X[: self.n_support]
+        check_memory(8 * B.shape[0] * B.shape[1], f"the support set of {B.shape[0]} rows x {B.shape[1]:,} features "
+                     "(kept dense)", " Is X as wide as it should be (a sparse matrix's shape, a hashed feature index)?")
         B = B.toarray() if sp.issparse(B) else np.array(B, dtype=np.float64)
         self.support_ = np.asarray(B, dtype=np.float64)
         self.n_support_ = self.support_.shape[0]
