@@ -57,12 +57,26 @@ def test_vw_gets_a_grid_over_its_learning_rate_update_rule_and_exploration(tmp_p
 
     for grids, ours in ((cspa.LINEAR_GRID, "cspa"), (cspa.KERNEL_GRID, "cspa"), (bandit_sets.GRID, "cspa")):
         vw = grids["vw"]
-        assert set(vw) == {"cb_type", "learning_rate", "epsilon"} and len(vw["epsilon"]) > 1
-        n_vw = len(vw["cb_type"]) * len(vw["learning_rate"]) * len(vw["epsilon"])
-        n_ours = 1
-        for values in grids[ours].values():
-            n_ours *= len(values)
-        assert n_vw >= n_ours
+        assert {"cb_type", "learning_rate", "epsilon"} <= set(vw) and len(vw["epsilon"]) > 1
+        assert len(cspa.grid_points(vw)) >= len(cspa.grid_points(grids[ours]))
+
+
+def test_the_kernel_vw_runs_at_its_own_widths_and_the_others_at_the_plans():
+    from weaklabel.experiments import cspa
+
+    class Ctx:
+        plan = cspa.kernel_plan(datasets=["vowel"], repeats=1)
+
+        def cell(self, fn, stage, **config):
+            return config
+
+    cells = cspa.table_cells(Ctx(), cspa.KERNEL)
+    widths = {m: sorted({c["g"] for c in cells if c["method"] == m}) for m in {c["method"] for c in cells}}
+    assert widths.pop("vw") == sorted(cspa.KERNEL_GRID["vw"]["g"]) != Ctx.plan["g"]
+    assert all(g == Ctx.plan["g"] for g in widths.values())
+    assert all("g" not in c["params"] for c in cells)
+    n_vw = sum(c["method"] == "vw" for c in cells)
+    assert n_vw == len(cspa.grid_points(cspa.KERNEL_GRID["vw"]))
 
 
 def test_the_docs_build_gathers_every_reports_edges_into_the_deviations_page(tmp_path, monkeypatch):

@@ -157,7 +157,7 @@ def test_visual_sudoku_selection_never_builds_a_test_puzzle(monkeypatch):
 
     monkeypatch.setattr(visual_sudoku, "_features", no_test_puzzles)
     config = {"m": 20, "tau": 0.0, "repeat": 100, **{k: plan[k] for k in visual_sudoku._KEYS if k != "scales"},
-              "epochs": 2, "max_nodes": 2_000}
+              "alpha": 1e-3, "learning_rate": 0.01, "epochs": 2, "max_nodes": 2_000}
     out = visual_sudoku.select_cell(config)
     assert 0.0 <= out["val_solved"] <= 1.0
     with pytest.raises(AssertionError, match="test puzzles"):

@@ -171,32 +171,34 @@ def test_m3n_hmc_wider_lambdas_win_only_on_a_strictly_lower_validation_error():
     assert out[(0, 0.0)]["lambda"] == 10.0
 
 
-def test_visual_sudoku_refits_table_1_only_where_validation_chose_another_setting():
-    """alpha and the learning rate are chosen on validation puzzles; where the choice is not
-    the plan's, Table 1's cells run again at it, keyed as the main fits but for those two."""
+def test_visual_sudoku_fits_every_table_at_the_setting_validation_puzzles_chose():
+    """alpha and the learning rate are chosen on validation puzzles; every fit (Table 1, the
+    unlabelled givens, Figure 2(b)'s curve) runs at that choice, and Table 1 once more at the
+    plan's earlier setting only where that is not the choice."""
     from weaklabel.experiments import visual_sudoku as vs
 
     class Ctx:
-        def __init__(self, plan):
-            self.plan, self.asked = plan, []
+        """Runs nothing: the selection stage returns ``chosen``, every other cell an empty result."""
+
+        def __init__(self, plan, chosen):
+            self.plan, self.chosen = plan, chosen
 
         def cell(self, fn, stage, **config):
-            return (stage, config)
+            return config
 
         def run(self, cells, desc=""):
-            self.asked += cells
-            return [(c, {}) for _, c in cells]
+            return self.chosen if desc == "select" else [(c, {}) for c in cells]
 
-    plan = vs.plan()
+    plan = vs.plan(datasets=["labelled-givens", "unlabelled-givens"])
     grid = vs.grid_points(plan["select"]["grid"])
     rows = [({**g}, {"val_solved": 0.5}) for g in grid]
     rows[0][1]["val_solved"] = 0.9                              # alpha 0, learning rate 0.003
-    ctx = Ctx(plan)
-    refits = vs._refits(ctx, rows, {})
-    assert len(refits) == len(plan["tau"]) * plan["select"]["refit_repeats"]
-    assert {(c["alpha"], c["learning_rate"]) for _, c in ctx.asked} == {(0.0, 0.003)}
-    assert all(stage == "fit" and c["m"] == 1500 for stage, c in ctx.asked)
-    same = [({**g}, {"val_solved": 0.9 if (g["alpha"], g["learning_rate"]) == (plan["alpha"], plan["learning_rate"])
-                     else 0.5}) for g in grid]
-    assert vs._refits(Ctx(plan), same, {}) == []                # the plan's setting won: nothing to rerun
-    assert vs._refits(Ctx(plan), rows[:3], {}) == []            # a selection not finished yet
+    fits, curve, _, earlier = vs.execute(Ctx(plan, rows))
+    assert {(c["alpha"], c["learning_rate"]) for c, _ in fits + curve} == {(0.0, 0.003)}
+    assert {c.get("givens") for c, _ in fits} == {None, "unlabelled"} and curve
+    assert len(earlier) == len(plan["tau"]) * plan["repeats"]
+    assert {(c["alpha"], c["learning_rate"], c.get("givens")) for c, _ in earlier} == {(1e-3, 0.01, None)}
+    same = [({**g}, {"val_solved": 0.9 if (g["alpha"], g["learning_rate"]) == (1e-3, 0.01) else 0.5})
+            for g in grid]
+    assert vs.execute(Ctx(plan, same))[3] == []                  # the earlier setting won: nothing to rerun
+    assert vs.execute(Ctx(plan, rows[:3])) == ([], [], rows[:3], [])   # a selection not finished yet

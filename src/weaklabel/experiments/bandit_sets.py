@@ -37,7 +37,7 @@ GRID = {
     "spa": {},
     # widened where the best point sat at an edge (epsilon at both ends, the rate at both ends),
     # epsilon down to 0 (no exploration: the end of its range, not of a grid)
-    "vw": {"cb_type": ["ips", "dr", "mtr"], "learning_rate": [0.125, 0.5, 2.0, 8.0, 32.0, 128.0],
+    "vw": {"cb_type": ["ips", "dr", "mtr"], "learning_rate": [0.125, 0.5, 2.0, 8.0, 32.0, 128.0, 512.0],
            "epsilon": [0.0, 0.0001, 0.0005, 0.0025, 0.01, 0.05, 0.2]},
 }
 QUICK_GRID = {m: {k: v[:2] for k, v in g.items()} for m, g in GRID.items()}
