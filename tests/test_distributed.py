@@ -75,6 +75,10 @@ def test_bad_arguments_are_clear_errors(client):
         fit_parameter_mixing(Perceptron(), [X], [y], client, n_epochs=0, classes=range(4))
     with pytest.raises(ValueError, match="method"):
         fit_parameter_mixing(Perceptron(), [X], [y], client, classes=range(4), method="fit")
+    bad = X[:5].copy()
+    bad[0, 0] = np.nan
+    with pytest.raises(ValueError, match="^partition 1 of X and Y: Input X contains NaN"):
+        fit_parameter_mixing(Perceptron(), [X, bad], [y, y[:5]], client, classes=range(4))
 
 
 def test_dask_ml_incremental_trains_out_of_core():

@@ -625,7 +625,7 @@ def check_memory(nbytes, what, hint=""):
     ValueError saying what, how much, and ``hint`` (the likely cause)."""
     budget = memory_budget()
     if nbytes > budget:
-        raise ValueError(f"{what} would take {nbytes / 2**30:.1f} GiB, more than the {budget / 2**30:.1f} GiB "
+        raise ValueError(f"{what} would take {nbytes / 2**30:.3g} GiB, more than the {budget / 2**30:.1f} GiB "
                          f"allowed (half of this machine's memory unless weaklabel._validation.MEMORY_BUDGET says "
                          f"otherwise).{hint}")
 

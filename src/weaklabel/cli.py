@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 from pathlib import Path
 
 import click
+
+#: the most repeats a command takes: a plan's cells are made before any runs
+MAX_REPEATS = 1000
+#: the most local worker processes ``reproduce --jobs`` starts (a cluster: ``--scheduler``)
+MAX_JOBS = 4 * (os.cpu_count() or 1)
+
 
 class _ExperimentChoice(click.Choice):
     """The registered experiments, read when the command runs (so one registered later,
@@ -71,10 +78,11 @@ def datasets():
 @main.command()
 @click.argument("name", type=_ExperimentChoice())
 @click.option("--quick", is_flag=True, help="A small slice (under a minute) writing the same kinds of files.")
-@click.option("--repeats", type=click.IntRange(min=1), default=None,
+@click.option("--repeats", type=click.IntRange(min=1, max=MAX_REPEATS), default=None,
               help="How many repeats, splits or runs (each reproduction's own default; see its report).")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="1 runs serially; N > 1 starts a local Dask cluster of N worker processes.")
+@click.option("--jobs", type=click.IntRange(min=1, max=MAX_JOBS), default=1, show_default=True,
+              help="1 runs serially; N > 1 starts a local Dask cluster of N worker processes (at most four per "
+                   "core; --scheduler for more).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run the cells on a running Dask scheduler (e.g. tcp://10.0.0.5:8786) instead.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
@@ -530,13 +538,14 @@ def report(name_or_store, out, html_out, snapshot_in, snapshot_out):
                    "of 10 over 200 classes, and MMS on 100,000 instances vs LinearSVC(crammer_singer); structured: "
                    "Viterbi vs numpy, LPMILM3N on Sudoku, MILM3N on 10,000 chains of lengths 5-100 vs the same "
                    "nodes in chains of one length.")
-@click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True)
+@click.option("--repeats", type=click.IntRange(min=1, max=MAX_REPEATS), default=3, show_default=True)
 @click.option("--dataset", "datasets_", multiple=True,
               help="usps and/or sector (default both); partial-batch: lost, birdsong, italian or digits.")
 def speed(suite, repeats, datasets_):
     """Speed: one pass of each learner beside its peers, measured side by side (ratios)."""
     from .experiments import _speed as speed
 
+    _check_speed_datasets(suite, datasets_)
     names = tuple(datasets_) or ("usps", "sector")
     if suite == "partial-batch":
         speed.run_partial_batch(tuple(datasets_) or ("lost", "birdsong", "italian"), repeats=repeats, out=click.echo)
@@ -556,6 +565,23 @@ def speed(suite, repeats, datasets_):
     rows = speed.run(names, repeats=repeats, out=click.echo)
     worst = min(rows, key=lambda r: r["ratio"])
     click.echo(f"slowest: {worst['method']} on {worst['dataset']} at {worst['ratio']:.2f}x scikit-learn")
+
+
+def _check_speed_datasets(suite, datasets_):
+    """Refuse a ``--dataset`` the suite does not run on, before any loading or timing."""
+    if not datasets_:
+        return
+    if suite in ("bags", "structured"):
+        raise ValueError(f"--dataset does not apply to --suite {suite}: it times fixed problems; got "
+                         f"{list(datasets_)}.")
+    from . import datasets as ds
+    from .experiments.cspa import LINEAR_DATA
+    from .experiments.pll_realworld import DATASETS as PLL_SETS
+
+    known = {"partial": ds.list_datasets(), "bandit": list(LINEAR_DATA), "partial-batch": [*PLL_SETS, "digits"]}[suite]
+    unknown = [d for d in datasets_ if d not in known]
+    if unknown:
+        raise ValueError(f"--dataset {unknown[0]!r} is not one --suite {suite} runs on; choose from {sorted(known)}.")
 
 
 if __name__ == "__main__":  # pragma: no cover

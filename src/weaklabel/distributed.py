@@ -32,20 +32,26 @@ def _partitions(X, name):
     raise TypeError(f"{name} must be a dask array or a list of partitions; got {type(X).__name__}.")
 
 
-def _one_pass(est, X, Y, classes, method):
-    """A worker's epoch: one pass of a copy of ``est`` over its partition."""
+def _one_pass(est, X, Y, classes, method, index):
+    """A worker's epoch: one pass of a copy of ``est`` over its partition (number ``index``,
+    named in the error a bad partition raises)."""
     import copy
 
+    from ._validation import one_line
+
     est = copy.deepcopy(est)                  # the scattered model is shared by the worker's tasks
-    if hasattr(X, "compute"):
-        X = X.compute()
-    if method == "partial_fit_feedback":
-        proposed, correct = Y
-        est.partial_fit_feedback(X, np.asarray(proposed), np.asarray(correct), classes=classes)
-    else:
-        if hasattr(Y, "compute"):
-            Y = Y.compute()
-        est.partial_fit(X, Y, classes=classes)
+    try:
+        if hasattr(X, "compute"):
+            X = X.compute()
+        if method == "partial_fit_feedback":
+            proposed, correct = Y
+            est.partial_fit_feedback(X, np.asarray(proposed), np.asarray(correct), classes=classes)
+        else:
+            if hasattr(Y, "compute"):
+                Y = Y.compute()
+            est.partial_fit(X, Y, classes=classes)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"partition {index} of X and Y: {one_line(exc)}") from None
     return est
 
 
@@ -125,8 +131,8 @@ def fit_parameter_mixing(estimator, X, Y, client, n_epochs=1, *, classes=None, m
     model = clone(estimator)
     for epoch in range(n_epochs):
         model_f = client.scatter(model, broadcast=True, hash=False)             # ship the weights once per worker
-        futures = [client.submit(_one_pass, model_f, xf, yf, classes, method, pure=False)
-                   for xf, yf in zip(x_f, y_f)]
+        futures = [client.submit(_one_pass, model_f, xf, yf, classes, method, i, pure=False)
+                   for i, (xf, yf) in enumerate(zip(x_f, y_f))]
         base = getattr(model, "n_updates_", 0)
         model = _mix(client.gather(futures), base)
     model.mixing_epochs_ = n_epochs

@@ -17,7 +17,7 @@ from weaklabel.scaling import FeatureScaled
 from weaklabel.sources import DawidSkene, EndModel, MajorityVote, MatrixCompletion, PrecisionVote
 
 from ._guard import call_keeps_model, run_guarded
-from ._inputs import labels, matrices, votes
+from ._inputs import bag_inputs, graph_examples, labels, matrices, votes
 
 RNG = np.random.default_rng(0)
 X0 = RNG.random((40, 4))
@@ -194,6 +194,56 @@ def test_structured_learners_keep_the_contract_deep(name, make, method, data):
     _structured_probe(make, method, data)
 
 
+def _graph_probe(make, method, data):
+    """Node features and per-example graphs, the forms beyond a fixed chain of symbols:
+    hostile feature values, dtypes and sizes (empty examples among them) and hostile edge
+    lists, each with labels of the right sizes or hostile ones."""
+    rng = np.random.default_rng(0)
+    X, sizes = data.draw(graph_examples())
+    pairs = isinstance(X, list) and X and isinstance(X[0], tuple)
+    clean_x = [rng.random((s, 2)) for s in (3, 4, 5)]
+    if pairs:
+        syms = X[0][0].dtype.kind in "iu"
+        clean_x = [(rng.integers(0, 3, s) if syms else x, np.array([[i, i + 1] for i in range(s - 1)]).reshape(-1, 2))
+                   for s, x in zip((3, 4, 5), clean_x)]
+    est = make(graph=None).fit(clean_x, [rng.integers(0, 3, s) for s in (3, 4, 5)])
+    Y = [data.draw(labels(s)) for s in sizes] if data.draw(st.booleans()) else [rng.integers(0, 3, s) for s in sizes]
+
+    def probe():
+        if method == "predict":
+            est.predict(X)
+        else:
+            call_keeps_model(est, "fit", X, Y)
+    _check(run_guarded(probe))
+
+
+def _graph_learner(name, **params):
+    return lambda **more: getattr(__import__("weaklabel.structured", fromlist=["x"]), name)(
+        n_states=3, random_state=0, **params, **more)
+
+
+GRAPH_LEARNERS = [("MILM3N", _graph_learner("MILM3N", alpha=1.0, max_iter=5)),
+                  ("LPMILM3N", _graph_learner("LPMILM3N", max_iter=3)),
+                  ("RampCCCPM3N", _graph_learner("RampCCCPM3N", max_iter=5, n_rounds=2))]
+
+
+@pytest.mark.parametrize("method", ["fit", "predict"])
+@pytest.mark.parametrize("name, make", GRAPH_LEARNERS, ids=[n for n, _ in GRAPH_LEARNERS])
+@FAST
+@given(data=st.data())
+def test_structured_learners_on_node_features_and_own_graphs_keep_the_contract(name, make, method, data):
+    _graph_probe(make, method, data)
+
+
+@pytest.mark.hostile_deep
+@pytest.mark.parametrize("method", ["fit", "predict"])
+@pytest.mark.parametrize("name, make", GRAPH_LEARNERS, ids=[n for n, _ in GRAPH_LEARNERS])
+@DEEP
+@given(data=st.data())
+def test_structured_learners_on_node_features_and_own_graphs_keep_the_contract_deep(name, make, method, data):
+    _graph_probe(make, method, data)
+
+
 BAG_LEARNERS = [("MMS", lambda: __import__("weaklabel.bags", fromlist=["MMS"]).MMS(max_iter=2, n_rounds=1,
                                                                                   random_state=0)),
                 ("CandidateLabelSVM", lambda: __import__("weaklabel.bags", fromlist=["x"]).CandidateLabelSVM())]
@@ -214,6 +264,38 @@ def test_bag_learners_keep_the_contract(name, make, method, data):
 @given(data=st.data())
 def test_bag_learners_keep_the_contract_deep(name, make, method, data):
     _bags_probe(make, method, data)
+
+
+def _hostile_bags_probe(make, data):
+    """The bags themselves hostile: :class:`~weaklabel.BagCandidates` built from hostile bag
+    ids and labelings (its constructor is the boundary), then a fit on what it accepts."""
+    from weaklabel import BagCandidates
+    from weaklabel.simulate import bags
+
+    n = data.draw(st.integers(0, 8))
+    bag_of, labelings = data.draw(bag_inputs(n))
+    est = make().fit(X0[:20], bags(Y0[:20], bag_size=4, n_labelings=3, random_state=0))
+    X = X0[:len(bag_of)] if hasattr(bag_of, "__len__") else X0[:n]
+
+    def probe():
+        B = BagCandidates(bag_of, labelings)
+        call_keeps_model(est, "fit", X, B)
+    _check(run_guarded(probe))
+
+
+@pytest.mark.parametrize("name, make", BAG_LEARNERS, ids=[n for n, _ in BAG_LEARNERS])
+@FAST
+@given(data=st.data())
+def test_hostile_bags_keep_the_contract(name, make, data):
+    _hostile_bags_probe(make, data)
+
+
+@pytest.mark.hostile_deep
+@pytest.mark.parametrize("name, make", BAG_LEARNERS, ids=[n for n, _ in BAG_LEARNERS])
+@DEEP
+@given(data=st.data())
+def test_hostile_bags_keep_the_contract_deep(name, make, data):
+    _hostile_bags_probe(make, data)
 
 
 @pytest.mark.hostile_deep
@@ -314,10 +396,56 @@ def test_the_other_estimators_keep_the_contract_deep(probe, data):
     probe(data)
 
 
+def _parameter_mixing_probe(data):
+    """``fit_parameter_mixing`` on an in-process Dask cluster (started in the guarded child):
+    one hostile partition of rows or labels among clean ones, hostile classes and epochs.
+    The estimator passed in is never changed (it is cloned)."""
+    from weaklabel.distributed import fit_parameter_mixing
+
+    from ._guard import fingerprint
+
+    X = data.draw(matrices())
+    n = X.shape[0] if hasattr(X, "shape") else len(X)
+    y = data.draw(labels(n))
+    xs, ys = [X0[:20], X], [Y0[:20], y]
+    if data.draw(st.booleans()):
+        xs, ys = xs[::-1], ys[::-1]
+    classes = data.draw(st.sampled_from([None, None, [0, 1, 2], [], [0], [0, 0, 1], [2**63], ["a", 1]]))
+    epochs = data.draw(st.sampled_from([1, 2, 0, -1, 1.5, None]))
+    est = Perceptron(random_state=0)
+    before = fingerprint(est)
+
+    def probe():
+        from distributed import Client
+
+        with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+            try:
+                fit_parameter_mixing(est, xs, ys, client, epochs, classes=classes)
+            finally:
+                assert fingerprint(est) == before, "the estimator passed in changed"
+    _check(run_guarded(probe))
+
+
+@FAST
+@given(data=st.data())
+def test_parameter_mixing_on_dask_keeps_the_contract(data):
+    _parameter_mixing_probe(data)
+
+
+@pytest.mark.hostile_deep
+@DEEP
+@given(data=st.data())
+def test_parameter_mixing_on_dask_keeps_the_contract_deep(data):
+    _parameter_mixing_probe(data)
+
+
 def test_what_the_harness_found_stays_fixed():
     """Inputs the harness found (each once allocated far beyond the bound or lost state):
     a CSR matrix 2**31 columns wide for an online learner and for GaussianSupport's dense
-    support set, and one vote for class 29,999 under an end model."""
+    support set, and one vote for class 29,999 under an end model; for the structured
+    learners, a symbol or a label past int64 (uint64, or a float) that wrapped to a negative
+    index (read out of bounds) or overflowed the cast, and one symbol or label of 2**40
+    that asked for a 24 TiB table."""
     import scipy.sparse as sp
 
     from weaklabel import _validation
@@ -332,5 +460,17 @@ def test_what_the_harness_found_stays_fixed():
             GaussianSupport(n_support=10).fit(wide)
         with pytest.raises(ValueError, match="the end model's fit on .* over 30000 classes"):
             EndModel().fit(X0[:1], np.array([[29_999, 1, 1]]))
+        from weaklabel.structured import MILM3N
+        chain = MILM3N(n_states=3, n_symbols=3, max_iter=2).fit(np.array([[0, 1, 2]] * 2), np.array([[0, 1, 2]] * 2))
+        for X in (np.array([[0, 1, 2**63]], dtype=np.uint64), [np.array([0, 2**64 - 1], dtype=np.uint64)],
+                  [np.array([0.0, 2.0**64])]):
+            with pytest.raises(ValueError, match="symbol"):
+                chain.predict(X)
+        with pytest.raises(ValueError, match="a unary table for X's largest symbol 1099511627776"):
+            MILM3N(max_iter=2).fit(np.array([[0, 1, 2**40]]), np.array([[0, 1, 2]]))
+        with pytest.raises(ValueError, match="a pairwise table for Y's largest label 1099511627776"):
+            MILM3N(max_iter=2).fit(np.array([[0, 1, 2]]), np.array([[0, 1, 2**40]]))
+        with pytest.raises(ValueError, match="Y holds 1.84467e[+]19, not a label"):
+            MILM3N(n_states=3, max_iter=2).fit(np.ones((2, 1, 2)), [np.array([2]), np.array([2**64 - 1], np.uint64)])
     finally:
         _validation.MEMORY_BUDGET = old

@@ -118,9 +118,26 @@ def _probe_long(data):
     _check(run_guarded(lambda: votes_from_long(frame, item="item", worker="worker", label="label")))
 
 
+#: hostile extras of ``weaklabel reproduce uma-toy --quick`` (a 4-second run when they pass)
+REPRODUCE_ARGS = st.lists(st.sampled_from([["--repeats", "0"], ["--repeats", "-3"], ["--repeats", str(10**9)],
+                                           ["--repeats", "x"], ["--jobs", "0"], ["--jobs", str(10**6)],
+                                           ["--dataset", "nope"], ["--unlabelled-givens"],
+                                           ["--scheduler", "garbage"], ["--scheduler", "tcp://host:99999"],
+                                           ["--scheduler", ""], ["--jobs", "2", "--scheduler", "tcp://h:1"]]),
+                          max_size=2).map(lambda parts: [a for p in parts for a in p])
+#: ``weaklabel speed`` with at least one hostile argument (a valid call would time for minutes)
+SPEED_ARGS = st.tuples(st.sampled_from([[], ["--suite", "bandit"], ["--suite", "bags"], ["--suite", "partial-batch"],
+                                        ["--suite", "structured"], ["--suite", "nope"]]),
+                       st.sampled_from([["--dataset", "nope"], ["--dataset", "usps"], ["--dataset", ""],
+                                        ["--dataset", "../../etc/passwd"], ["--repeats", "0"],
+                                        ["--repeats", str(10**9)]])).map(
+    lambda t: t[0] + t[1]).filter(lambda a: a not in (["--dataset", "usps"], ["--suite", "bandit", "--dataset", "usps"]))
+
+
 def _probe_cli(tmp_path, data):
     """``weaklabel predict``, ``evaluate``, ``fit`` and ``report --snapshot`` on hostile model,
-    data and snapshot files: exit 0 or 1-2 with one line, never a traceback."""
+    data and snapshot files, ``reproduce`` seeded from a hostile snapshot with hostile options,
+    and ``speed`` with hostile options: exit 0 or 1-2 with one line, never a traceback."""
     from weaklabel.cli import main
 
     model = tmp_path / "m.npz"
@@ -129,13 +146,17 @@ def _probe_cli(tmp_path, data):
     svm.write_text(data.draw(TEXTS))
     snap = tmp_path / "s.json.gz"
     snap.write_bytes(_snapshot_bytes(data))
-    command = data.draw(st.sampled_from(["predict", "evaluate", "fit", "report"]))
+    command = data.draw(st.sampled_from(["predict", "evaluate", "fit", "report", "reproduce", "speed"]))
     extra = data.draw(st.sampled_from([[], ["--pad"], ["--index-base", "0"]]))
     args = {"predict": ["predict", "--model", str(model), "--data", str(svm), *extra],
             "evaluate": ["evaluate", "--model", str(model), "--data", str(svm), *extra],
             "fit": ["fit", "--method", data.draw(st.sampled_from(["avg-pegasos", "cspa", "proden"])), "--train",
                     str(svm), "--model", str(tmp_path / "new.npz"), *extra[1:]],
-            "report": ["report", "uma-toy", "--snapshot", str(snap), "--out", str(tmp_path / "r")]}[command]
+            "report": ["report", "uma-toy", "--snapshot", str(snap), "--out", str(tmp_path / "r")],
+            "reproduce": ["reproduce", "uma-toy", "--quick", "--no-progress", "--from-snapshot", str(snap),
+                          "--out", str(data.draw(st.sampled_from([tmp_path / "run", svm]))),
+                          *data.draw(REPRODUCE_ARGS)],
+            "speed": ["speed", *data.draw(SPEED_ARGS)]}[command]
 
     def probe():
         res = CliRunner().invoke(main, args)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_X_finite
+from .._validation import check_memory, check_X_finite
 from .graphs import Graph, check_graph
 
 # annotation codes of a node in the flat layout
@@ -83,16 +83,23 @@ def _is_graph_pair(x):
     return np.ndim(a) >= 1 and (np.ndim(e) == 2 or (np.ndim(e) == 1 and np.size(e) == 0))
 
 
+def _whole_numbers(x):
+    """Whether float array ``x`` holds only whole numbers an int64 can hold (symbols)."""
+    return bool(x.size and np.all(np.isfinite(x)) and np.all(x == np.round(x)) and float(np.abs(x).max()) < 2**62)
+
+
 def _as_symbols_or_features(x, where):
     """``(x as int64 symbols (n,) or float64 features (n, d), sym)``; a float array of whole
     numbers in the symbols' shape counts as symbols (as the fixed form always allowed).
     """
     x = np.asarray(x)
     if x.dtype.kind in "iu" and x.ndim == 1:
+        if x.dtype == np.uint64 and x.size and x.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"{where} holds symbol {int(x.max())}; symbols are 0 .. n_symbols-1.")
         return x.astype(np.int64), True
     if x.dtype.kind == "f" and x.ndim == 2:
         return x.astype(np.float64), False
-    if x.dtype.kind == "f" and x.ndim == 1 and x.size and np.all(np.isfinite(x)) and np.all(x == np.round(x)):
+    if x.dtype.kind == "f" and x.ndim == 1 and _whole_numbers(x):
         return x.astype(np.int64), True
     raise ValueError(f"{where} must be an int array (n_nodes,) of symbols or a float array (n_nodes, n_features) "
                      f"of node features; got dtype {x.dtype}, shape {x.shape}.")
@@ -143,7 +150,7 @@ def check_examples(X, graph):
             sym = False
             if X.dtype not in (np.float32, np.float64):     # float16 / longdouble: the kernels read 32/64 bit
                 X = X.astype(np.float64)
-        elif X.dtype.kind == "f" and X.ndim == 2 and X.size and np.all(np.isfinite(X)) and np.all(X == np.round(X)):
+        elif X.dtype.kind == "f" and X.ndim == 2 and _whole_numbers(X):
             X, sym = X.astype(np.int64), True
         else:
             raise ValueError("X must be an int array (n_examples, n_nodes) of symbols or a float array "
@@ -179,6 +186,8 @@ def check_examples(X, graph):
     off = np.zeros(sizes.size + 1, np.int64)
     np.cumsum(sizes, out=off[1:])
     if sym:
+        if flat.dtype == np.uint64 and flat.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"X holds symbol {int(flat.max())}; symbols are 0 .. n_symbols-1.")
         if flat.min() < 0:
             raise ValueError(f"X holds symbol {int(flat.min())}; symbols are 0 .. n_symbols-1.")
         ex.Xs, ex.F, ex.n_features = np.ascontiguousarray(flat, np.int64), np.zeros((1, 1)), None
@@ -274,10 +283,16 @@ def check_labels(Y, ex, n_states):
         return A, C, K
     if Yf.dtype.kind not in "iu":
         if Yf.dtype.kind == "f" and np.all(np.isfinite(Yf)) and np.all(Yf == np.round(Yf)):
+            if Yf.size and float(np.abs(Yf).max()) >= 2**62:
+                raise ValueError(f"Y holds {np.abs(Yf).max():g}, not a label: labels are 0 .. n_states-1, and -1 "
+                                 "marks a missing one.")
             Yf = Yf.astype(np.int64)
         else:
             raise TypeError(f"Y must hold integer labels (-1 = missing) or bool candidate masks; got dtype {Yf.dtype}.")
     K = n_states if n_states is not None else int(Yf.max()) + 1
+    if n_states is None:            # the tables grow as K^2: refuse a label no memory can hold
+        check_memory(8 * K * K, f"a pairwise table for Y's largest label {K - 1}",
+                     " Labels are 0 .. n_states-1; pass n_states to name the label count.")
     if K < 2:
         raise ValueError(f"need at least 2 labels; got n_states={K} (Y's largest label {int(Yf.max())}).")
     bad = (Yf < -1) | (Yf >= K)

@@ -36,10 +36,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._persist import SavesModel, register
 from .._docs import fill_doc
-from .._validation import store_params
-from .._validation import StrOptions
 
-from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, check_int_at_least, transactional
+from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, StrOptions, check_int_at_least, check_memory, \
+    store_params, transactional
 from ._examples import MISSING, SET, as_graph, check_examples, check_label_prob_flat, check_labels, label_masks
 from .graphs import Graph
 from .inference import check_constraints, constrain, exact_map, lp_map, milp_map, satisfies, viterbi
@@ -116,6 +115,8 @@ class _M3NBase(SavesModel, BaseEstimator):
             n_sym = self.n_symbols if self.n_symbols is not None else int(ex.Xs.max()) + 1
             if ex.Xs.max() >= n_sym:
                 raise ValueError(f"X holds symbol {int(ex.Xs.max())} outside the alphabet 0..{n_sym - 1} (n_symbols).")
+            check_memory(8 * n_sym * K, f"a unary table for X's largest symbol {n_sym - 1}",
+                         " Symbols are 0 .. n_symbols-1; pass n_symbols to name the alphabet.")
         pu = check_label_prob_flat(label_prob, ex, A)
         return ex, A, C, K, n_sym, pu
 
