@@ -82,6 +82,7 @@ def without_extras():
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_every_learner_imports_and_fits_without_extras(without_extras):
     assert without_extras["fits"] == []             # none of the blocked packages was imported
 
@@ -118,6 +119,7 @@ def test_the_command_line_loads_no_learner_until_it_needs_one():
     assert weaklabel.CandidateSets.__module__ == "weaklabel.labels"
 
 
+@pytest.mark.slow
 def test_subcommand_help_loads_no_learner():
     """`weaklabel CMD --help` imports neither scikit-learn nor numba, except `reproduce`, whose
     help lists the registered reproductions (found by importing them); fit's --method is

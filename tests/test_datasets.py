@@ -27,6 +27,7 @@ def test_real_candidate_sets(name, n, k, mean_size):
     assert d.S_train.contains(d.y_train).all()           # the MANIFEST: true label always in S
 
 
+@pytest.mark.slow
 def test_usps_and_mnist():
     u = datasets.load("usps")
     assert u.X_train.shape == (7291, 256) and u.X_test.shape == (2007, 256)

@@ -64,6 +64,7 @@ def _score(est, split):
         return est.fit(Xtr, ytr).score(Xte, yte)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cls", SEEDED, ids=lambda c: c.__name__)
 def test_defaults_within_5_points_of_sgd(cls, split):
     base = split[-1]
@@ -73,11 +74,13 @@ def test_defaults_within_5_points_of_sgd(cls, split):
     assert min(accs) >= base - 0.05, f"{cls.__name__}: {accs} vs SGDClassifier {base:.3f}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(UNSEEDED))
 def test_batch_learners_defaults_within_5_points_of_sgd(name, split):
     assert _score(UNSEEDED[name](), split) >= split[-1] - 0.05
 
 
+@pytest.mark.slow
 def test_defaults_do_not_depend_on_the_features_common_scale():
     """digits 0-16 and 0-1 give the same predictions for every scale-aware default (MMS and
     CL-SVM within a point: their intercept feature stays 1)."""

@@ -36,6 +36,7 @@ def test_one_partition_is_the_sequential_pass(client):
     assert mixed.mixing_epochs_ == 3 and mixed.n_partitions_ == 1 and mixed.t_ == seq.t_
 
 
+@pytest.mark.slow
 def test_mixing_over_partitions_learns_like_the_sequential_pass(client):
     X, y = _blobs(n=4000)
     S = make_candidate_sets(y, 2, random_state=1)
@@ -65,6 +66,7 @@ def test_pegasos_and_bandit_logs_mix(client):
     assert bpa.score(X, y) > 0.85
 
 
+@pytest.mark.slow
 def test_bad_arguments_are_clear_errors(client):
     X, y = _blobs(n=100)
     with pytest.raises(ValueError, match="partitions"):

@@ -93,6 +93,7 @@ def _chromium():
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (BUILT / "index.html").exists() and not os.environ.get("CI"),
                     reason="the docs are not built (make -C docs html); .ci/run builds them first")
 @pytest.mark.parametrize("page, headings", [

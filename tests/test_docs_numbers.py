@@ -63,6 +63,7 @@ def _pages_including():
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (BUILT / "index.html").exists() and not os.environ.get("CI"),
                     reason="the docs are not built (make -C docs html); .ci/run builds them first")
 @pytest.mark.parametrize("name", sorted(p.name[: -len(".json.gz")] for p in STORES.glob("*.json.gz")))

@@ -72,6 +72,7 @@ def test_the_discovery_finds_the_public_api():
         assert expected in names, expected
 
 
+@pytest.mark.slow
 def test_every_public_object_passes_numpydoc_validation():
     failures = []
     for name in public_objects():

@@ -137,6 +137,7 @@ def test_probability_model_files_partial_fit_and_refusals(digits, tmp_path):
     assert est.temperature_ == T
 
 
+@pytest.mark.slow
 def test_clpl_probability_and_its_model_file(digits, tmp_path):
     import weaklabel
     from weaklabel.partial import CLPL

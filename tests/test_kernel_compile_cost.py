@@ -11,6 +11,8 @@ instead; this test reads their source so a new slice assignment is caught before
 import ast
 from pathlib import Path
 
+import pytest
+
 import weaklabel
 
 SRC = Path(weaklabel.__file__).resolve().parent
@@ -48,6 +50,7 @@ def test_the_checker_finds_a_slice_assignment_and_allows_a_filled_slice():
     assert list(_slice_assignments(tree)) == [("f", 3)]
 
 
+@pytest.mark.slow
 def test_no_kernel_assigns_an_array_into_a_slice():
     found = []
     for path in sorted(SRC.rglob("*.py")):

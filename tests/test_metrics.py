@@ -63,6 +63,7 @@ def test_progressive_validation_is_one_predict_then_learn_pass():
         progressive_validation(AvgPerceptron(), X, S[:10])
 
 
+@pytest.mark.slow
 def test_candidate_log_loss_matches_a_loop_and_chooses_alpha():
     from sklearn.datasets import load_digits
     from sklearn.metrics import log_loss
@@ -116,6 +117,7 @@ def test_approximated_accuracy_matches_the_reference_and_is_at_most_the_covering
     assert approximated_accuracy(np.eye(k, dtype=bool)[y], P) == pytest.approx(np.mean(P.argmax(1) == y))
 
 
+@pytest.mark.slow
 def test_plench_scorers_choose_in_grid_search_and_reject_bad_probabilities():
     from sklearn.datasets import load_digits
     from sklearn.model_selection import GridSearchCV

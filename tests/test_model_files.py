@@ -160,6 +160,7 @@ def test_only_regular_files_are_opened(tmp_path, kind):
         weaklabel.load(path)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_fuzz_byte_flips_and_truncations(tmp_path, data):
@@ -372,6 +373,7 @@ def test_every_loadable_kind_declares_its_saved_state():
     with pytest.raises(TypeError, match="must declare its saved state"):
         _persist.register(Undeclared)
 
+@pytest.mark.slow
 def test_a_nested_model_file_is_read_once_per_level_and_its_depth_is_bounded(tmp_path, monkeypatch):
     """A FeatureScaled file holding a FeatureScaled file ...: each level's inner file is read
     once (it was read twice, so the time doubled with each level), and a file nested deeper

@@ -99,6 +99,7 @@ def test_partial_labels_default_cv_and_search(digits):
     assert np.array_equal(search.best_estimator_.classes_, np.arange(10))
 
 
+@pytest.mark.slow
 def test_bags_default_cv_search_and_group_split(digits):
     X, y = digits
     B = bags(y, bag_size=3, n_labelings=3, random_state=0)
@@ -125,6 +126,7 @@ def test_bag_score_is_bag_accuracy(digits):
     assert clf.score(X, y) == pytest.approx(np.mean(pred == y))     # 1-D labels: accuracy
 
 
+@pytest.mark.slow
 def test_bandit_log_default_cv_and_search(digits):
     X, y = digits
     fb = bandit_feedback(y, random_state=0)

@@ -16,9 +16,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 
 
+@pytest.mark.slow
 def test_every_kernel_runs_as_python_and_equals_the_compiled_kernel():
     sys.path.insert(0, str(HERE))
     try:

@@ -105,6 +105,7 @@ def _min_mean_objective(X, S, lam):
     return float(np.mean(_pegasos_objective(res.x[:n].reshape(K, d), X, S, lam)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, lam", [(0, 0.1), (1, 0.01)])
 def test_avg_pegasos_regret_within_theorem_3(seed, lam):
     """Avg Pegasos (the paper's Algorithm 3: eta_t = 1 / (lambda t), projection onto the

@@ -39,6 +39,7 @@ def _marks(block):
     return [pytest.mark.data(*names)] if names else []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", [pytest.param(b, marks=_marks(b), id=f"{page}-block{i}")
                                    for page, i, b in BLOCKS])
 def test_page_block_runs(block, tmp_path, monkeypatch):

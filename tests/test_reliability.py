@@ -171,6 +171,7 @@ def test_64_bit_sparse_indices_are_accepted_everywhere():
         np.testing.assert_allclose(_model(a), _model(b), rtol=1e-9, atol=1e-12, err_msg=repr(est))
 
 
+@pytest.mark.slow
 def test_the_intercept_column_costs_about_the_result_in_memory():
     import tracemalloc
 

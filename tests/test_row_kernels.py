@@ -1,6 +1,7 @@
 """The dense row helpers shared by the online kernels, against plain numpy."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
@@ -76,6 +77,7 @@ def _rebuilding_probe():
     return probe
 
 
+@pytest.mark.slow
 def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
     """The estimators hand the kernels plain tuples (numba types them without a call into
     Python); the kernels rebuild the namedtuples (``Rows(*rows)``) or unpack them, so both

@@ -59,6 +59,7 @@ def test_search_is_exact_and_canonical(b):
     assert S[np.arange(S.shape[0]), z1].sum() + min(int(np.sum(z1 != c)) for c in Z) == pytest.approx(v, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_search_on_random_larger_bags_vs_brute_force():
     rng = np.random.default_rng(3)
     for _ in range(40):

@@ -67,6 +67,7 @@ COVERED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("estimator", sorted(COVERED))
 def test_intervals_cover_the_truth_in_90_percent_of_200_seeds(estimator):
     hits = 0
@@ -276,6 +277,7 @@ def _softmax_logged(seed, mix, n=1000, K=5, d=4):
     return X, a, L[np.arange(n), a], (a == y).astype(float), P, float(P[np.arange(n), y].mean())
 
 
+@pytest.mark.slow
 def test_estimated_propensities_are_as_good_as_the_logging_model():
     """The bias check the bandit user guide reports (200 logs there, 40 here): with a
     logistic logger, IPS on cross-fitted estimated propensities is within 2 points of the

@@ -351,6 +351,7 @@ def test_weighted_sketched_confidit_matches_the_weighted_reference(stream, spars
     np.testing.assert_array_equal(est.proposals_, [o[1] for o in out])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(streams(max_k=4), st.sampled_from([0.01, 1.0, 100.0]), st.sampled_from([0.0, 1.0]), st.booleans(),
        st.sampled_from([2, 4]), st.booleans())

@@ -49,6 +49,7 @@ def test_datasets_and_help():
         assert r.invoke(main, [cmd, "--help"]).exit_code == 0
 
 
+@pytest.mark.slow
 @pytest.mark.data("lost")
 def test_reproduce_then_report(tmp_path):
     r = CliRunner()
@@ -67,6 +68,7 @@ def test_reproduce_then_report(tmp_path):
     assert res.exit_code == 2
 
 
+@pytest.mark.slow
 def test_reproduce_uma_toy_quick(tmp_path):
     r = CliRunner()
     res = r.invoke(main, ["reproduce", "uma-toy", "--quick", "--repeats", "1", "--out", str(tmp_path / "t"),

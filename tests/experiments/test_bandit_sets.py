@@ -51,6 +51,7 @@ def test_vw_cb_explore_learns_from_acceptable_sets():
     assert right[1000:].mean() > 0.8 > right[:100].mean()     # learns, from near chance (about 0.3)
 
 
+@pytest.mark.slow
 def test_quick_run_renders(tmp_path):
     summary = bandit_sets.EXPERIMENTS[0].run(tmp_path, quick=True, repeats=1, datasets=["vehicle"], progress=False)
     table = summary.tables[0]

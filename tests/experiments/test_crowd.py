@@ -17,6 +17,7 @@ def digits_features(monkeypatch):
     monkeypatch.setitem(crowd.ALPHA, "digits", 1e-4)
 
 
+@pytest.mark.slow
 def test_dawid_skene_and_posteriors_beat_the_majority_vote(digits_features):
     cfg = {"dataset": "digits", "run": 0, "quality": list(crowd.QUALITY), "p_missing": 0.4, "gold_fraction": 0.01,
            "n_train": None, "alpha": 1e-4, "lbfgs_iter": 300, "methods": list(crowd.METHODS)}

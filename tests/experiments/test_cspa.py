@@ -87,6 +87,7 @@ def test_vw_cbify_learns_with_string_feature_names():
     assert correct.shape == (1500,) and correct[500:].mean() > 0.85
 
 
+@pytest.mark.slow
 @pytest.mark.data("vehicle")
 def test_quick_reproductions_return_numbers_and_write_plots(tmp_path):
     r = CliRunner().invoke(main, ["reproduce", "cspa-linear", "--quick", "--no-progress", "--dataset", "vehicle",

@@ -25,6 +25,7 @@ def cluster(local_cluster):
     return local_cluster
 
 
+@pytest.mark.slow
 def test_killed_worker_loses_and_duplicates_nothing(cluster, tmp_path):
     cells = _probe_cells(40, 0.15)
     with ResultStore(tmp_path / "serial.sqlite") as serial:
@@ -70,6 +71,7 @@ def test_rerun_finishes_only_the_missing_cells(cluster, tmp_path):
         assert store.count("probe") == 12
 
 
+@pytest.mark.slow
 def test_real_cells_on_a_local_cluster_match_serial(cluster, tmp_path):
     """The CSPA cells give the serial numbers in the cluster's worker processes; ``--jobs 2``
     starts its own LocalCluster and gives the serial numbers too (on probe cells, which
@@ -114,6 +116,7 @@ def test_interrupted_sweep_leaves_a_consistent_store(cluster, tmp_path):
         assert values == {c["seed"]: r["value"] for c, r in serial.rows("probe")}
 
 
+@pytest.mark.slow
 def test_the_local_cluster_is_quiet_and_single_threaded(tmp_path, monkeypatch):
     """--jobs N: no dashboard, worker logs at ERROR, one BLAS thread per worker and glibc's
     own memory trimming (Dask's MALLOC_TRIM_THRESHOLD_ left out), checked in a worker."""

@@ -43,6 +43,7 @@ def toy():
     registry.unregister("toy")
 
 
+@pytest.mark.slow
 def test_a_registered_experiment_runs_from_python_and_the_cli(toy, tmp_path):
     summary = toy.run(tmp_path / "py", quick=True, progress=False)
     values = summary.table("values").column("value")
@@ -107,6 +108,7 @@ def test_one_legend_holds_every_series_of_every_panel_and_problems_are_found():
         plt.close(f)
 
 
+@pytest.mark.slow
 def test_a_snapshot_holds_exactly_the_rows_its_report_reads_and_renders_the_same_report(toy, tmp_path):
     from weaklabel.cli import main
     from weaklabel.experiments.engine import Snapshot
@@ -151,6 +153,7 @@ def test_report_renders_a_snapshot_as_the_docs_build_does(toy, tmp_path):
     assert res.exit_code == 2 and "snapshot of 'toy', not of 'uma-toy'" in res.output
 
 
+@pytest.mark.slow
 def test_a_run_seeded_from_a_snapshot_computes_only_the_cells_it_lacks(toy, tmp_path, monkeypatch):
     """``reproduce --from-snapshot``: the snapshot's rows go into the new store first, so a
     wider plan computes only the new cells, and the report equals a run from scratch."""
@@ -253,6 +256,7 @@ def test_seeding_copies_only_the_cells_a_run_asks_for_and_recomputes_rows_it_can
     assert all(isinstance(r["value"], float) for r in results)
 
 
+@pytest.mark.slow
 def test_a_snapshot_whose_plan_asks_for_millions_of_cells_is_refused_quickly(tmp_path, toy):
     import gzip
     import json

@@ -41,6 +41,7 @@ def test_cells_with_a_grid_of_dicts_or_of_values():
     assert grid_edge_table([None, out["svm: C"]]).rows == [out["svm: C"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", WITH_GRIDS)
 def test_every_report_with_a_grid_ends_with_its_edges(name, tmp_path):
     snap = STORES / f"{name}.json.gz"

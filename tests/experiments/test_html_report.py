@@ -43,6 +43,7 @@ def test_report_needs_a_store(tmp_path):
     assert r.exit_code == 2 and "--out" in r.output
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium; "
                                             ".ci/run installs it)")
 @pytest.mark.data("vehicle")

@@ -21,6 +21,7 @@ def test_artificial_cell_mms_beats_its_first_round_and_cl_svm():
     assert 4.9 < r["objective"][0] <= 5.0          # w = 0: each bag loses its size (last bag smaller)
 
 
+@pytest.mark.slow
 @needs
 def test_run_artificial_quick_returns_numbers_and_writes_plots(tmp_path):
     summary = mms.run_artificial(tmp_path, quick=True, datasets=["satimage"], progress=False)
@@ -39,6 +40,7 @@ def test_run_artificial_quick_returns_numbers_and_writes_plots(tmp_path):
     assert again.table("accuracy").rows == summary.table("accuracy").rows
 
 
+@pytest.mark.slow
 @needs
 def test_run_realworld_quick(tmp_path):
     summary = mms.run_realworld(tmp_path, quick=True, repeats=1, datasets=["lost"], progress=False)

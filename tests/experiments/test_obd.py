@@ -8,6 +8,7 @@ from weaklabel.datasets import load_obd
 from weaklabel.experiments import obd
 
 
+@pytest.mark.slow
 def test_the_logs_load_with_their_propensities_and_positions():
     rnd, bts = load_obd("random", "men"), load_obd("bts", "men")
     assert rnd.n_items == bts.n_items == 34 and rnd.actions.size == bts.actions.size == 10_000
@@ -19,6 +20,7 @@ def test_the_logs_load_with_their_propensities_and_positions():
         load_obd("bts", "kids")
 
 
+@pytest.mark.slow
 def test_the_random_rate_from_the_bts_log_on_men():
     res = obd.campaign_cell({"dataset": "men", "bootstrap": 5, "seed": 0})
     assert res["on_policy"] == pytest.approx(0.0046)
@@ -31,6 +33,7 @@ def test_the_random_rate_from_the_bts_log_on_men():
     assert res["ess"] > 100 and not res["warnings"]
 
 
+@pytest.mark.slow
 def test_learned_policies_are_estimated_on_the_second_half_with_their_weights_read():
     res = obd.learned_cell({"dataset": "men", "explore": 0.1})
     assert res["clicks_fit"] == 42 and res["clicks_test"] == 27
@@ -41,6 +44,7 @@ def test_learned_policies_are_estimated_on_the_second_half_with_their_weights_re
         assert not (pol["snips"]["above_random"] or pol["doubly_robust"]["above_random"])
 
 
+@pytest.mark.slow
 def test_the_bts_rate_from_the_random_log_on_men():
     """The other direction: BTS's week-averaged item shares as the target, read off its log."""
     res = obd.reverse_cell({"dataset": "men", "bootstrap": 3, "seed": 0})
@@ -57,6 +61,7 @@ def test_position_frequencies_are_each_positions_item_shares():
     np.testing.assert_allclose(F, [[1 / 3, 2 / 3, 0], [0, 0, 1], [1, 0, 0]])
 
 
+@pytest.mark.slow
 def test_position_by_position_both_directions_on_men():
     res = obd.position_cell({"dataset": "men"})
     assert sorted(res) == [f"{d}|{p}" for d in ("BTS from random", "random from BTS") for p in range(3)]

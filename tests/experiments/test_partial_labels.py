@@ -79,6 +79,7 @@ def test_processes_give_the_same_results(tmp_path, local_cluster):
         assert a.rows("exp") == b.rows("exp")
 
 
+@pytest.mark.slow
 def test_quick_reproduction_returns_numbers_and_writes_report(tmp_path):
     summary = partial_labels.run(tmp_path, quick=True, repeats=2, datasets=["ecoli"], progress=False)
     table = summary.table("final_errors")

@@ -51,6 +51,7 @@ def test_pll_realworld_choices_do_not_move_with_the_test_labels(method, monkeypa
     assert shifted["accuracy"] != honest["accuracy"]           # the test labels were read, for the score
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", ["pv-sel", "mc-sel", "pv"])
 def test_wrench_choices_do_not_move_with_the_test_labels(model, monkeypatch):
     config = {"dataset": "youtube", "model": model, "quick": False}         # every end-model strength tried
@@ -70,6 +71,7 @@ def test_wrench_choices_do_not_move_with_the_test_labels(model, monkeypatch):
     assert shifted["test"] != honest["test"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["mms-tuned", "cl-svm"])
 def test_mms_realworld_choices_do_not_move_with_the_test_labels(method, monkeypatch):
     config = {"dataset": "lost", "split": 0, "method": method, "passes": 2, "grid": [1.0, 10.0]}
@@ -85,6 +87,7 @@ def test_mms_realworld_choices_do_not_move_with_the_test_labels(method, monkeypa
     assert shifted["chosen"] == honest["chosen"] and shifted["accuracy"] != honest["accuracy"]
 
 
+@pytest.mark.slow
 @pytest.mark.data("usps")
 def test_mms_artificial_cost_does_not_move_with_the_test_labels(monkeypatch):
     config = {"dataset": "usps", "split": 0, "pc": 0.5, "pa": 0.5, "L": 4, "B": 5, "n_rounds": 1, "max_iter": 2,
@@ -118,6 +121,7 @@ def test_m3n_lambda_does_not_move_with_the_test_labels(monkeypatch):
     assert shifted["test_error"] != honest["test_error"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cell, keys", [
     ("corrected_cell", ("alpha", "trusted_weight")),
     ("trusted_cv_cell", ("alpha", "trusted_weight", "cv_accuracy")),
@@ -145,6 +149,7 @@ def test_uma_real_choices_do_not_move_with_the_test_labels(cell, keys, monkeypat
                and isinstance(honest[k], float))
 
 
+@pytest.mark.slow
 def test_visual_sudoku_selection_never_builds_a_test_puzzle(monkeypatch):
     """The alpha / learning-rate selection decodes validation puzzles only: a test puzzle,
     if it were rendered, would raise here."""
@@ -193,6 +198,7 @@ def test_the_check_catches_a_selection_made_on_test_labels():
     assert choose_on_test(y) != choose_on_test(_shifted(y, test, 3))
 
 
+@pytest.mark.slow
 @pytest.mark.data("letter")
 @pytest.mark.parametrize("method", ["clpl", "lr-expand"])
 def test_ocr_words_choices_do_not_move_with_the_test_labels(method, monkeypatch):

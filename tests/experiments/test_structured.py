@@ -6,6 +6,7 @@ import pytest
 
 
 
+@pytest.mark.slow
 def test_m3n_hmc_quick_slice(tmp_path):
     from weaklabel.experiments import m3n_hmc
 
@@ -27,6 +28,7 @@ def test_m3n_hmc_quick_slice(tmp_path):
     assert m3n_hmc.plan()["chain"] == "chain-0.7"
 
 
+@pytest.mark.slow
 @pytest.mark.data("sudoku", "mnist")
 def test_visual_sudoku_quick_slice(tmp_path):
     from weaklabel.experiments import visual_sudoku
@@ -49,6 +51,7 @@ def test_visual_sudoku_quick_slice(tmp_path):
     assert (tmp_path / "solved.png").stat().st_size > 5000
 
 
+@pytest.mark.slow
 @pytest.mark.data("sudoku")
 def test_structured_speed_and_sudoku_slices(tmp_path):
     from weaklabel.experiments import _speed as speed
@@ -96,6 +99,7 @@ def test_ocr_words_are_real_words_written_with_letter_images():
         datasets.ocr_words("val")
 
 
+@pytest.mark.slow
 @pytest.mark.data("reuters", "letter")
 def test_ocr_words_slice_structure_and_candidate_sets():
     """One repeat of 150 words, the cells of `weaklabel reproduce ocr-words`: every learner reads
@@ -116,6 +120,7 @@ def test_ocr_words_slice_structure_and_candidate_sets():
     assert acc["proden"] > acc["lr-expand"] + 0.02
 
 
+@pytest.mark.slow
 @pytest.mark.data("sudoku")
 def test_unlabelled_givens_are_read_by_rules_learned_from_the_blank_cells():
     """visual-sudoku --unlabelled-givens, stage 1: the rules learned from the blank cells'

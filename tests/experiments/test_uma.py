@@ -29,6 +29,7 @@ def test_toy_data_has_margin_and_sizes():
     assert np.allclose(M.sum(axis=0), 1.0)
 
 
+@pytest.mark.slow
 def test_quick_toy_returns_figure1_numbers(tmp_path):
     summary = uma.run_toy(tmp_path, quick=True, repeats=1, progress=False)
     fig_a = summary.table("figure1a")
@@ -43,6 +44,7 @@ def test_quick_toy_returns_figure1_numbers(tmp_path):
     assert (tmp_path / "uma_toy.png").stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_real_cell_uma_helps_under_class_conditional_noise():
     """optdigits, kernel-PCA features, one run: UMA well below the Perceptron on the same noisy labels."""
     cfg = {"dataset": "optdigits", "run": 0, "noise": "b", "max_iter": 150, "conf_fraction": 0.05,
@@ -53,6 +55,7 @@ def test_real_cell_uma_helps_under_class_conditional_noise():
     assert r["uma"] < 0.15
 
 
+@pytest.mark.slow
 def test_reuters_row_and_f_conf_on_s_conf_alone(monkeypatch):
     """issue 17: Reuters (R8) in the real-data table; f_conf trains on S_conf alone, as in the paper."""
     sizes = []
@@ -83,6 +86,7 @@ def digits_as_real(monkeypatch):
     monkeypatch.setattr(uma, "ALPHAS", (1e-3, 1e-4))
 
 
+@pytest.mark.slow
 def test_corrected_cell_beats_noisy_lr_under_class_conditional_noise(digits_as_real):
     cfg = {"dataset": "digits", "run": 0, "noise": "b", "max_iter": 150, "conf_fraction": 0.05,
            "lbfgs_iter": 300, "methods": ["forward_sconf", "backward_sconf", "forward_anchor", "lr_full"]}
@@ -115,6 +119,7 @@ def test_corrected_tables_pair_runs_with_the_eval_stage():
     assert "weight 1" in tables[1].note and "not a validated one" in tables[1].note
 
 
+@pytest.mark.slow
 def test_trusted_cv_cell_chooses_a_weight_by_cv_on_the_trusted_rows(digits_as_real):
     cfg = {"dataset": "digits", "run": 0, "noise": "a", "max_iter": 150, "conf_fraction": 0.05,
            "lbfgs_iter": 300, "weights": [1.0, "balanced", 10.0]}
@@ -150,6 +155,7 @@ def test_corrected_tables_take_the_trusted_cv_stage():
     assert row[h.index(uma.TRUSTED_CV_LABEL)] is None
 
 
+@pytest.mark.slow
 def test_fair_cell_gives_the_peers_the_trusted_weights_and_selection(digits_as_real):
     """The peers' columns: the same alpha, rows, weight grid and CV rule as the forward CV
     column; at weight 1 alone, "LR, CV weight" is plain LR on the noisy labels."""
@@ -215,6 +221,7 @@ def test_fig3_m_caps_seed_rows_at_half_a_class():
     assert uma._seed_counts(y, [0, 1], None, 20) == {0: 20, 1: 20}
 
 
+@pytest.mark.slow
 def test_alpha_beyond_the_grid_continues_the_selection_path(digits_as_real):
     """The alpha_wide cell reproduces the corrected stage's choice on the grid (the same
     warm-started path), then scores the decades beyond; the table counts a wider alpha only
@@ -235,6 +242,7 @@ def test_alpha_beyond_the_grid_continues_the_selection_path(digits_as_real):
     assert t.rows[0][4] == 1 and t.rows[0][5] == "1e-05: 1" and t.rows[0][6] == pytest.approx(0.05)
 
 
+@pytest.mark.slow
 def test_side_info_cell_gives_cleanlab_the_noise_matrix_and_denies_it_to_forward(digits_as_real, monkeypatch):
     """cleanlab's label issues come from ``noise_matrix=C`` (S_conf's C); the forward column's C
     is the anchor estimate, which reads no clean label."""

@@ -61,6 +61,7 @@ def test_crowdkit_missing_is_said_not_raised(monkeypatch):
     assert "not installed" in r["missing"]
 
 
+@pytest.mark.slow
 def test_quick_runs_write_their_reports(tmp_path):
     from weaklabel.experiments.registry import get
 

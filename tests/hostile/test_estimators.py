@@ -119,6 +119,7 @@ def test_label_models_keep_the_contract(name, cls, method, data):
     _model_probe(cls, method, data)
 
 
+@pytest.mark.slow
 @FAST
 @given(data=st.data())
 def test_the_end_model_keeps_the_contract(data):
@@ -426,6 +427,7 @@ def _parameter_mixing_probe(data):
     _check(run_guarded(probe))
 
 
+@pytest.mark.slow
 @FAST
 @given(data=st.data())
 def test_parameter_mixing_on_dask_keeps_the_contract(data):

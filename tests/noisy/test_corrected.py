@@ -337,6 +337,7 @@ def test_sparse_columns_no_row_uses_get_zero_weight_and_change_nothing(digits):
     np.testing.assert_allclose(on_wide.coef_[:, :64], on_narrow.coef_, atol=1e-8)
 
 
+@pytest.mark.slow
 def test_speed_benchmark_rows_on_digits():
     """benchmarks/noisy_speed.py's code path on the bundled digits (no timing asserted)."""
     from weaklabel.experiments import _speed as speed
@@ -435,6 +436,7 @@ def test_grid_search_over_trusted_weight_with_trusted_kfold(digits):
     assert np.isfinite(search.cv_results_["mean_test_score"]).all()
 
 
+@pytest.mark.slow
 def test_anchors_estimates_the_confusion_inside_fit(tmp_path):
     """confusion="anchors": C from out-of-fold plain-LR probabilities at anchor points, then
     the corrected fit, in one call, without a clean label; better than ignoring the noise."""

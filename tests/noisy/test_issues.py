@@ -17,6 +17,7 @@ def noisy_digits():
     return X, y, noisy_labels(y, C, random_state=1), C
 
 
+@pytest.mark.slow
 def test_the_posterior_is_bayes_rule_on_out_of_fold_probabilities(noisy_digits):
     X, y, noisy, C = noisy_digits
     issues = label_issues(X, noisy, confusion=C, cv=3, random_state=0)

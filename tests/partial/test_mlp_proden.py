@@ -84,6 +84,7 @@ def test_rows_of_weight_zero_add_nothing_and_a_batch_of_them_leaves_the_penalty(
     assert not grads0[1].any() and not grads0[3].any()
 
 
+@pytest.mark.slow
 def test_mostly_zero_sample_weights_fit_and_all_zero_is_refused(digits):
     X, y, S = digits
     sw = np.zeros(400)
@@ -202,6 +203,7 @@ def digits():
     return X[:700], y[:700], make_candidate_sets(y[:700], 3, random_state=0)
 
 
+@pytest.mark.slow
 def test_alpha_auto_keeps_the_most_likely_held_out_sets_and_learns_digits(digits):
     X, y, S = digits
     clf = MLPPRODEN(hidden_units=32, learning_rate=0.01, max_iter=40, random_state=0).fit(X[:500], S[:500])
@@ -223,6 +225,7 @@ def test_alpha_auto_keeps_the_most_likely_held_out_sets_and_learns_digits(digits
     np.testing.assert_array_equal(again.predict_proba(X[500:]), clf.predict_proba(X[500:]))
 
 
+@pytest.mark.slow
 def test_the_linear_start_and_the_renewal_schedule_are_used(digits):
     X, y, S = digits
     kw = dict(hidden_units=16, alpha=1e-3, max_iter=12, n_iter_no_change=50, random_state=0)
@@ -233,6 +236,7 @@ def test_the_linear_start_and_the_renewal_schedule_are_used(digits):
     assert not np.allclose(pa, pb) and not np.allclose(pb, pc)
 
 
+@pytest.mark.slow
 def test_the_linear_start_penalty_is_the_most_likely_on_the_held_out_sets(digits):
     """init_alpha="auto": each of INIT_ALPHAS' PRODEN fitted on the rows not held out, scored
     by the held-out candidate likelihood; the best one starts the network (the same model as
@@ -279,6 +283,7 @@ def test_sparse_rows_give_the_dense_rows_model(digits):
                                MLPPRODEN(**noisy).fit(X[:300], S[:300]).predict_proba(X[500:]), atol=1e-8)
 
 
+@pytest.mark.slow
 def test_save_and_load_give_the_same_predictions_and_hostile_state_is_refused(digits, tmp_path):
     X, y, S = digits
     clf = MLPPRODEN(hidden_units=8, alpha=1e-3, input_noise=0.5, max_iter=5, random_state=0).fit(X[:200], S[:200])
@@ -319,6 +324,7 @@ def test_save_and_load_give_the_same_predictions_and_hostile_state_is_refused(di
         MLPPRODEN()._set_state(clf._state_arrays(), {**clf._state_meta(), "alpha": -1.0})
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_clear_error_and_leaves_the_fitted_model_unchanged(digits):
     X, y, S = digits
     clf = MLPPRODEN(hidden_units=8, alpha=1e-3, max_iter=5, random_state=0).fit(X[:200], S[:200])
@@ -337,6 +343,7 @@ def test_bad_input_is_one_clear_error_and_leaves_the_fitted_model_unchanged(digi
     np.testing.assert_array_equal(clf.predict_proba(X[300:]), before)
 
 
+@pytest.mark.slow
 def test_no_finite_held_out_score_is_an_error_that_leaves_the_model(digits, monkeypatch):
     import weaklabel.partial._mlp as mlp
 

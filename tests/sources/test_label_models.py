@@ -332,6 +332,7 @@ def test_precision_vote_needs_overlaps_between_sources():
     assert PrecisionVote().fit(L).score(L, y) >= mv
 
 
+@pytest.mark.slow
 def test_precision_vote_partial_fit_over_chunks_comes_close_to_fit():
     L, y = _one_sided(1, n=20000)
     full = PrecisionVote().fit(L).score(L, y)
@@ -462,6 +463,7 @@ def test_matrix_completion_partial_fit_is_exact():
     assert full.score(L, y) > MajorityVote().fit(L).score(L, y)
 
 
+@pytest.mark.slow
 def test_matrix_completion_at_width_and_its_bound():
     """500 sources x 20 classes: no dense (sources x classes)^2 array; a fit whose step would
     take more than 1e9 operations is refused before anything is allocated."""
@@ -649,6 +651,7 @@ def test_matrix_completion_leaves_declared_dependencies_out_of_the_fit():
         MatrixCompletion(dependencies=[(0, 6)]).fit(L)
 
 
+@pytest.mark.slow
 def test_held_out_vote_score_equals_a_loop_and_selects_in_grid_search():
     from sklearn.model_selection import GridSearchCV
 

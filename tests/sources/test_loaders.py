@@ -9,6 +9,7 @@ from weaklabel.datasets._sources import apply_rules
 from weaklabel.sources import check_votes
 
 
+@pytest.mark.slow
 def test_trec_test_texts_lose_their_fine_label_and_keep_their_votes():
     raw, fixed = load_votes("trec", repair=False), load_votes("trec")
     assert raw.texts["test"][0].startswith("dist How far")
@@ -17,6 +18,7 @@ def test_trec_test_texts_lose_their_fine_label_and_keep_their_votes():
     assert fixed.repairs and (fixed.L["train"] == raw.L["train"]).all()
 
 
+@pytest.mark.slow
 def test_sms_votes_are_recomputed_from_the_rules_that_give_the_training_votes():
     raw, fixed = load_votes("sms", repair=False), load_votes("sms")
     np.testing.assert_array_equal(fixed.L["train"], raw.L["train"])

@@ -46,6 +46,7 @@ def test_bad_long_tables_are_one_line_errors(data, kw, match):
         votes_from_long(data, **kw)
 
 
+@pytest.mark.slow
 def test_a_long_table_passed_as_votes_is_refused_and_a_fitted_model_unchanged():
     rng = np.random.RandomState(0)
     L = np.column_stack([rng.randint(0, 2, 300), rng.randint(0, 3, 300)])

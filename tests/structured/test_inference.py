@@ -36,6 +36,7 @@ def chain_problem(draw):
     return rng.normal(size=(n, K)), P
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(chain_problem())
 def test_viterbi_equals_brute_force(prob):
@@ -69,6 +70,7 @@ def test_lp_map_is_exact_on_chains_and_trees(seed, tree):
     assert r.gap == pytest.approx(0.0, abs=1e-7) and r.nodes == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**31 - 1))
 def test_lp_bound_and_exact_map_on_loopy_graphs(seed):
@@ -167,6 +169,7 @@ def test_grid_frustrated_problem_needs_branching():
     assert mi.value == pytest.approx(vb) and mi.certified and mi.info["n_binary"] > 0
 
 
+@pytest.mark.slow
 def test_exact_map_decodes_hard_sudokus_under_soft_learned_like_rules():
     # Scores shaped like a trained LPMILM3N (givens favoured by ~11, a same-digit pair
     # penalised by ~1.3 with 0.01 noise, one row of small preferences shared by the empty

@@ -25,6 +25,7 @@ def test_milm3n_learns_a_chain_from_half_annotated_sequences(solver):
     assert est.partial_error(X, A) < 0.7 * (1 - est.score(X, Y))
 
 
+@pytest.mark.slow
 def test_cccp_baseline_descends_and_learns_from_complete_labels():
     kw = dict(n_states=5, stay=0.8, match=0.7)
     X, Y = hidden_markov_chain(150, length=40, random_state=0, **kw)

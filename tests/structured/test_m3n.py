@@ -192,6 +192,7 @@ def test_ramp_cccp_objective_never_increases():
     assert 1 <= ramp.n_rounds_ <= 4
 
 
+@pytest.mark.slow
 @pytest.mark.data("sudoku")
 def test_lpmilm3n_learns_sudoku_from_half_solved_puzzles():
     d = datasets.load("sudoku")
