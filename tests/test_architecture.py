@@ -177,3 +177,36 @@ def test_kernels_take_at_most_ten_positional_arguments():
     assert len(kernels) >= 60, f"found only {len(kernels)} kernels: is the discovery broken?"
     wide = [f"{m}.{n} ({k})" for m, n, k in kernels if k > 10]
     assert not wide, f"kernels with more than 10 positional arguments: {wide}"
+
+
+def test_every_estimator_constructor_stores_its_arguments_as_scikit_learn_writes_it():
+    """An estimator's ``__init__`` is ``self.alpha = alpha`` for each argument, in signature
+    order, and nothing else (a deprecated class may warn first): a reader, and a tool, follows
+    a parameter from the signature to its attribute."""
+    import ast
+
+    from sklearn.base import BaseEstimator
+
+    import weaklabel
+
+    src = Path(weaklabel.__file__).parent
+    checked = 0
+    for path in src.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+            init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+            if init is None:
+                continue
+            obj = getattr(__import__(_module_of(path, src), fromlist=["x"]), cls.name, None)
+            if not (isinstance(obj, type) and issubclass(obj, BaseEstimator)):
+                continue
+            names = [a.arg for a in init.args.posonlyargs + init.args.args + init.args.kwonlyargs][1:]
+            body = [ast.unparse(s) for s in init.body if not isinstance(s, ast.Expr)]    # a deprecation warning
+            assert body == [f"self.{n} = {n}" for n in names], f"{path.name}: {cls.name}.__init__"
+            checked += 1
+    assert checked >= 30
+
+
+def _module_of(path, src):
+    rel = path.relative_to(src.parent).with_suffix("")
+    return ".".join(p for p in rel.parts if p != "__init__")

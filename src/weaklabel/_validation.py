@@ -108,26 +108,6 @@ def check_partial_fit_classes(est, classes, *, first, given_by_y=False, call="pa
     return est.classes_
 
 
-def store_params(est, values):
-    """Keep each constructor argument on ``est`` under its own name, unchanged.
-
-    An estimator's ``__init__`` calls ``store_params(self, locals())`` as its only
-    statement: scikit-learn's ``get_params``/``clone`` read the parameters back by the
-    names in the signature, so the signature is the one place they are declared.
-
-    Parameters
-    ----------
-    est : object
-        The estimator being constructed.
-    values : dict
-        ``locals()`` at the top of ``__init__``: the arguments, plus ``self`` (and
-        ``__class__`` where the body uses ``super()``), which are skipped.
-    """
-    for name, value in values.items():
-        if name not in ("self", "__class__"):
-            setattr(est, name, value)
-
-
 def keyword_only(init):
     """Decorator of an ``__init__`` whose parameters are all keyword-only: positional use
     still works for one release, with a FutureWarning naming the keywords to use (as

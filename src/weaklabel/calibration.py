@@ -18,7 +18,6 @@ from scipy.optimize import minimize_scalar
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import ShuffleSplit
 from ._docs import fill_doc
-from ._validation import store_params
 from ._validation import HasMethods, Interval
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
@@ -155,7 +154,10 @@ class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, Cla
     _fitted_marker = "temperature_"
 
     def __init__(self, estimator, *, holdout=0.2, confusion=None, random_state=None):
-        store_params(self, locals())
+        self.estimator = estimator
+        self.holdout = holdout
+        self.confusion = confusion
+        self.random_state = random_state
 
     def fit(self, X, y):
         """Train the learner on part of the rows and fit the temperature on the others.

@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
-from ._validation import store_params
 from ._validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
@@ -86,7 +85,8 @@ class FeatureScaled(EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, Base
                               "scaling": [StrOptions({"maxabs", "std"})]}
 
     def __init__(self, estimator, *, scaling="maxabs"):
-        store_params(self, locals())
+        self.estimator = estimator
+        self.scaling = scaling
 
     def _check(self, X, reset):
         check_X_values(X)

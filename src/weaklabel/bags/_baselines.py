@@ -8,7 +8,6 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
-from .._validation import store_params
 from .._validation import StrOptions
 
 from .._validation import class_weighted, keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_of, saved_row_scale, transactional
@@ -79,7 +78,15 @@ class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
     @keyword_only
     def __init__(self, *, C=1.0, loss="hinge", fit_intercept=True, max_iter=1000, tol=1e-4, random_state=None,
                  row_scale="auto", probability=False, class_weight=None):
-        store_params(self, locals())
+        self.C = C
+        self.loss = loss
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.row_scale = row_scale
+        self.probability = probability
+        self.class_weight = class_weight
 
     @transactional
     def fit(self, X, bags, sample_weight=None):

@@ -6,7 +6,6 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from .._validation import store_params
 from .._validation import (check_class_labels, StrOptions, class_weighted, saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values,
                            row_scale_of, saved_row_scale, transactional)
 from ..calibration import OutOfFoldTemperature
@@ -237,7 +236,17 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
     def __init__(self, *, alpha=None, n_rounds=5, max_iter=10, max_passes=50, batch_size=1, tol=1e-3,
                  fit_intercept=True, random_state=None, row_scale="auto", probability=False,
                  class_weight=None):
-        store_params(self, locals())
+        self.alpha = alpha
+        self.n_rounds = n_rounds
+        self.max_iter = max_iter
+        self.max_passes = max_passes
+        self.batch_size = batch_size
+        self.tol = tol
+        self.fit_intercept = fit_intercept
+        self.random_state = random_state
+        self.row_scale = row_scale
+        self.probability = probability
+        self.class_weight = class_weight
 
     _parameter_constraints = {"alpha": [POSITIVE, None], "n_rounds": [AT_LEAST_1], "max_iter": [AT_LEAST_1],
                               "max_passes": [AT_LEAST_1], "batch_size": [AT_LEAST_1], "tol": [NON_NEGATIVE], "fit_intercept": ["boolean"],

@@ -10,7 +10,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._persist import SavesModel, register
 from .._docs import fill_doc
-from .._validation import store_params
 from .._validation import keyword_only, AT_LEAST_1, POSITIVE, check_memory, check_X, transactional
 
 __all__ = ["GaussianSupport"]
@@ -86,7 +85,10 @@ class GaussianSupport(SavesModel, TransformerMixin, BaseEstimator):
 
     @keyword_only
     def __init__(self, *, n_support=700, g=1.0, center=False, normalize=True):
-        store_params(self, locals())
+        self.n_support = n_support
+        self.g = g
+        self.center = center
+        self.normalize = normalize
 
     @transactional
     def fit(self, X, y=None):

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._docs import fill_doc
-from .._validation import read_only, store_params
+from .._validation import read_only
 from .._validation import transactional, Interval, StrOptions
 
 from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
@@ -462,7 +462,7 @@ class _OracleTarget:
     __slots__ = ("y",)
 
     def __init__(self, y):
-        store_params(self, locals())
+        self.y = y
 
 
 class _LoggedTarget:
@@ -585,7 +585,18 @@ class CSPA(_BanditLearner):
     def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        store_params(self, locals())
+        self.beta = beta
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints,
                               "beta": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="right")]}
@@ -628,7 +639,17 @@ class SPA(_BanditLearner):
     def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        store_params(self, locals())
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
 
 class _Exploring(_BanditLearner):
@@ -708,7 +729,20 @@ class Banditron(_Exploring):
                  fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        store_params(self, locals())
+        self.gamma = gamma
+        self.average = average
+        self.propensity_clip = propensity_clip
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
     # averaged weights: the kernel learns (and explores) with the current weights _W_cur and
     # keeps acc = sum_t t * step_t; _W, which predicts, is the mean of the weights after each round
@@ -806,7 +840,19 @@ class BPA(_Exploring):
                  fit_intercept=True,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        store_params(self, locals())
+        self.gamma = gamma
+        self.correct_margin = correct_margin
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
     _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
@@ -862,7 +908,21 @@ class Confidit(_BanditLearner):
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        store_params(self, locals())
+        self.eta = eta
+        self.alpha = alpha
+        self.row_scale = row_scale
+        self.diagonal = diagonal
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "diagonal": ["boolean", None]}
@@ -1040,7 +1100,21 @@ class SketchedConfidit(_BanditLearner):
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        store_params(self, locals())
+        self.eta = eta
+        self.alpha = alpha
+        self.row_scale = row_scale
+        self.sketch_size = sketch_size
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "sketch_size": [Interval(Integral, 2, None, closed="left")]}

@@ -7,7 +7,6 @@ from numbers import Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import log_softmax
-from .._validation import store_params
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
@@ -199,7 +198,18 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
     def __init__(self, *, confusion="identity", correction="forward", alpha=1e-4, fit_intercept=True, max_iter=500,
                  tol=1e-6, classes=None, warm_start=False, eta0=None, trusted_weight=1.0, class_weight=None,
                  verbose=0):
-        store_params(self, locals())
+        self.confusion = confusion
+        self.correction = correction
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.classes = classes
+        self.warm_start = warm_start
+        self.eta0 = eta0
+        self.trusted_weight = trusted_weight
+        self.class_weight = class_weight
+        self.verbose = verbose
 
     @transactional
     def fit(self, X, y, sample_weight=None, trusted=None):

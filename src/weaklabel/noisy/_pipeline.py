@@ -7,7 +7,6 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from .._docs import fill_doc
-from .._validation import store_params
 from .._validation import check_class_labels, StrOptions
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_X, transactional
@@ -130,7 +129,12 @@ class LabelALittle(LinearMulticlass):
                               "max_iter": [AT_LEAST_1], "tol": [NON_NEGATIVE], "random_state": ["random_state"]}
 
     def __init__(self, *, m=10, alpha=0.0, selection="error", max_iter=1000, tol=1e-6, random_state=None):
-        store_params(self, locals())
+        self.m = m
+        self.alpha = alpha
+        self.selection = selection
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
 
     @transactional
     def fit(self, X, y_partial, sample_weight=None):

@@ -6,7 +6,6 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.model_selection import KFold, StratifiedKFold
-from .._validation import store_params
 from .._validation import Interval, validate_params
 
 from ._corrected import _check_trusted
@@ -52,7 +51,10 @@ class TrustedKFold:
     @validate_params({"n_splits": [Interval(Integral, 2, None, closed="left")], "shuffle": ["boolean"],
                       "random_state": ["random_state"]}, prefer_skip_nested_validation=True)
     def __init__(self, trusted, n_splits=5, *, shuffle=True, random_state=None):
-        store_params(self, locals())
+        self.trusted = trusted
+        self.n_splits = n_splits
+        self.shuffle = shuffle
+        self.random_state = random_state
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of splits, ``n_splits``.

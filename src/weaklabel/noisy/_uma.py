@@ -10,7 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import column_or_1d
 
-from .._validation import store_params, read_only
+from .._validation import read_only
 from .._validation import StrOptions
 
 from .._validation import (check_class_labels, class_weighted, keyword_only, saved_temperature, 
@@ -126,7 +126,17 @@ class UMA(OutOfFoldTemperature, LinearMulticlass):
     def __init__(self, *, confusion=None, alpha=0.0, selection="error", max_iter=1000, tol=1e-6,
                  random_state=None, fit_intercept=False, classes=None, warm_start=False, probability=False,
                  class_weight=None):
-        store_params(self, locals())
+        self.confusion = confusion
+        self.alpha = alpha
+        self.selection = selection
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.classes = classes
+        self.warm_start = warm_start
+        self.probability = probability
+        self.class_weight = class_weight
 
     _parameter_constraints = {"confusion": ["array-like", StrOptions({"identity"}), None], "alpha": [NON_NEGATIVE],
                               "selection": [StrOptions(set(SELECTIONS))], "max_iter": [AT_LEAST_1],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from .._validation import store_params, read_only
+from .._validation import read_only
 from .._validation import Interval, StrOptions
 
 from .._docs import fill_doc
@@ -109,7 +109,15 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     @keyword_only
     def __init__(self, *, alpha=1e-4, loss="squared_hinge", fit_intercept=True, max_iter=500, tol=1e-6,
                  classes=None, probability=False, class_weight=None, verbose=0):
-        store_params(self, locals())
+        self.alpha = alpha
+        self.loss = loss
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.classes = classes
+        self.probability = probability
+        self.class_weight = class_weight
+        self.verbose = verbose
 
     def _fit_validated(self, Xf, S, classes, sw):
         K = classes.size

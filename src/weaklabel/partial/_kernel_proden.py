@@ -15,8 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._docs import fill_doc
 from .._online import CandidateScore
 from .._persist import SavesModel, register
-from .._validation import (AT_LEAST_1, NON_NEGATIVE, Interval, StrOptions, check_X_values, keyword_only,
-                           store_params, transactional)
+from .._validation import (AT_LEAST_1, NON_NEGATIVE, Interval, StrOptions, check_X_values, keyword_only, transactional)
 from ..linear import ScoredClassifier, SoftmaxProba
 from ..metrics import candidate_log_loss
 from ._batch import fit_inputs, held_out_split
@@ -164,7 +163,17 @@ class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, C
     @keyword_only
     def __init__(self, *, gamma="auto", alpha="auto", n_components=500, validation_fraction=0.25, max_iter=500,
                  selection_max_iter=150, tol=1e-5, classes=None, class_weight=None, random_state=None, verbose=0):
-        store_params(self, locals())
+        self.gamma = gamma
+        self.alpha = alpha
+        self.n_components = n_components
+        self.validation_fraction = validation_fraction
+        self.max_iter = max_iter
+        self.selection_max_iter = selection_max_iter
+        self.tol = tol
+        self.classes = classes
+        self.class_weight = class_weight
+        self.random_state = random_state
+        self.verbose = verbose
 
     @fill_doc
     @transactional

@@ -8,7 +8,6 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from .._docs import fill_doc
-from .._validation import store_params
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -64,7 +63,10 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
 
     @keyword_only
     def __init__(self, *, n_neighbors=10, weights="distance", metric="minkowski", classes=None):
-        store_params(self, locals())
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.metric = metric
+        self.classes = classes
 
     @transactional
     def fit(self, X, y):

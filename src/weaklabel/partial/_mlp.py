@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._docs import fill_doc
 from .._online import CandidateScore
 from .._persist import SavesModel, register
-from .._validation import (AT_LEAST_1, Interval, StrOptions, check_X_values, keyword_only, store_params,
+from .._validation import (AT_LEAST_1, Interval, StrOptions, check_X_values, keyword_only,
                            transactional)
 from ..linear import ScoredClassifier, SoftmaxProba
 from ..metrics import candidate_log_loss
@@ -264,7 +264,22 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
     def __init__(self, *, hidden_units=256, alpha="auto", init="proden", init_alpha="auto", input_noise="auto",
                  learning_rate=1e-3, batch_size=64, max_iter=200, renew_every=10, ema_decay=0.99, n_iter_no_change=30,
                  validation_fraction=0.1, classes=None, class_weight=None, random_state=None, verbose=0):
-        store_params(self, locals())
+        self.hidden_units = hidden_units
+        self.alpha = alpha
+        self.init = init
+        self.init_alpha = init_alpha
+        self.input_noise = input_noise
+        self.learning_rate = learning_rate
+        self.batch_size = batch_size
+        self.max_iter = max_iter
+        self.renew_every = renew_every
+        self.ema_decay = ema_decay
+        self.n_iter_no_change = n_iter_no_change
+        self.validation_fraction = validation_fraction
+        self.classes = classes
+        self.class_weight = class_weight
+        self.random_state = random_state
+        self.verbose = verbose
 
     @fill_doc
     @transactional

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .._validation import ROW_LIMITS, read_only, same_labels, store_params
+from .._validation import ROW_LIMITS, read_only, same_labels
 from .._validation import check_partial_fit_classes, transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, describe_rows
 from ..calibration import OutOfFoldTemperature
 from ..labels import CandidateSets, check_candidates
@@ -257,7 +257,18 @@ class _PerceptronParams(_OnlineCandidateLearner):
     def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        store_params(self, locals())
+        self.eta = eta
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
 
 class _PegasosParams(_OnlineCandidateLearner):
@@ -269,7 +280,19 @@ class _PegasosParams(_OnlineCandidateLearner):
                  fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
                  class_weight=None, probability=False):
-        store_params(self, locals())
+        self.alpha = alpha
+        self.row_scale = row_scale
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
 
 @register

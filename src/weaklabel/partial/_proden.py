@@ -7,7 +7,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
-from .._validation import store_params, read_only
+from .._validation import read_only
 from .._validation import Interval, StrOptions
 
 from .._docs import fill_doc
@@ -184,7 +184,17 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
     @keyword_only
     def __init__(self, *, alpha=1e-4, max_rounds=50, tol=1e-3, max_iter=10, fit_intercept=True, classes=None,
                  init="uniform", update="soft", init_alpha=None, class_weight=None, verbose=0):
-        store_params(self, locals())
+        self.alpha = alpha
+        self.max_rounds = max_rounds
+        self.tol = tol
+        self.max_iter = max_iter
+        self.fit_intercept = fit_intercept
+        self.classes = classes
+        self.init = init
+        self.update = update
+        self.init_alpha = init_alpha
+        self.class_weight = class_weight
+        self.verbose = verbose
 
     def _fit_validated(self, Xf, S, classes, sw):
         starts = _start_penalties(self.init_alpha, self.alpha) if self.init == "clpl" else [None]

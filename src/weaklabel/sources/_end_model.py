@@ -6,7 +6,6 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from .._docs import fill_doc
-from .._validation import store_params
 from .._validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -84,7 +83,10 @@ class EndModel(ClassifierMixin, BaseEstimator):
     }
 
     def __init__(self, *, label_model=None, estimator=None, target="weighted", rows="covered"):
-        store_params(self, locals())
+        self.label_model = label_model
+        self.estimator = estimator
+        self.target = target
+        self.rows = rows
 
     @transactional
     def fit(self, X, y, *, n_classes=None):

@@ -14,7 +14,6 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from .._validation import store_params
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -507,7 +506,10 @@ class MajorityVote(_LabelModel):
                               "random_state": ["random_state"]}
 
     def __init__(self, *, weights=None, sets=None, tie_break="random", random_state=0):
-        store_params(self, locals())
+        self.weights = weights
+        self.sets = sets
+        self.tie_break = tie_break
+        self.random_state = random_state
 
     def _predict(self, votes, K, abstain):
         return _majority_winners(self._counts(votes, K), votes.covered, self.class_balance_, self.tie_break,
@@ -731,7 +733,16 @@ class DawidSkene(_LabelModel):
 
     def __init__(self, *, prior="auto", prior_diagonal="auto", prior_class=1.0, max_iter=100, tol=1e-8, decay=0.7,
                  abstain="evidence", abstain_weight=1.0, on_collapse="majority", sets=None):
-        store_params(self, locals())
+        self.prior = prior
+        self.prior_diagonal = prior_diagonal
+        self.prior_class = prior_class
+        self.max_iter = max_iter
+        self.tol = tol
+        self.decay = decay
+        self.abstain = abstain
+        self.abstain_weight = abstain_weight
+        self.on_collapse = on_collapse
+        self.sets = sets
 
     def _parameter_bytes(self, m, K):
         # counts, confusions, their logs and the pseudo-counts: (m, outputs + 1, K) each
@@ -1039,7 +1050,13 @@ class PrecisionVote(_LabelModel):
 
     def __init__(self, *, prior_right=30.0, prior_wrong=10.0, prior_class=1.0, max_iter=200, tol=1e-7, decay=0.7,
                  on_collapse="majority"):
-        store_params(self, locals())
+        self.prior_right = prior_right
+        self.prior_wrong = prior_wrong
+        self.prior_class = prior_class
+        self.max_iter = max_iter
+        self.tol = tol
+        self.decay = decay
+        self.on_collapse = on_collapse
 
     def _parameter_bytes(self, m, K):
         return 8 * 10 * m * K           # precisions, weights, statistics: (m, K) each

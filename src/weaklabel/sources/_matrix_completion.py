@@ -8,7 +8,6 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import Bounds, linear_sum_assignment, minimize
-from .._validation import store_params
 from .._validation import Interval, StrOptions
 
 from .._persist import register
@@ -115,7 +114,12 @@ class MatrixCompletion(_LabelModel):
 
     def __init__(self, *, class_balance=None, prec_init=0.7, l2=1.0, max_iter=500, dependencies=None,
                  on_collapse="majority"):
-        store_params(self, locals())
+        self.class_balance = class_balance
+        self.prec_init = prec_init
+        self.l2 = l2
+        self.max_iter = max_iter
+        self.dependencies = dependencies
+        self.on_collapse = on_collapse
 
     def _balance(self, K, gold_counts=None):
         if self.class_balance is None:

@@ -38,7 +38,7 @@ from .._persist import SavesModel, register
 from .._docs import fill_doc
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, StrOptions, check_int_at_least, check_memory, \
-    store_params, transactional
+    transactional
 from ._examples import MISSING, SET, as_graph, check_examples, check_label_prob_flat, check_labels, label_masks
 from .graphs import Graph
 from .inference import check_constraints, constrain, exact_map, lp_map, milp_map, satisfies, viterbi
@@ -481,7 +481,15 @@ class MILM3N(_M3NBase):
 
     def __init__(self, *, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
                  n_states=None, n_symbols=None, random_state=None):
-        store_params(self, locals())
+        self.graph = graph
+        self.inference = inference
+        self.alpha = alpha
+        self.solver = solver
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_states = n_states
+        self.n_symbols = n_symbols
+        self.random_state = random_state
 
     _parameter_constraints = {"graph": [Graph, tuple, None], "inference": [StrOptions({"viterbi", "exact"})],
                               "alpha": [POSITIVE], "solver": [StrOptions({"bcfw", "bmrm"})], "max_iter": [AT_LEAST_1],
@@ -594,7 +602,18 @@ class RampCCCPM3N(MILM3N):
 
     def __init__(self, *, graph=None, inference="viterbi", alpha=1.0, solver="bcfw", max_iter=300, tol=1e-3,
                  n_states=None, n_symbols=None, random_state=None, n_rounds=10, concave="all", start="zero"):
-        store_params(self, locals())
+        self.graph = graph
+        self.inference = inference
+        self.alpha = alpha
+        self.solver = solver
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_states = n_states
+        self.n_symbols = n_symbols
+        self.random_state = random_state
+        self.n_rounds = n_rounds
+        self.concave = concave
+        self.start = start
 
     _parameter_constraints = {**MILM3N._parameter_constraints, "n_rounds": [AT_LEAST_1],
                               "concave": [StrOptions({"all", "candidates"})], "start": [StrOptions({"zero", "convex"})]}
@@ -719,7 +738,15 @@ class LPMILM3N(_M3NBase):
 
     def __init__(self, *, graph=None, alpha=0.0, max_iter=30, learning_rate=0.05, batch_size=10, n_states=None,
                  n_symbols=None, random_state=None, pairwise_scale=1.0):
-        store_params(self, locals())
+        self.graph = graph
+        self.alpha = alpha
+        self.max_iter = max_iter
+        self.learning_rate = learning_rate
+        self.batch_size = batch_size
+        self.n_states = n_states
+        self.n_symbols = n_symbols
+        self.random_state = random_state
+        self.pairwise_scale = pairwise_scale
 
     _parameter_constraints = {"graph": [Graph, tuple, None], "alpha": [NON_NEGATIVE], "max_iter": [AT_LEAST_1],
                               "learning_rate": [POSITIVE], "batch_size": [AT_LEAST_1], "n_states": [AT_LEAST_1, None],
