@@ -54,7 +54,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
-from ._docs import fill_doc
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -79,8 +78,6 @@ EARLY_STOPPING_CONSTRAINTS = {
     "early_stopping": ["boolean"], "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
     "n_iter_no_change": [Interval(Integral, 1, None, closed="left")], "tol": [Interval(Real, 0, None, closed="left")],
     "verbose": ["verbose"], "class_weight": [dict, StrOptions({"balanced"}), None], "probability": ["boolean"]}
-
-
 
 
 def generator_snapshot(rng):
@@ -649,14 +646,16 @@ class OnlineLinear(OnlineEngine):
 class CandidateScore:
     """Mixin of the learners from candidate sets: ``score`` on weak labels."""
 
-    @fill_doc
     def score(self, X, y, sample_weight=None):
         """Return the fraction of predictions inside the candidate sets (1 - ambiguous 0-1 loss).
 
         With exact labels (1-D ``y``) this is the accuracy, so model selection tools
         (``GridSearchCV``, ``cross_val_score``) work on candidate sets as they are.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
         y : CandidateSets, bool mask, list of label lists, or 1-D labels
             Candidate label set (or label) of each row.
         sample_weight : array-like of shape (n_samples,), default=None

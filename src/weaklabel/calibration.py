@@ -17,7 +17,6 @@ import scipy.sparse as sp
 from scipy.optimize import minimize_scalar
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import ShuffleSplit
-from ._docs import fill_doc
 from ._validation import HasMethods, Interval
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
@@ -107,7 +106,6 @@ def fit_temperature(scores, S, confusion=None):
 
 
 @register
-@fill_doc
 class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A margin learner with ``predict_proba``: softmax of its scores at a fitted temperature.
 
@@ -138,7 +136,10 @@ class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, Cla
 
     Examples
     --------
-    {digits_candidates}
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> from weaklabel.calibration import SoftmaxCalibrated
     >>> from weaklabel.partial import AvgPegasos
     >>> clf = SoftmaxCalibrated(AvgPegasos(random_state=0), random_state=0).fit(X / 16, S)
@@ -205,11 +206,13 @@ class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, Cla
             self.n_features_in_ = est.n_features_in_
         return self
 
-    @fill_doc
     def decision_function(self, X):
         """Return the learner's class scores (unchanged by calibration).
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -223,20 +226,29 @@ class SoftmaxCalibrated(SoftmaxProba, EmbeddedModelFile, MetaEstimatorMixin, Cla
         check_is_fitted(self, "temperature_")
         return _class_scores(self.estimator_, X) / self.temperature_
 
-    @fill_doc
     def predict(self, X):
         """Return the learner's predictions (calibration does not change the argmax).
 
-        {predict_sections}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels.
         """
         check_is_fitted(self, "temperature_")
         return self.estimator_.predict(X)
 
-    @fill_doc
     def score(self, X, y, sample_weight=None):
         """Return the learner's own score (on weak labels where it takes them).
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
         y : weak labels or labels
             In any form the learner's ``score`` takes.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -288,13 +300,10 @@ def _score_spread(scores):
     return v if v > 0 else 1.0
 
 
-
-
-
-
 class OutOfFoldTemperature:
     """Mixin of the margin learners: ``probability=True`` fits ``temperature_`` on
-    out-of-fold scores (see the ``probability`` snippet of :mod:`weaklabel._docs`) and gives ``predict_proba``.
+    out-of-fold scores (the ``probability`` parameter of each margin learner) and gives
+    ``predict_proba``.
     """
 
     def _fit_probability(self, X, y, sample_weight=None):

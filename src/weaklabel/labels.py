@@ -16,7 +16,6 @@ import scipy.sparse as sp
 
 from sklearn.utils.validation import column_or_1d
 
-from ._docs import fill_doc
 from ._validation import _classes_array, _labels_to_index, describe_rows, same_labels
 
 __all__ = ["CandidateSets", "BanditFeedback", "BagCandidates", "check_candidates", "load_candidate_svmlight",
@@ -602,11 +601,13 @@ class BagCandidates:
             labelings.append(self.classes_[block[:, rank[rows[order[ptr[i]:ptr[i + 1]]]]]])
         return BagCandidates(new_of, labelings, classes=self.classes_)
 
-    @fill_doc(bag_index=_BAG_INDEX)
     def labelings(self, i):
         """Return bag ``i``'s candidate labeling vectors, as labels.
 
-        {bag_index}
+        Parameters
+        ----------
+        i : int
+            The bag (0 .. ``n_bags - 1``).
 
         Returns
         -------
@@ -617,11 +618,13 @@ class BagCandidates:
         m = int(self.bag_sizes[i])
         return self.classes_[self.Z[self.z_ptr[i]:self.z_ptr[i + 1]].reshape(-1, m)]
 
-    @fill_doc(bag_index=_BAG_INDEX)
     def bag_rows(self, i):
         """Return the rows of ``X`` in bag ``i``, increasing.
 
-        {bag_index}
+        Parameters
+        ----------
+        i : int
+            The bag (0 .. ``n_bags - 1``).
 
         Returns
         -------

@@ -16,7 +16,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._persist import SavesModel
 from ._row_kernels import ALIGN, NO_LIMITS, Rows, _address
-from ._docs import fill_doc
 from ._validation import check_X_values, read_only
 from ._validation import check_rows
 
@@ -153,18 +152,18 @@ class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
                              f"{self.n_features_in_} features")
 
 
-
-
 class ScoredClassifier:
     """Mixin: ``decision_function`` and ``predict`` from the class scores a class gives by
     ``_scores(X)`` (which validates ``X`` and checks that the model is fitted).
     """
 
-    @fill_doc
     def decision_function(self, X):
         """Return the class scores (the logits of ``predict_proba``).
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -175,11 +174,18 @@ class ScoredClassifier:
         s = self._scores(X)
         return s[:, 1] - s[:, 0] if s.shape[1] == 2 else s
 
-    @fill_doc
     def predict(self, X):
         """Return the class of the largest score.
 
-        {predict_sections}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels.
         """
         scores = self._scores(X)
         return self.classes_[np.argmax(scores, axis=1)]
@@ -190,11 +196,13 @@ class SoftmaxProba:
     class gives by ``_proba_scores(X)`` (its scores, divided by a temperature where it has one).
     """
 
-    @fill_doc
     def predict_proba(self, X):
         """Return the class probabilities: the softmax of the (tempered) class scores.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -205,11 +213,13 @@ class SoftmaxProba:
 
         return softmax(self._proba_scores(X), axis=1)
 
-    @fill_doc
     def predict_log_proba(self, X):
         """Return the log of :meth:`predict_proba`.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------

@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._docs import fill_doc
 from .labels import BanditFeedback, CandidateSets, check_candidates
 
 #: the parameters every candidate-set scorer takes (``GridSearchCV``'s scorer signature)
@@ -104,7 +103,6 @@ def candidate_log_loss(S, proba, *, eps=1e-15):
     return float(-np.mean(np.log(np.clip(inside, eps, None))))
 
 
-@fill_doc(**_SCORER_DOCS)
 def candidate_log_loss_score(estimator, X, S):
     """Score an estimator by the likelihood of held-out candidate sets.
 
@@ -112,7 +110,14 @@ def candidate_log_loss_score(estimator, X, S):
     ``estimator.predict_proba(X)`` on the candidate sets ``S`` (greater is better), so that
     hyper-parameters are chosen by the likelihood of held-out candidate sets.
 
-    {scorer_proba}
+    Parameters
+    ----------
+    estimator : fitted classifier with ``predict_proba`` and ``classes_``
+        The model to score.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The held-out rows.
+    S : CandidateSets or any form :func:`~weaklabel.labels.check_candidates` accepts
+        Their candidate sets, over the estimator's classes.
 
     Returns
     -------
@@ -229,14 +234,20 @@ def approximated_accuracy(S, proba):
     return float(np.mean(q)) if q.size else float("nan")
 
 
-@fill_doc(**_SCORER_DOCS)
 def covering_rate_score(estimator, X, S):
     """Score an estimator by the share of its predictions inside held-out candidate sets.
 
     A scorer for ``GridSearchCV(scoring=...)``: :func:`covering_rate` of
     ``estimator.predict(X)`` on ``S`` (greater is better).
 
-    {scorer_predict}
+    Parameters
+    ----------
+    estimator : fitted classifier with ``predict`` and ``classes_``
+        The model to score.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The held-out rows.
+    S : CandidateSets or any form :func:`~weaklabel.labels.check_candidates` accepts
+        Their candidate sets, over the estimator's classes.
 
     Returns
     -------
@@ -252,14 +263,20 @@ def covering_rate_score(estimator, X, S):
     return covering_rate(mask, estimator.predict(X), classes=classes)
 
 
-@fill_doc(**_SCORER_DOCS)
 def approximated_accuracy_score(estimator, X, S):
     """Score an estimator by its approximated accuracy on held-out candidate sets.
 
     A scorer for ``GridSearchCV(scoring=...)``: :func:`approximated_accuracy` of
     ``estimator.predict_proba(X)`` on ``S`` (greater is better).
 
-    {scorer_proba}
+    Parameters
+    ----------
+    estimator : fitted classifier with ``predict_proba`` and ``classes_``
+        The model to score.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The held-out rows.
+    S : CandidateSets or any form :func:`~weaklabel.labels.check_candidates` accepts
+        Their candidate sets, over the estimator's classes.
 
     Returns
     -------

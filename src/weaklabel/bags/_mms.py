@@ -10,7 +10,6 @@ from .._validation import (check_class_labels, StrOptions, class_weighted, saved
                            row_scale_of, saved_row_scale, transactional)
 from ..calibration import OutOfFoldTemperature
 from ..labels import BagCandidates, CandidateSets
-from .._docs import fill_doc
 from .._persist import register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
 from ._kernels import _bag_pass, _pegasos_round
@@ -135,7 +134,6 @@ def draw_batches(rng, n_bags, n_steps, batch_size):
 
 
 @register
-@fill_doc
 class MMS(BagTemperature, BagScoring, LinearMulticlass):
     """Maximum Margin Set learning (MMS) from bags with candidate labeling vectors.
 
@@ -191,9 +189,29 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
         Append a constant feature (a regularised bias, as in the paper's footnote 1).
     random_state : int, RandomState instance or None, default=None
         Seeds the mini-batch draws.
-    {row_scale}
-    {probability}
-    {class_weight}
+    row_scale : "auto" or float, default="auto"
+        The learner acts as if ``X`` were divided by ``row_scale_``, so its defaults work
+        whatever the features' common scale (pixels 0-16 or 0-1 give the same model).
+        ``"auto"``: the root mean squared norm of the rows of the first fitted ``X``
+        (``partial_fit``: its first chunk); a number: that scale; ``1.0`` takes ``X`` as
+        it is (the papers' setting, for rows of about unit norm).  It rescales the
+        regularisation, never the data, and does not make features of different scales
+        alike: for that, put a ``StandardScaler`` before the learner.
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's weight (with its ``sample_weight``): a
+        row of exact label ``k`` takes ``class_weight[k]``, a candidate set (or soft label)
+        the mean weight of its classes.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the
+        rows of class ``k`` (a candidate set counts ``1/|S|`` for each of its candidates),
+        computed on the rows of each call.  Classes absent from a dict weigh 1.
         For MMS, a row's weight is that of its candidate labels (every label some labeling
         gives it), and a bag weighs the mean of its rows', as with ``sample_weight``.
 
@@ -219,7 +237,8 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
         The regularisation used, on ``X`` as it is.
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
-    {probability_attr}
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
 
     Examples
     --------

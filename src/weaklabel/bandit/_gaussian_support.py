@@ -9,7 +9,6 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._persist import SavesModel, register
-from .._docs import fill_doc
 from .._validation import keyword_only, AT_LEAST_1, POSITIVE, check_memory, check_X, transactional
 
 __all__ = ["GaussianSupport"]
@@ -120,12 +119,14 @@ class GaussianSupport(SavesModel, TransformerMixin, BaseEstimator):
             self.offset_ = self._kernel(self.support_).mean(axis=0)
         return self
 
-    @fill_doc
     def transform(self, X):
         """Kernel features ``exp(-||x - b_j||^2 / g)`` (minus ``offset_``; unit norm rows
         if ``normalize``).
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------

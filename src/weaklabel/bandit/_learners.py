@@ -14,7 +14,6 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._docs import fill_doc
 from .._validation import read_only
 from .._validation import transactional, Interval, StrOptions
 
@@ -24,7 +23,6 @@ from ..calibration import OutOfFoldTemperature
 from .._online import _NO_WEIGHTS, EARLY_STOPPING_CONSTRAINTS, OnlineLinear, _labels_at, generator_snapshot
 from .._row_kernels import _total
 from .._persist import register
-from .._docs import with_doc
 from ..linear import _empty_rows, _weights_layout, with_intercept
 from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, _bandit_pass,
                        _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
@@ -98,14 +96,16 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             self._fit_probability(X, y, sample_weight)
         return self
 
-    @fill_doc
     def score(self, X, y, sample_weight=None):
         """Accuracy on labels ``y``; on candidate sets of acceptable labels, the share of
         predictions inside them; on a log, the share of rows whose prediction agrees
         with the feedback (the proposal where it was right, any other label where it was
         wrong), so model selection works on logged feedback alone.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
         y : array-like of shape (n_samples,), or BanditFeedback
             Labels, candidate sets of acceptable labels, or a log.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -198,7 +198,6 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         return self._online_call(X, _LoggedTarget(fb.proposed, fb.correct, propensities), classes, reset=False,
                                  sample_weight=sample_weight)
 
-    @fill_doc
     def propose(self, X):
         """The labels the learner would propose now, without learning.
 
@@ -206,7 +205,10 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         their exploration distribution with the estimator's own seeded generator
         (which advances); Confidit proposes by its upper confidence bound.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -498,7 +500,22 @@ def _history(hist):
     return (hist["predictions"], hist["proposals"], hist["correct"], hist["propensities"])
 
 
-_COMMON_DOC = """
+@register
+class CSPA(_BanditLearner):
+    """CSPA: complementary support-class passive-aggressive (Kaneko, Sato & Sugiyama).
+
+    Each round proposes ``yhat = argmax_k s_k`` (``s_k = w_k . x``) and learns only
+    whether it was right.  Wrong: with ``l = min_{i != yhat} (1 - s_i + s_yhat)``,
+    ``w_i += (beta l / K) x / ||x||^2`` for every ``i != yhat`` and
+    ``w_yhat -= ((K-1)/K) beta l x / ||x||^2`` (Eq. 19).  Right: the support-class PA
+    step of :class:`SPA` with ``y = yhat``.  An all-zero row is a round without a step.
+
+    Parameters
+    ----------
+    beta : "auto" or float, default="auto"
+        Step of the wrong-answer update, in (0, 1]; Theorem 2 covers ``beta < 1/(K-1)``.
+        ``"auto"``: ``1/(K-1)`` (``1`` for two classes), the edge of that band, far
+        better than ``1`` with many classes (the bandit user guide measures it).
     max_iter : int, default=20
         Passes over the data in ``fit``; ``partial_fit`` and ``partial_fit_feedback``
         make one.  The paper's protocol is one pass in the data's order
@@ -512,10 +529,51 @@ _COMMON_DOC = """
         proposals): a fixed seed reproduces a run exactly.
     fit_intercept : bool, default=False
         Append a constant feature (the paper uses none).
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
 
     Attributes
     ----------
-    {online_attributes}
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
     n_updates_ : int
         Rounds that changed the weights since they were zero.
     predictions_ : ndarray of shape (n_rounds,)
@@ -533,39 +591,10 @@ _COMMON_DOC = """
         for :mod:`weaklabel.bandit.evaluation`.
     prediction_rows_ : ndarray of shape (n_rounds,)
         Row of ``X`` seen at each round of the last call.
-"""
-
-
-_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", "\n    {early_stopping}\n    {probability}\n\n    Attributes\n", 1)
-               .rstrip("\n") + "\n    {early_stopping_attr}\n    {probability_attr}\n")
-
-
-def _doc(text, common=_COMMON_DOC):
-    """The family's class docstring: ``text`` with ``{common}`` (the block above), ``{row_scale}``."""
-    return with_doc(text, common=common)
-
-
-_INTERCEPT_DOC = """    fit_intercept : bool, default=False
-        Append a constant feature (the paper uses none)."""
-assert _INTERCEPT_DOC in _COMMON_DOC
-
-
-@register
-@_doc("""CSPA: complementary support-class passive-aggressive (Kaneko, Sato & Sugiyama).
-
-    Each round proposes ``yhat = argmax_k s_k`` (``s_k = w_k . x``) and learns only
-    whether it was right.  Wrong: with ``l = min_{i != yhat} (1 - s_i + s_yhat)``,
-    ``w_i += (beta l / K) x / ||x||^2`` for every ``i != yhat`` and
-    ``w_yhat -= ((K-1)/K) beta l x / ||x||^2`` (Eq. 19).  Right: the support-class PA
-    step of :class:`SPA` with ``y = yhat``.  An all-zero row is a round without a step.
-
-    Parameters
-    ----------
-    beta : "auto" or float, default="auto"
-        Step of the wrong-answer update, in (0, 1]; Theorem 2 covers ``beta < 1/(K-1)``.
-        ``"auto"``: ``1/(K-1)`` (``1`` for two classes), the edge of that band, far
-        better than ``1`` with many classes (the bandit user guide measures it).
-    {common}
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
 
     Examples
     --------
@@ -578,8 +607,7 @@ assert _INTERCEPT_DOC in _COMMON_DOC
     >>> clf = CSPA(beta=0.5).fit(X[order], y[order])
     >>> float(clf.correct_.mean()) > 0.9
     True
-""")
-class CSPA(_BanditLearner):
+"""
     _rule = RULE_CSPA
 
     def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
@@ -610,7 +638,8 @@ class CSPA(_BanditLearner):
 
 
 @register
-@_doc("""SPA: support-class passive-aggressive with full feedback (Matsushima et al. 2010).
+class SPA(_BanditLearner):
+    """SPA: support-class passive-aggressive with full feedback (Matsushima et al. 2010).
 
     The full-information baseline: ``fit`` learns from the true label ``y`` each
     round.  With ``l_i = max(0, 1 + s_i - s_y)`` for ``i != y`` sorted descending,
@@ -623,7 +652,85 @@ class CSPA(_BanditLearner):
 
     Parameters
     ----------
-    {common}
+    max_iter : int, default=20
+        Passes over the data in ``fit``; ``partial_fit`` and ``partial_fit_feedback``
+        make one.  The paper's protocol is one pass in the data's order
+        (``max_iter=1, shuffle=False``, the reproductions' setting;
+        ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the rows in a new random order at every pass of ``fit`` with labels;
+        ``partial_fit`` and a logged ``BanditFeedback`` keep the order they are given.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the estimator's generator (shuffling and, for exploring learners, the
+        proposals): a fixed seed reproduces a run exactly.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none).
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds that changed the weights since they were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        For the last call, the label ``argmax_k w_k . x`` at each round, before its update.
+    proposals_ : ndarray of shape (n_rounds,)
+        The label proposed at each round of the last call (the one the feedback is about).
+    correct_ : ndarray of bool of shape (n_rounds,)
+        Whether each proposal of the last call was right; ``correct_.mean()`` is the
+        paper's "ratio of correct proposed labels".
+    propensities_ : ndarray of shape (n_rounds,)
+        The probability with which each proposal of the last call was drawn:
+        ``1 - gamma + gamma / K`` or ``gamma / K`` for the exploring learners (Banditron,
+        BPA), 1 for the others; NaN for rounds replayed from a log (the log's own
+        propensities apply).  With ``proposals_`` and ``correct_`` this is a bandit log,
+        for :mod:`weaklabel.bandit.evaluation`.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each round of the last call.
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
 
     Examples
     --------
@@ -632,8 +739,7 @@ class CSPA(_BanditLearner):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
     >>> SPA().fit(X, [0, 1, 2]).predict(X).tolist()
     [0, 1, 2]
-""")
-class SPA(_BanditLearner):
+"""
     _rule = RULE_SPA
 
     def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
@@ -672,7 +778,8 @@ class _Exploring(_BanditLearner):
 
 
 @register
-@_doc("""Banditron (Kakade, Shalev-Shwartz & Tewari 2008).
+class Banditron(_Exploring):
+    """Banditron (Kakade, Shalev-Shwartz & Tewari 2008).
 
     Each round: ``yhat = argmax_k s_k``; propose ``ytilde`` drawn from
     ``P(r) = (1 - gamma)[r = yhat] + gamma / K``; then
@@ -703,7 +810,85 @@ class _Exploring(_BanditLearner):
         importance-weighted estimate of the full-information update (Kakade, Shalev-Shwartz &
         Tewari 2008, with the clipping of Strehl, Langford, Li & Kakade 2010), unbiased for
         any logger that shows every class with probability above the clip.
-    {common}
+    max_iter : int, default=20
+        Passes over the data in ``fit``; ``partial_fit`` and ``partial_fit_feedback``
+        make one.  The paper's protocol is one pass in the data's order
+        (``max_iter=1, shuffle=False``, the reproductions' setting;
+        ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the rows in a new random order at every pass of ``fit`` with labels;
+        ``partial_fit`` and a logged ``BanditFeedback`` keep the order they are given.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the estimator's generator (shuffling and, for exploring learners, the
+        proposals): a fixed seed reproduces a run exactly.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none).
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds that changed the weights since they were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        For the last call, the label ``argmax_k w_k . x`` at each round, before its update.
+    proposals_ : ndarray of shape (n_rounds,)
+        The label proposed at each round of the last call (the one the feedback is about).
+    correct_ : ndarray of bool of shape (n_rounds,)
+        Whether each proposal of the last call was right; ``correct_.mean()`` is the
+        paper's "ratio of correct proposed labels".
+    propensities_ : ndarray of shape (n_rounds,)
+        The probability with which each proposal of the last call was drawn:
+        ``1 - gamma + gamma / K`` or ``gamma / K`` for the exploring learners (Banditron,
+        BPA), 1 for the others; NaN for rounds replayed from a log (the log's own
+        propensities apply).  With ``proposals_`` and ``correct_`` this is a bandit log,
+        for :mod:`weaklabel.bandit.evaluation`.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each round of the last call.
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
 
     Examples
     --------
@@ -716,8 +901,7 @@ class _Exploring(_BanditLearner):
     >>> clf = Banditron(gamma=0.1, random_state=0).fit(X[order], y[order])
     >>> float(clf.score(X, y)) > 0.9
     True
-""")
-class Banditron(_Exploring):
+"""
     _rule = RULE_BANDITRON
     _reads_propensities = True
     _averages = True
@@ -801,7 +985,8 @@ class Banditron(_Exploring):
 
 
 @register
-@_doc("""BPA: bandit passive-aggressive (Zhong & Daucé 2015).
+class BPA(_Exploring):
+    """BPA: bandit passive-aggressive (Zhong & Daucé 2015).
 
     Explores as :class:`Banditron`; with ``b = [ytilde = y]`` and the played row's score
     ``s = w_ytilde . x``: ``l = max(0, m_b + (1 - 2b) s)`` with ``m_0 = 1`` and
@@ -815,7 +1000,88 @@ class Banditron(_Exploring):
     correct_margin : float, default=1.0
         The margin ``m_1`` asked of a right answer (>= 0).  The CSPA paper's BPA numbers
         come from the margin-1 form; the BPA authors' code uses 0.
-    {common}
+    max_iter : int, default=20
+        Passes over the data in ``fit``; ``partial_fit`` and ``partial_fit_feedback``
+        make one.  The paper's protocol is one pass in the data's order
+        (``max_iter=1, shuffle=False``, the reproductions' setting;
+        ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the rows in a new random order at every pass of ``fit`` with labels;
+        ``partial_fit`` and a logged ``BanditFeedback`` keep the order they are given.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the estimator's generator (shuffling and, for exploring learners, the
+        proposals): a fixed seed reproduces a run exactly.
+    fit_intercept : bool, default=True
+        Append a constant feature.  BPA's step sends each played score to +-1 with no
+        cap, so without a bias it thrashes on centred features (the user guide's table
+        of defaults measures it).  The paper uses none:
+        ``presets.make("bpa", paper=True)`` sets False.
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds that changed the weights since they were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        For the last call, the label ``argmax_k w_k . x`` at each round, before its update.
+    proposals_ : ndarray of shape (n_rounds,)
+        The label proposed at each round of the last call (the one the feedback is about).
+    correct_ : ndarray of bool of shape (n_rounds,)
+        Whether each proposal of the last call was right; ``correct_.mean()`` is the
+        paper's "ratio of correct proposed labels".
+    propensities_ : ndarray of shape (n_rounds,)
+        The probability with which each proposal of the last call was drawn:
+        ``1 - gamma + gamma / K`` or ``gamma / K`` for the exploring learners (Banditron,
+        BPA), 1 for the others; NaN for rounds replayed from a log (the log's own
+        propensities apply).  With ``proposals_`` and ``correct_`` this is a bandit log,
+        for :mod:`weaklabel.bandit.evaluation`.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each round of the last call.
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
 
     Examples
     --------
@@ -828,12 +1094,7 @@ class Banditron(_Exploring):
     >>> clf = BPA(gamma=0.1, random_state=0, fit_intercept=True).fit(X[order], y[order])
     >>> float(clf.score(X, y)) > 0.9
     True
-""", _COMMON_DOC.replace(_INTERCEPT_DOC, """    fit_intercept : bool, default=True
-        Append a constant feature.  BPA's step sends each played score to +-1 with no
-        cap, so without a bias it thrashes on centred features (the user guide's table
-        of defaults measures it).  The paper uses none:
-        ``presets.make("bpa", paper=True)`` sets False."""))
-class BPA(_Exploring):
+"""
     _rule = RULE_BPA
 
     def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
@@ -861,7 +1122,9 @@ class BPA(_Exploring):
 
 
 @register
-@_doc("""Confidit (Crammer & Gentile 2011): second-order bandit learning with an upper confidence bound.
+class Confidit(_BanditLearner):
+
+    """Confidit (Crammer & Gentile 2011): second-order bandit learning with an upper confidence bound.
 
     Per class ``k``: weights ``w_k`` and a matrix ``A_k = (1 + alpha)^2 I``.  Each round,
     every ``w_k`` is projected onto ``|w_k . x| <= 1`` in the ``A_k`` norm; the proposal is
@@ -881,10 +1144,95 @@ class BPA(_Exploring):
     alpha : float, default=1.0
         ``A_k`` starts at ``(1 + alpha)^2 row_scale_^2 I`` (alpha >= 0): ``(1 + alpha)^2 I``
         on ``X / row_scale_``.
-    {row_scale}
+    row_scale : "auto" or float, default="auto"
+        The learner acts as if ``X`` were divided by ``row_scale_``, so its defaults work
+        whatever the features' common scale (pixels 0-16 or 0-1 give the same model).
+        ``"auto"``: the root mean squared norm of the rows of the first fitted ``X``
+        (``partial_fit``: its first chunk); a number: that scale; ``1.0`` takes ``X`` as
+        it is (the papers' setting, for rows of about unit norm).  It rescales the
+        regularisation, never the data, and does not make features of different scales
+        alike: for that, put a ``StandardScaler`` before the learner.
     diagonal : bool or None, default=None
         Keep only the diagonal of ``A_k``; ``None`` means ``n_features > 1000``.
-    {common}
+    max_iter : int, default=20
+        Passes over the data in ``fit``; ``partial_fit`` and ``partial_fit_feedback``
+        make one.  The paper's protocol is one pass in the data's order
+        (``max_iter=1, shuffle=False``, the reproductions' setting;
+        ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the rows in a new random order at every pass of ``fit`` with labels;
+        ``partial_fit`` and a logged ``BanditFeedback`` keep the order they are given.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the estimator's generator (shuffling and, for exploring learners, the
+        proposals): a fixed seed reproduces a run exactly.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none).
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds that changed the weights since they were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        For the last call, the label ``argmax_k w_k . x`` at each round, before its update.
+    proposals_ : ndarray of shape (n_rounds,)
+        The label proposed at each round of the last call (the one the feedback is about).
+    correct_ : ndarray of bool of shape (n_rounds,)
+        Whether each proposal of the last call was right; ``correct_.mean()`` is the
+        paper's "ratio of correct proposed labels".
+    propensities_ : ndarray of shape (n_rounds,)
+        The probability with which each proposal of the last call was drawn:
+        ``1 - gamma + gamma / K`` or ``gamma / K`` for the exploring learners (Banditron,
+        BPA), 1 for the others; NaN for rounds replayed from a log (the log's own
+        propensities apply).  With ``proposals_`` and ``correct_`` this is a bandit log,
+        for :mod:`weaklabel.bandit.evaluation`.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each round of the last call.
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
     A_diag_ : ndarray of shape (n_features, n_classes)
         The diagonals of ``A_k`` (diagonal form only).
     row_scale_ : float
@@ -901,9 +1249,7 @@ class BPA(_Exploring):
     >>> clf = Confidit(eta=0.1, fit_intercept=True).fit(X[order], y[order])
     >>> float(clf.score(X, y)) > 0.9
     True
-""")
-class Confidit(_BanditLearner):
-
+"""
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", diagonal=None, max_iter=20, shuffle=True,
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
@@ -1050,7 +1396,9 @@ class Confidit(_BanditLearner):
 
 
 @register
-@_doc("""Confidit with each class's matrix kept as a Frequent Directions sketch: second-order
+class SketchedConfidit(_BanditLearner):
+
+    """Confidit with each class's matrix kept as a Frequent Directions sketch: second-order
     bandit learning at text scale.
 
     Confidit (Crammer & Gentile 2011, see :class:`Confidit`) keeps per class ``k`` the
@@ -1074,11 +1422,96 @@ class Confidit(_BanditLearner):
     alpha : float, default=1.0
         ``A_k`` starts at ``(1 + alpha)^2 row_scale_^2 I`` (alpha >= 0): ``(1 + alpha)^2 I``
         on ``X / row_scale_``.
-    {row_scale}
+    row_scale : "auto" or float, default="auto"
+        The learner acts as if ``X`` were divided by ``row_scale_``, so its defaults work
+        whatever the features' common scale (pixels 0-16 or 0-1 give the same model).
+        ``"auto"``: the root mean squared norm of the rows of the first fitted ``X``
+        (``partial_fit``: its first chunk); a number: that scale; ``1.0`` takes ``X`` as
+        it is (the papers' setting, for rows of about unit norm).  It rescales the
+        regularisation, never the data, and does not make features of different scales
+        alike: for that, put a ``StandardScaler`` before the learner.
     sketch_size : int, default=16
         Rows of each class's sketch (even, >= 2); the sketch keeps about
         ``sketch_size / 2`` directions exactly.
-    {common}
+    max_iter : int, default=20
+        Passes over the data in ``fit``; ``partial_fit`` and ``partial_fit_feedback``
+        make one.  The paper's protocol is one pass in the data's order
+        (``max_iter=1, shuffle=False``, the reproductions' setting;
+        ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the rows in a new random order at every pass of ``fit`` with labels;
+        ``partial_fit`` and a logged ``BanditFeedback`` keep the order they are given.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the estimator's generator (shuffling and, for exploring learners, the
+        proposals): a fixed seed reproduces a run exactly.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none).
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds that changed the weights since they were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        For the last call, the label ``argmax_k w_k . x`` at each round, before its update.
+    proposals_ : ndarray of shape (n_rounds,)
+        The label proposed at each round of the last call (the one the feedback is about).
+    correct_ : ndarray of bool of shape (n_rounds,)
+        Whether each proposal of the last call was right; ``correct_.mean()`` is the
+        paper's "ratio of correct proposed labels".
+    propensities_ : ndarray of shape (n_rounds,)
+        The probability with which each proposal of the last call was drawn:
+        ``1 - gamma + gamma / K`` or ``gamma / K`` for the exploring learners (Banditron,
+        BPA), 1 for the others; NaN for rounds replayed from a log (the log's own
+        propensities apply).  With ``proposals_`` and ``correct_`` this is a bandit log,
+        for :mod:`weaklabel.bandit.evaluation`.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each round of the last call.
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
 
@@ -1093,9 +1526,7 @@ class Confidit(_BanditLearner):
     >>> clf = SketchedConfidit(eta=0.1, sketch_size=8, fit_intercept=True).fit(X[order], y[order])
     >>> float(clf.score(X, y)) > 0.9
     True
-""")
-class SketchedConfidit(_BanditLearner):
-
+"""
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", sketch_size=16, max_iter=20, shuffle=True,
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,

@@ -41,7 +41,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._docs import fill_doc
 from scipy.stats import norm
 
 __all__ = ["Estimate", "Diagnostics", "OffPolicyWarning", "ips", "snips", "doubly_robust", "direct_method",
@@ -98,33 +97,6 @@ class Estimate:
         half = z * self.stderr + self.bias + z * self.bias_stderr
         return self.value - half, self.value + half
 
-
-#: the ``n_actions`` and ``reward_model`` entries of the estimators' docstrings
-_N_ACTIONS = """
-    n_actions : int, default=None
-        With a deterministic policy: the number of actions (default: the largest index + 1)."""
-_REWARD_MODEL = """
-    reward_model : array-like of shape (n, n_actions)
-        ``rhat(x_i, a)``, a model's estimate of each action's reward on each round (fitted
-        on other data than the rounds it scores, or by :func:`cross_fit_rewards`)."""
-_MODEL_LOG_SECTIONS = """
-    Parameters
-    ----------
-    {bandit_log}
-    {reward_model}
-    {n_actions}
-
-    {estimate}"""
-_ROUNDS = """
-    X : {array-like, sparse matrix} of shape (n, n_features)
-        The rounds' contexts.
-    actions : array-like of int, shape (n,)
-        The logged actions, in ``0 .. n_actions - 1``."""
-_ESTIMATE = """
-    Returns
-    -------
-    Estimate
-        The estimate and its standard error."""
 
 _MAX_POLICY_BYTES = 2 << 30      # a deterministic policy's one-hot matrix; more is refused before allocating
 
@@ -198,16 +170,26 @@ def _mean_estimate(terms):
     return Estimate(value, float(se), n)
 
 
-@fill_doc(n_actions=_N_ACTIONS, estimate=_ESTIMATE)
 def ips(actions, propensities, rewards, policy, *, n_actions=None):
     """Inverse propensity scoring estimate of ``policy``'s mean reward on the log.
 
     Parameters
     ----------
-    {bandit_log}
-    {n_actions}
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
 
-    {estimate}
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
 
     Examples
     --------
@@ -220,7 +202,6 @@ def ips(actions, propensities, rewards, policy, *, n_actions=None):
     return _mean_estimate(w * r)
 
 
-@fill_doc(n_actions=_N_ACTIONS, estimate=_ESTIMATE)
 def snips(actions, propensities, rewards, policy, *, n_actions=None):
     """Estimate ``policy``'s mean reward by self-normalised IPS.
 
@@ -228,22 +209,50 @@ def snips(actions, propensities, rewards, policy, *, n_actions=None):
 
     Parameters
     ----------
-    {bandit_log}
-    {n_actions}
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
 
-    {estimate}
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
     """
     a, p, r, P, w = _weighted_log(actions, propensities, rewards, policy, n_actions)
     value, se = _self_normalised(w, r, "self-normalised IPS")
     return Estimate(value, se, a.size)
 
 
-@fill_doc(model_log_sections=_MODEL_LOG_SECTIONS, reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS,
-          estimate=_ESTIMATE)
 def doubly_robust(actions, propensities, rewards, policy, reward_model, *, n_actions=None):
     """Estimate ``policy``'s mean reward by the doubly robust estimator.
 
-    {model_log_sections}
+    Parameters
+    ----------
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
+    reward_model : array-like of shape (n, n_actions)
+        ``rhat(x_i, a)``, a model's estimate of each action's reward on each round (fitted
+        on other data than the rounds it scores, or by :func:`cross_fit_rewards`).
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
+
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
     """
     a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
     return _mean_estimate(dm + w * residual)
@@ -382,8 +391,6 @@ def _positive(value, name):
     return float(value)
 
 
-@fill_doc(model_log_sections=_MODEL_LOG_SECTIONS, reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS,
-          estimate=_ESTIMATE)
 def direct_method(actions, propensities, rewards, policy, reward_model, *, n_actions=None):
     """Estimate ``policy``'s mean reward by the reward model alone (the direct method).
 
@@ -392,7 +399,26 @@ def direct_method(actions, propensities, rewards, policy, reward_model, *, n_act
     spread only; its ``bias`` is the doubly robust correction ``mean_i w_i (r_i -
     rhat(x_i, a_i))`` it leaves out, which widens its interval.
 
-    {model_log_sections}
+    Parameters
+    ----------
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
+    reward_model : array-like of shape (n, n_actions)
+        ``rhat(x_i, a)``, a model's estimate of each action's reward on each round (fitted
+        on other data than the rounds it scores, or by :func:`cross_fit_rewards`).
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
+
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
 
     Examples
     --------
@@ -404,7 +430,6 @@ def direct_method(actions, propensities, rewards, policy, reward_model, *, n_act
     return _with_bias(_mean_estimate(dm), w * residual)
 
 
-@fill_doc(n_actions=_N_ACTIONS, estimate=_ESTIMATE)
 def clipped_ips(actions, propensities, rewards, policy, *, clip=10.0, n_actions=None):
     """Estimate ``policy``'s mean reward by IPS with the importance weights clipped.
 
@@ -414,19 +439,29 @@ def clipped_ips(actions, propensities, rewards, policy, *, clip=10.0, n_actions=
 
     Parameters
     ----------
-    {bandit_log}
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
     clip : float, default=10.0
         The largest weight a round may carry.
-    {n_actions}
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
 
-    {estimate}
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
     """
     clip = _positive(clip, "clip")
     a, p, r, P, w = _weighted_log(actions, propensities, rewards, policy, n_actions)
     return _with_bias(_mean_estimate(np.minimum(w, clip) * r), np.maximum(w - clip, 0.0) * r)
 
 
-@fill_doc(reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS, estimate=_ESTIMATE)
 def switch_dr(actions, propensities, rewards, policy, reward_model, *, tau=10.0, n_actions=None):
     """Estimate ``policy``'s mean reward by switch doubly robust.
 
@@ -439,13 +474,26 @@ def switch_dr(actions, propensities, rewards, policy, reward_model, *, tau=10.0,
 
     Parameters
     ----------
-    {bandit_log}
-    {reward_model}
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
+    reward_model : array-like of shape (n, n_actions)
+        ``rhat(x_i, a)``, a model's estimate of each action's reward on each round (fitted
+        on other data than the rounds it scores, or by :func:`cross_fit_rewards`).
     tau : float, default=10.0
         The largest weight whose round keeps its correction.
-    {n_actions}
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
 
-    {estimate}
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
     """
     tau = _positive(tau, "tau")
     a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
@@ -453,7 +501,6 @@ def switch_dr(actions, propensities, rewards, policy, reward_model, *, tau=10.0,
     return _with_bias(_mean_estimate(dm + kept * residual), (w - kept) * residual)
 
 
-@fill_doc(reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS, estimate=_ESTIMATE)
 def dr_shrinkage(actions, propensities, rewards, policy, reward_model, *, lam=10.0, n_actions=None):
     """Estimate ``policy``'s mean reward by doubly robust with optimistic shrinkage.
 
@@ -465,13 +512,26 @@ def dr_shrinkage(actions, propensities, rewards, policy, reward_model, *, lam=10
 
     Parameters
     ----------
-    {bandit_log}
-    {reward_model}
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
+    reward_model : array-like of shape (n, n_actions)
+        ``rhat(x_i, a)``, a model's estimate of each action's reward on each round (fitted
+        on other data than the rounds it scores, or by :func:`cross_fit_rewards`).
     lam : float, default=10.0
         The shrinkage ``lambda``; the weight of largest shrunk value is ``sqrt(lam)``.
-    {n_actions}
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
 
-    {estimate}
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
     """
     lam = _positive(lam, "lam")
     a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
@@ -480,8 +540,6 @@ def dr_shrinkage(actions, propensities, rewards, policy, reward_model, *, lam=10
     return _with_bias(_mean_estimate(dm + shrunk * residual), (w - shrunk) * residual)
 
 
-@fill_doc(model_log_sections=_MODEL_LOG_SECTIONS, reward_model=_REWARD_MODEL, n_actions=_N_ACTIONS,
-          estimate=_ESTIMATE)
 def sndr(actions, propensities, rewards, policy, reward_model, *, n_actions=None):
     """Estimate ``policy``'s mean reward by self-normalised doubly robust.
 
@@ -490,7 +548,26 @@ def sndr(actions, propensities, rewards, policy, reward_model, *, n_actions=None
     residuals, slightly biased).  The standard error adds the model term's and the
     correction's (delta method) over the rounds' joint terms.
 
-    {model_log_sections}
+    Parameters
+    ----------
+    actions : array-like of int, shape (n,)
+        The logged (shown) action of each round.
+    propensities : array-like of shape (n,)
+        The logging policy's probability of that action, in (0, 1].
+    rewards : array-like of shape (n,)
+        The reward observed on each round.
+    policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
+        The target policy on each round's context.
+    reward_model : array-like of shape (n, n_actions)
+        ``rhat(x_i, a)``, a model's estimate of each action's reward on each round (fitted
+        on other data than the rounds it scores, or by :func:`cross_fit_rewards`).
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
+
+    Returns
+    -------
+    Estimate
+        The estimate and its standard error.
     """
     a, w, dm, residual = _model_log(actions, propensities, rewards, policy, reward_model, n_actions)
     correction, _ = _self_normalised(w, residual, "self-normalised DR")
@@ -499,7 +576,6 @@ def sndr(actions, propensities, rewards, policy, reward_model, *, n_actions=None
     return Estimate(float(dm.mean() + correction), _mean_estimate(terms).stderr, a.size)
 
 
-@fill_doc(n_actions=_N_ACTIONS)
 def diagnose(actions, propensities, policy, *, n_actions=None):
     """Read a log's importance weights for a target policy before trusting an estimate.
 
@@ -511,7 +587,8 @@ def diagnose(actions, propensities, policy, *, n_actions=None):
         The logging policy's probability of that action, in (0, 1].
     policy : array-like of shape (n, n_actions) probabilities, or (n,) int actions
         The target policy on each round's context.
-    {n_actions}
+    n_actions : int, default=None
+        With a deterministic policy: the number of actions (default: the largest index + 1).
 
     Returns
     -------
@@ -540,7 +617,6 @@ def diagnose(actions, propensities, policy, *, n_actions=None):
                        warnings=tuple(_weight_warnings(a, P, w)))
 
 
-@fill_doc(rounds=_ROUNDS)
 def cross_fit_rewards(X, actions, rewards, *, n_actions, estimator=None, n_splits=5, random_state=None):
     """A reward model ``rhat(x_i, a)`` for every logged round and action, cross-fitted.
 
@@ -553,7 +629,10 @@ def cross_fit_rewards(X, actions, rewards, *, n_actions, estimator=None, n_split
 
     Parameters
     ----------
-    {rounds}
+    X : {array-like, sparse matrix} of shape (n, n_features)
+        The rounds' contexts.
+    actions : array-like of int, shape (n,)
+        The logged actions, in ``0 .. n_actions - 1``.
     rewards : array-like of shape (n,)
         The logged rewards.
     n_actions : int
@@ -612,7 +691,6 @@ def cross_fit_rewards(X, actions, rewards, *, n_actions, estimator=None, n_split
     return R
 
 
-@fill_doc(rounds=_ROUNDS)
 def estimate_propensities(X, actions, *, n_actions, estimator=None, n_splits=5, min_propensity=1e-3,
                           random_state=None):
     """Estimate the propensities of a log that lacks them, by a cross-fitted logging model.
@@ -626,7 +704,10 @@ def estimate_propensities(X, actions, *, n_actions, estimator=None, n_splits=5, 
 
     Parameters
     ----------
-    {rounds}
+    X : {array-like, sparse matrix} of shape (n, n_features)
+        The rounds' contexts.
+    actions : array-like of int, shape (n,)
+        The logged actions, in ``0 .. n_actions - 1``.
     n_actions : int
         The number of actions.
     estimator : scikit-learn classifier, default=None

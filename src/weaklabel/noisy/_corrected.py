@@ -10,7 +10,6 @@ from scipy.special import log_softmax
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._docs import fill_doc
 from .._persist import register
 from .._validation import (check_class_labels, check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
@@ -94,7 +93,6 @@ def _trusted_mask(trusted, n):
 
 
 @register
-@fill_doc
 class CorrectedLogistic(SoftmaxProba, OnlineEngine):
     """Multinomial logistic regression on noisy labels with a known noise matrix, loss-corrected.
 
@@ -144,7 +142,12 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
         the other rows of the same call.  A few clean rows among many noisy ones often earn
         a weight well above 1; choose it by cross-validation over the trusted rows
         (:class:`TrustedKFold`).
-    {class_weight}
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's weight (with its ``sample_weight``): a
+        row of exact label ``k`` takes ``class_weight[k]``, a candidate set (or soft label)
+        the mean weight of its classes.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the
+        rows of class ``k`` (a candidate set counts ``1/|S|`` for each of its candidates),
+        computed on the rows of each call.  Classes absent from a dict weigh 1.
         Applied to the given labels in :meth:`fit` and to each call's rows in
         :meth:`partial_fit`.
     verbose : int, default=0

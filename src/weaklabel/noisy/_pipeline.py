@@ -6,7 +6,6 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._docs import fill_doc
 from .._validation import check_class_labels, StrOptions
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_X, transactional
@@ -210,12 +209,14 @@ class LabelALittle(LinearMulticlass):
         self._W = final._W
         return self
 
-    @fill_doc
     def score(self, X, y_partial, sample_weight=None):
         """Accuracy on the labelled rows of ``y_partial`` (-1 = unlabelled, not scored), so
         model selection works on the partly labelled data ``fit`` takes.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
         y_partial : array-like of shape (n_samples,)
             Labels, -1 for an unlabelled row.
         sample_weight : array-like of shape (n_samples,), default=None

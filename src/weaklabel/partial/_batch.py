@@ -8,7 +8,6 @@ from abc import ABCMeta, abstractmethod
 import numpy as np
 import scipy.sparse as sp
 
-from .._docs import fill_doc
 from .._online import CandidateScore
 from .._validation import check_X, saved_temperature, transactional
 from ..labels import check_candidates
@@ -19,12 +18,23 @@ class BatchPartialLinear(CandidateScore, LinearMulticlass, metaclass=ABCMeta):
     """Base of the linear batch learners from candidate sets (CLPL, PRODEN): one ``fit``
     that validates the inputs once and hands them to the learner's ``_fit_validated``."""
 
-    @fill_doc
     @transactional
     def fit(self, X, y, sample_weight=None):
         """Fit on candidate label sets.
 
-        {candidate_fit_sections}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
+        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+            Candidate label set of each sample (1-D labels are singleton sets).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         Xf, S, classes, sw = fit_inputs(self, X, y, sample_weight)
         merged = merge_duplicate_rows(Xf, S, sw)

@@ -8,7 +8,6 @@ import numpy as np
 from .._validation import read_only
 from .._validation import Interval, StrOptions
 
-from .._docs import fill_doc
 from .._persist import register
 from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE
 from .._lbfgs import lbfgs_fit
@@ -52,7 +51,6 @@ def clpl_loss(Z, S, loss="squared_hinge", sample_weight=None):
 
 
 @register
-@fill_doc
 class CLPL(OutOfFoldTemperature, BatchPartialLinear):
     """Linear classifier from candidate label sets with the convex CLPL loss.
 
@@ -77,15 +75,29 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
         L-BFGS gradient tolerance.
     classes : array-like, default=None
         Every class; ``None``: the labels ``fit`` sees.
-    {probability}
-    {class_weight}
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's weight (with its ``sample_weight``): a
+        row of exact label ``k`` takes ``class_weight[k]``, a candidate set (or soft label)
+        the mean weight of its classes.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the
+        rows of class ``k`` (a candidate set counts ``1/|S|`` for each of its candidates),
+        computed on the rows of each call.  Classes absent from a dict weigh 1.
     verbose : int, default=0
         Print the objective after each L-BFGS iteration (as scikit-learn's
         ``LogisticRegression(verbose=1)`` reports its solver's progress).
 
     Attributes
     ----------
-    {probability_attr}
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
     classes_, coef_ (n_classes, n_features), intercept_ (n_classes,), n_features_in_
     n_iter_ : int
     loss_ : float
@@ -93,7 +105,10 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
 
     Examples
     --------
-    {digits_candidates}
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> from weaklabel.partial import CLPL
     >>> clf = CLPL(alpha=1e-3).fit(X[:1400] / 16, S[:1400])
     >>> round(clf.score(X[1400:] / 16, y[1400:]), 2) > 0.8

@@ -12,7 +12,6 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._docs import fill_doc
 from .._online import CandidateScore
 from .._persist import SavesModel, register
 from .._validation import (AT_LEAST_1, NON_NEGATIVE, Interval, StrOptions, check_X_values, keyword_only, transactional)
@@ -62,7 +61,6 @@ def nystroem_map(X, landmarks, gamma):
 
 
 @register
-@fill_doc
 class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
     """PRODEN on RBF kernel features, with the kernel width and the penalty chosen from
     candidate sets alone.
@@ -110,7 +108,12 @@ class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, C
         L-BFGS stops when the largest gradient component is below ``tol``.
     classes : array-like, default=None
         Every class; ``None``: the labels ``fit`` sees.
-    {class_weight}
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's weight (with its ``sample_weight``): a
+        row of exact label ``k`` takes ``class_weight[k]``, a candidate set (or soft label)
+        the mean weight of its classes.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the
+        rows of class ``k`` (a candidate set counts ``1/|S|`` for each of its candidates),
+        computed on the rows of each call.  Classes absent from a dict weigh 1.
     random_state : int, RandomState instance or None, default=None
         Draws the landmarks and the held-out rows.
     verbose : int, default=0
@@ -143,7 +146,10 @@ class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, C
 
     Examples
     --------
-    {digits_candidates}
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> from weaklabel.partial import KernelPRODEN
     >>> clf = KernelPRODEN(n_components=100, max_iter=200, random_state=0).fit(X[:600] / 16, S[:600])
     >>> round(clf.score(X[1000:] / 16, y[1000:]), 2) > 0.9
@@ -175,12 +181,23 @@ class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, C
         self.random_state = random_state
         self.verbose = verbose
 
-    @fill_doc
     @transactional
     def fit(self, X, y, sample_weight=None):
         """Choose the kernel width and penalty on held-out candidate sets, then fit.
 
-        {candidate_fit_sections}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
+        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+            Candidate label set of each sample (1-D labels are singleton sets).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         Xf, S, classes, sw = fit_inputs(self, X, y, sample_weight)
         rng = check_random_state(self.random_state)

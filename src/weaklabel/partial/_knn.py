@@ -7,7 +7,6 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from .._docs import fill_doc
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -21,7 +20,6 @@ __all__ = ["PLKNN"]
 
 
 @register
-@fill_doc
 class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
     """The k nearest neighbours' vote, from candidate label sets.
 
@@ -50,7 +48,10 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
 
     Examples
     --------
-    {digits_candidates}
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> from weaklabel.partial import PLKNN
     >>> clf = PLKNN(n_neighbors=10).fit(X[:1400], S[:1400])
     >>> round(clf.score(X[1400:], y[1400:]), 2) > 0.9
@@ -157,11 +158,13 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
         # ties: a tiny share of the nearest neighbour's vote, then the first class (argmax)
         return votes + 1e-9 * self._S[idx[:, 0]]
 
-    @fill_doc
     def predict_proba(self, X):
         """Return the share of the (weighted) votes each class gets.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -171,11 +174,18 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
         v = self._votes(X)
         return v / v.sum(axis=1, keepdims=True)
 
-    @fill_doc
     def predict(self, X):
         """Return the label with the most votes.
 
-        {predict_sections}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels.
         """
         check_is_fitted(self, "classes_")
         return self.classes_[np.argmax(self._votes(X), axis=1)]

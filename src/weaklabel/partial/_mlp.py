@@ -11,7 +11,6 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._docs import fill_doc
 from .._online import CandidateScore
 from .._persist import SavesModel, register
 from .._validation import (AT_LEAST_1, Interval, StrOptions, check_X_values, keyword_only,
@@ -123,7 +122,6 @@ def _restricted(P, S):
 
 
 @register
-@fill_doc
 class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
     """PRODEN on a one-hidden-layer neural network: a non-linear learner from candidate sets.
 
@@ -201,7 +199,12 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         Share of the rows held out for early stopping and the choice of ``alpha``.
     classes : array-like, default=None
         Every class; ``None``: the labels ``fit`` sees.
-    {class_weight}
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's weight (with its ``sample_weight``): a
+        row of exact label ``k`` takes ``class_weight[k]``, a candidate set (or soft label)
+        the mean weight of its classes.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the
+        rows of class ``k`` (a candidate set counts ``1/|S|`` for each of its candidates),
+        computed on the rows of each call.  Classes absent from a dict weigh 1.
     random_state : int, RandomState instance or None, default=None
         Draws the held-out rows, the first weights and the minibatches.
     verbose : int, default=0
@@ -239,7 +242,10 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
 
     Examples
     --------
-    {digits_candidates}
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> from weaklabel.partial import MLPPRODEN
     >>> clf = MLPPRODEN(hidden_units=64, learning_rate=0.01, max_iter=30, random_state=0).fit(X[:600], S[:600])
     >>> round(clf.score(X[1000:], y[1000:]), 2) > 0.85
@@ -281,12 +287,23 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         self.random_state = random_state
         self.verbose = verbose
 
-    @fill_doc
     @transactional
     def fit(self, X, y, sample_weight=None):
         """Choose the penalty and the number of passes on held-out candidate sets, then fit.
 
-        {candidate_fit_sections}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The training rows.
+        y : CandidateSets, bool mask (n_samples, n_classes), list of label lists, or 1-D labels
+            Candidate label set of each sample (1-D labels are singleton sets).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weight of each row; None gives every row weight 1.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         Xf, S, classes, sw = fit_inputs(self, X, y, sample_weight)
         rng = check_random_state(self.random_state)

@@ -19,7 +19,6 @@ from .._online import _NO_WEIGHTS, EARLY_STOPPING_CONSTRAINTS, CandidateScore, O
 from .._persist import register
 from .._row_kernels import _total
 from ..linear import _empty_rows, _weights_layout
-from .._docs import with_doc
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _squared_norm
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
@@ -216,41 +215,6 @@ def _carries_classes(y):
     return False
 
 
-_COMMON_DOC = """
-    max_iter : int, default=20
-        Passes over the data in ``fit`` (``partial_fit`` makes one).  The paper's
-        protocol is one pass in the data's order (``max_iter=1, shuffle=False``, the
-        reproductions' setting; ``weaklabel.presets.make(name, paper=True)``).
-    shuffle : bool, default=True
-        Visit the samples in a new random order at every pass of ``fit``;
-        ``partial_fit`` always keeps the order it is given, as an online stream.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the shuffling.
-    fit_intercept : bool, default=False
-        Append a constant feature (the paper uses none); its weights are ``intercept_``.
-
-    Attributes
-    ----------
-    {online_attributes}
-    n_updates_ : int
-        Rounds with a non-zero loss (an update) since the weights were zero.
-    predictions_ : ndarray of shape (n_rounds,)
-        Progressive predictions of the last ``fit``/``partial_fit`` call: the label
-        predicted at each round before that round's update.
-    prediction_rows_ : ndarray of shape (n_rounds,)
-        Row of ``X`` seen at each of those rounds (the data order unless ``shuffle``).
-"""
-
-
-_COMMON_DOC = (_COMMON_DOC.replace("\n\n    Attributes\n", "\n    {early_stopping}\n    {probability}\n\n    Attributes\n", 1)
-               .rstrip("\n") + "\n    {early_stopping_attr}\n    {probability_attr}\n")
-
-
-def _doc(text):
-    """The family's class docstring: ``text`` with ``{common}`` (the block above), ``{row_scale}``."""
-    return with_doc(text, common=_COMMON_DOC)
-
-
 class _PerceptronParams(_OnlineCandidateLearner):
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
 
@@ -296,7 +260,8 @@ class _PegasosParams(_OnlineCandidateLearner):
 
 
 @register
-@_doc("""Avg Perceptron: online learning from candidate label sets (Algorithm 1).
+class AvgPerceptron(_PerceptronParams):
+    """Avg Perceptron: online learning from candidate label sets (Algorithm 1).
 
     With scores ``s_k = w_k . x``, candidate set ``Y`` and the rest ``Ybar``, a round
     whose average prediction hinge loss
@@ -309,7 +274,73 @@ class _PegasosParams(_OnlineCandidateLearner):
     ----------
     eta : float, default=1.0
         Step size (> 0).
-    {common}
+    max_iter : int, default=20
+        Passes over the data in ``fit`` (``partial_fit`` makes one).  The paper's
+        protocol is one pass in the data's order (``max_iter=1, shuffle=False``, the
+        reproductions' setting; ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the samples in a new random order at every pass of ``fit``;
+        ``partial_fit`` always keeps the order it is given, as an online stream.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the shuffling.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none); its weights are ``intercept_``.
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds with a non-zero loss (an update) since the weights were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        Progressive predictions of the last ``fit``/``partial_fit`` call: the label
+        predicted at each round before that round's update.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each of those rounds (the data order unless ``shuffle``).
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
 
     Examples
     --------
@@ -320,13 +351,13 @@ class _PegasosParams(_OnlineCandidateLearner):
     >>> clf = AvgPerceptron(max_iter=5).fit(X, S)
     >>> clf.predict([[1.0, 0.0], [0.0, 1.0]]).tolist()
     [0, 1]
-""")
-class AvgPerceptron(_PerceptronParams):
+"""
     _rule = RULE_AVG
 
 
 @register
-@_doc("""Max Perceptron: online learning from candidate label sets (Algorithm 2).
+class MaxPerceptron(_PerceptronParams):
+    """Max Perceptron: online learning from candidate label sets (Algorithm 2).
 
     A round whose max prediction hinge loss
     ``[1 - max_{i in Y} s_i + max_{j in Ybar} s_j]_+`` is positive updates
@@ -337,7 +368,73 @@ class AvgPerceptron(_PerceptronParams):
     ----------
     eta : float, default=1.0
         Step size (> 0).
-    {common}
+    max_iter : int, default=20
+        Passes over the data in ``fit`` (``partial_fit`` makes one).  The paper's
+        protocol is one pass in the data's order (``max_iter=1, shuffle=False``, the
+        reproductions' setting; ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the samples in a new random order at every pass of ``fit``;
+        ``partial_fit`` always keeps the order it is given, as an online stream.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the shuffling.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none); its weights are ``intercept_``.
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds with a non-zero loss (an update) since the weights were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        Progressive predictions of the last ``fit``/``partial_fit`` call: the label
+        predicted at each round before that round's update.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each of those rounds (the data order unless ``shuffle``).
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
 
     Examples
     --------
@@ -346,13 +443,13 @@ class AvgPerceptron(_PerceptronParams):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
     >>> MaxPerceptron(max_iter=3).fit(X, [[0, 2], [1]]).predict(X).tolist()
     [0, 1]
-""")
-class MaxPerceptron(_PerceptronParams):
+"""
     _rule = RULE_MAX
 
 
 @register
-@_doc("""Avg Pegasos: Pegasos on the average prediction hinge loss (Algorithm 3).
+class AvgPegasos(_PegasosParams):
+    """Avg Pegasos: Pegasos on the average prediction hinge loss (Algorithm 3).
 
     Round ``t = 1, 2, ...`` (counted over all rounds since the weights were zero):
     ``eta_t = 1/(alpha t)``; ``W <- (1 - eta_t alpha) W - eta_t G`` with ``G`` the
@@ -367,8 +464,81 @@ class MaxPerceptron(_PerceptronParams):
         rounds use ``alpha * row_scale_**2`` on ``X`` as it is, which is ``alpha`` on
         ``X / row_scale_``.  The step is ``1/(alpha t)``, so a smaller ``alpha`` needs
         more rounds.
-    {row_scale}
-    {common}
+    row_scale : "auto" or float, default="auto"
+        The learner acts as if ``X`` were divided by ``row_scale_``, so its defaults work
+        whatever the features' common scale (pixels 0-16 or 0-1 give the same model).
+        ``"auto"``: the root mean squared norm of the rows of the first fitted ``X``
+        (``partial_fit``: its first chunk); a number: that scale; ``1.0`` takes ``X`` as
+        it is (the papers' setting, for rows of about unit norm).  It rescales the
+        regularisation, never the data, and does not make features of different scales
+        alike: for that, put a ``StandardScaler`` before the learner.
+    max_iter : int, default=20
+        Passes over the data in ``fit`` (``partial_fit`` makes one).  The paper's
+        protocol is one pass in the data's order (``max_iter=1, shuffle=False``, the
+        reproductions' setting; ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the samples in a new random order at every pass of ``fit``;
+        ``partial_fit`` always keeps the order it is given, as an online stream.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the shuffling.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none); its weights are ``intercept_``.
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds with a non-zero loss (an update) since the weights were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        Progressive predictions of the last ``fit``/``partial_fit`` call: the label
+        predicted at each round before that round's update.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each of those rounds (the data order unless ``shuffle``).
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
 
@@ -379,13 +549,13 @@ class MaxPerceptron(_PerceptronParams):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]] * 5)
     >>> AvgPegasos(alpha=0.1).fit(X, [[0, 2], [1, 2]] * 5).predict(X[:2]).tolist()
     [0, 1]
-""")
-class AvgPegasos(_PegasosParams):
+"""
     _rule = RULE_AVG
 
 
 @register
-@_doc("""Max Pegasos: Pegasos on the max prediction hinge loss (Algorithm 4).
+class MaxPegasos(_PegasosParams):
+    """Max Pegasos: Pegasos on the max prediction hinge loss (Algorithm 4).
 
     As :class:`AvgPegasos`, with the subgradient of
     ``[1 - max_{i in Y} s_i + max_{j in Ybar} s_j]_+``.
@@ -394,8 +564,81 @@ class AvgPegasos(_PegasosParams):
     ----------
     alpha : float, default=1e-4
         The paper's lambda (> 0), for rows of unit norm (see :class:`AvgPegasos`).
-    {row_scale}
-    {common}
+    row_scale : "auto" or float, default="auto"
+        The learner acts as if ``X`` were divided by ``row_scale_``, so its defaults work
+        whatever the features' common scale (pixels 0-16 or 0-1 give the same model).
+        ``"auto"``: the root mean squared norm of the rows of the first fitted ``X``
+        (``partial_fit``: its first chunk); a number: that scale; ``1.0`` takes ``X`` as
+        it is (the papers' setting, for rows of about unit norm).  It rescales the
+        regularisation, never the data, and does not make features of different scales
+        alike: for that, put a ``StandardScaler`` before the learner.
+    max_iter : int, default=20
+        Passes over the data in ``fit`` (``partial_fit`` makes one).  The paper's
+        protocol is one pass in the data's order (``max_iter=1, shuffle=False``, the
+        reproductions' setting; ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the samples in a new random order at every pass of ``fit``;
+        ``partial_fit`` always keeps the order it is given, as an online stream.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the shuffling.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none); its weights are ``intercept_``.
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds with a non-zero loss (an update) since the weights were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        Progressive predictions of the last ``fit``/``partial_fit`` call: the label
+        predicted at each round before that round's update.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each of those rounds (the data order unless ``shuffle``).
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
 
@@ -406,13 +649,13 @@ class AvgPegasos(_PegasosParams):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]] * 5)
     >>> MaxPegasos(alpha=0.1).fit(X, [[0, 2], [1, 2]] * 5).predict(X[:2]).tolist()
     [0, 1]
-""")
-class MaxPegasos(_PegasosParams):
+"""
     _rule = RULE_MAX
 
 
 @register
-@_doc("""Multiclass Perceptron on exact labels (the paper's baseline).
+class Perceptron(_PerceptronParams):
+    """Multiclass Perceptron on exact labels (the paper's baseline).
 
     Predict ``yhat = argmax_k s_k``; on a mistake (``yhat != y``):
     ``w_y += eta x`` and ``w_yhat -= eta x``.  ``y`` must be exact labels
@@ -422,7 +665,73 @@ class MaxPegasos(_PegasosParams):
     ----------
     eta : float, default=1.0
         Step size (> 0); with zero initial weights it only rescales the weights.
-    {common}
+    max_iter : int, default=20
+        Passes over the data in ``fit`` (``partial_fit`` makes one).  The paper's
+        protocol is one pass in the data's order (``max_iter=1, shuffle=False``, the
+        reproductions' setting; ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the samples in a new random order at every pass of ``fit``;
+        ``partial_fit`` always keeps the order it is given, as an online stream.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the shuffling.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none); its weights are ``intercept_``.
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds with a non-zero loss (an update) since the weights were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        Progressive predictions of the last ``fit``/``partial_fit`` call: the label
+        predicted at each round before that round's update.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each of those rounds (the data order unless ``shuffle``).
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
 
     Examples
     --------
@@ -431,14 +740,14 @@ class MaxPegasos(_PegasosParams):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
     >>> Perceptron(max_iter=2).fit(X, [0, 1]).predict(X).tolist()
     [0, 1]
-""")
-class Perceptron(_PerceptronParams):
+"""
     _rule = RULE_MISTAKE
     _exact_labels = True
 
 
 @register
-@_doc("""Multiclass Pegasos on exact labels (the paper's baseline).
+class Pegasos(_PegasosParams):
+    """Multiclass Pegasos on exact labels (the paper's baseline).
 
     The same rounds as :class:`AvgPegasos` with singleton sets: the multiclass hinge
     loss ``[1 - s_y + max_{j != y} s_j]_+``.  ``y`` must be exact labels.
@@ -447,8 +756,81 @@ class Perceptron(_PerceptronParams):
     ----------
     alpha : float, default=1e-4
         The paper's lambda (> 0), for rows of unit norm (see :class:`AvgPegasos`).
-    {row_scale}
-    {common}
+    row_scale : "auto" or float, default="auto"
+        The learner acts as if ``X`` were divided by ``row_scale_``, so its defaults work
+        whatever the features' common scale (pixels 0-16 or 0-1 give the same model).
+        ``"auto"``: the root mean squared norm of the rows of the first fitted ``X``
+        (``partial_fit``: its first chunk); a number: that scale; ``1.0`` takes ``X`` as
+        it is (the papers' setting, for rows of about unit norm).  It rescales the
+        regularisation, never the data, and does not make features of different scales
+        alike: for that, put a ``StandardScaler`` before the learner.
+    max_iter : int, default=20
+        Passes over the data in ``fit`` (``partial_fit`` makes one).  The paper's
+        protocol is one pass in the data's order (``max_iter=1, shuffle=False``, the
+        reproductions' setting; ``weaklabel.presets.make(name, paper=True)``).
+    shuffle : bool, default=True
+        Visit the samples in a new random order at every pass of ``fit``;
+        ``partial_fit`` always keeps the order it is given, as an online stream.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the shuffling.
+    fit_intercept : bool, default=False
+        Append a constant feature (the paper uses none); its weights are ``intercept_``.
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the rows in ``fit`` and stop the passes when the
+        held-out score (the share of held-out predictions their weak labels accept) has not
+        improved by ``tol`` for ``n_iter_no_change`` passes in a row.  The held-out rows are
+        not learnt from; ``validation_scores_`` records the score after each pass.
+        ``partial_fit`` makes one pass and ignores it.
+    validation_fraction : float, default=0.1
+        Share of the rows held out when ``early_stopping`` is on, in (0, 1).
+    n_iter_no_change : int, default=5
+        Passes without an improvement of at least ``tol`` before stopping.
+    tol : float, default=1e-3
+        The smallest gain of the held-out score that counts as an improvement (>= 0).
+    verbose : int, default=0
+        Print a line after each pass of ``fit`` (updates, and the held-out score).
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's step (with its ``sample_weight``): a row
+        of exact label ``k`` takes ``class_weight[k]``, a candidate set the mean weight of
+        its candidates.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the rows of class
+        ``k`` (a candidate set counts ``1/|S|`` for each of its candidates), computed on the
+        rows of each call.  Classes absent from a dict weigh 1.  Not for a log of bandit
+        feedback (its rows' classes are unknown).
+    probability : bool, default=False
+        Also fit a temperature ``temperature_`` so that ``predict_proba`` gives
+        ``softmax(decision_function(X) / temperature_)``: after ``fit`` on every row, as
+        scikit-learn's ``SVC(probability=True)`` does with Platt scaling, the temperature
+        maximises the likelihood of the weak labels (the candidate set's mass, or the
+        label's) of out-of-fold scores from 5 fits on four fifths of the rows each (so
+        ``fit`` costs about 5 times more), rescaled by the ratio of the final model's score
+        spread to theirs.  ``partial_fit``, where the learner has it, keeps the
+        temperature of the last ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The classes.
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (n_classes,)
+        The intercepts (zeros unless ``fit_intercept=True``).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    t_ : int
+        The next round number (1 + rounds seen since the weights were zero).
+    n_iter_ : int
+        Passes made since the weights were zero.
+    n_updates_ : int
+        Rounds with a non-zero loss (an update) since the weights were zero.
+    predictions_ : ndarray of shape (n_rounds,)
+        Progressive predictions of the last ``fit``/``partial_fit`` call: the label
+        predicted at each round before that round's update.
+    prediction_rows_ : ndarray of shape (n_rounds,)
+        Row of ``X`` seen at each of those rounds (the data order unless ``shuffle``).
+    validation_scores_ : ndarray of shape (n_passes,)
+        The held-out score after each pass of the last ``fit`` with ``early_stopping``.
+    temperature_ : float
+        The fitted temperature (``probability=True`` only).
     row_scale_ : float
         The scale ``X`` is treated as divided by (see ``row_scale``).
 
@@ -459,7 +841,6 @@ class Perceptron(_PerceptronParams):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]] * 5)
     >>> Pegasos(alpha=0.1).fit(X, [0, 1] * 5).predict(X[:2]).tolist()
     [0, 1]
-""")
-class Pegasos(_PegasosParams):
+"""
     _rule = RULE_AVG
     _exact_labels = True

@@ -10,7 +10,6 @@ import scipy.sparse as sp
 from .._validation import read_only
 from .._validation import Interval, StrOptions
 
-from .._docs import fill_doc
 from .._persist import register
 from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE
 from .._lbfgs import lbfgs_fit
@@ -75,7 +74,6 @@ def _exp_blocks(Z, M, G):
 
 
 @register
-@fill_doc
 class PRODEN(SoftmaxProba, BatchPartialLinear):
     """Multinomial logistic regression from candidate label sets by progressive
     identification of the true label.
@@ -144,7 +142,12 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
         loss (``loss_``: the same objective, so comparable between runs) is lowest, as
         k-means keeps the best of its ``n_init`` starts; no label is needed to choose.
         Read only with ``init="clpl"``.
-    {class_weight}
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying a row's weight (with its ``sample_weight``): a
+        row of exact label ``k`` takes ``class_weight[k]``, a candidate set (or soft label)
+        the mean weight of its classes.  ``"balanced"``: ``n / (K n_k)`` with ``n_k`` the
+        rows of class ``k`` (a candidate set counts ``1/|S|`` for each of its candidates),
+        computed on the rows of each call.  Classes absent from a dict weigh 1.
     verbose : int, default=0
         Print each round's loss and the largest change of the weights ``q``.
 
@@ -167,7 +170,10 @@ class PRODEN(SoftmaxProba, BatchPartialLinear):
 
     Examples
     --------
-    {digits_candidates}
+    >>> from sklearn.datasets import load_digits
+    >>> from weaklabel.simulate import make_candidate_sets
+    >>> X, y = load_digits(return_X_y=True)
+    >>> S = make_candidate_sets(y, 3, random_state=0)
     >>> from weaklabel.partial import PRODEN
     >>> clf = PRODEN(alpha=1e-3).fit(X[:1400] / 16, S[:1400])
     >>> round(clf.score(X[1400:] / 16, y[1400:]), 2) > 0.85

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from .._docs import fill_doc
 from .._validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
@@ -157,11 +156,13 @@ class EndModel(ClassifierMixin, BaseEstimator):
         self.classes_ = np.arange(K)
         return self
 
-    @fill_doc
     def predict(self, X):
         """The end model's classes for ``X``.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -171,11 +172,13 @@ class EndModel(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "estimator_")
         return self.estimator_.predict(X)
 
-    @fill_doc
     def predict_proba(self, X):
         """The end model's class probabilities for ``X``, one column per class.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
 
         Returns
         -------
@@ -191,7 +194,6 @@ class EndModel(ClassifierMixin, BaseEstimator):
         out[:, seen.astype(int)] = P
         return out
 
-    @fill_doc
     def score(self, X, y):
         """Accuracy on true labels, as scikit-learn's classifiers score; or, given held-out
         votes instead, the end model's agreement with the fitted label model (no true label).
@@ -204,7 +206,10 @@ class EndModel(ClassifierMixin, BaseEstimator):
         to compare label models: a label model that always says one class would agree with
         an end model that learnt to say it.
 
-        {rows_to_score}
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
         y : array-like of int of shape (n_samples,), or votes of shape (n_samples, n_sources)
             True classes, or held-out votes of the same sources (dense or sparse).
 

@@ -35,7 +35,6 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._persist import SavesModel, register
-from .._docs import fill_doc
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, StrOptions, check_int_at_least, check_memory, \
     transactional
@@ -290,7 +289,6 @@ class _M3NBase(SavesModel, BaseEstimator):
                                      for i in range(ex.m)]
         return per, F
 
-    @fill_doc
     def score(self, X, Y):
         """Return the share of the annotated nodes predicted right.
 
@@ -299,7 +297,10 @@ class _M3NBase(SavesModel, BaseEstimator):
 
         Parameters
         ----------
-        {structured_XY}
+        X : examples, in any form :meth:`fit` takes
+            The examples.
+        Y : labels or masks, in any form :meth:`fit` takes
+            Each node's annotation: a label, -1 (missing), or a candidate mask.
 
         Returns
         -------
@@ -529,7 +530,6 @@ class MILM3N(_M3NBase):
         self.n_iter_ = h.shape[0]
         self.converged_ = bool(h[-1, 3] <= self.tol * max(abs(h[-1, 1]), 1e-12))
 
-    @fill_doc
     def partial_error(self, X, Y):
         """Return the mean partial loss l^p of the predictions.
 
@@ -538,7 +538,10 @@ class MILM3N(_M3NBase):
 
         Parameters
         ----------
-        {structured_XY}
+        X : examples, in any form :meth:`fit` takes
+            The examples.
+        Y : labels or masks, in any form :meth:`fit` takes
+            Each node's annotation: a label, -1 (missing), or a candidate mask.
 
         Returns
         -------

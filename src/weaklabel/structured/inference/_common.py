@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..._docs import fill_doc
 from ..._validation import read_only
 
 from ..graphs import check_graph
@@ -53,13 +52,18 @@ class MAPResult:
         return float(self.bound - self.value)
 
 
-@fill_doc
 def potentials(unary, pairwise, edges=None):
     """Validate potentials as float64 and contiguous.
 
     Parameters
     ----------
-    {potentials}
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores, ``pairwise[e][y_u, y_v]`` for ``e = (u, v)``: one table for every edge,
+        or one per edge.
+    edges : array-like of int of shape (n_edges, 2) or None, default=None
+        The graph; ``None`` means the chain 0-1-...-(n_nodes - 1).
 
     Returns
     -------

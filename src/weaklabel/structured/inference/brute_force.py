@@ -6,14 +6,12 @@ import itertools
 
 import numpy as np
 
-from ..._docs import fill_doc
 
 from ._common import MAPResult, potentials
 
 __all__ = ["brute_force"]
 
 
-@fill_doc
 def brute_force(unary, pairwise, edges=None):
     """Find the exact MAP labeling by enumerating all K^n labelings (for tests).
 
@@ -21,7 +19,13 @@ def brute_force(unary, pairwise, edges=None):
 
     Parameters
     ----------
-    {potentials}
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores, ``pairwise[e][y_u, y_v]`` for ``e = (u, v)``: one table for every edge,
+        or one per edge.
+    edges : array-like of int of shape (n_edges, 2) or None, default=None
+        The graph; ``None`` means the chain 0-1-...-(n_nodes - 1).
 
     Returns
     -------

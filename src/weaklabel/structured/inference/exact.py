@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._docs import fill_doc
 
 from ._common import MAPResult, _adjacency, potentials
 from ._kernels import _beliefs, _dfbb, _energy
@@ -14,7 +13,6 @@ from .lp import lp_map
 __all__ = ["exact_map"]
 
 
-@fill_doc
 def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=2_000_000):
     """Exact MAP: :func:`lp_map`, then branch and bound when the relaxation is not tight.
 
@@ -38,7 +36,13 @@ def exact_map(unary, pairwise, edges=None, max_iter=1000, max_nodes=2_000_000):
 
     Parameters
     ----------
-    {potentials}
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores, ``pairwise[e][y_u, y_v]`` for ``e = (u, v)``: one table for every edge,
+        or one per edge.
+    edges : array-like of int of shape (n_edges, 2) or None, default=None
+        The graph; ``None`` means the chain 0-1-...-(n_nodes - 1).
     max_iter : int, default=1000
         MPLP sweeps for the root relaxation.
     max_nodes : int, default=2000000

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._docs import fill_doc
 
 from ._common import MAPResult, _adjacency, potentials
 from ._kernels import _beliefs, _csp_decode, _energy, _mplp
@@ -13,7 +12,6 @@ from ._kernels import _beliefs, _csp_decode, _energy, _mplp
 __all__ = ["lp_map"]
 
 
-@fill_doc
 def lp_map(unary, pairwise, edges=None, max_iter=1000, tol=1e-9, messages=None, decode_nodes=20_000):
     """MAP by Schlesinger's LP relaxation of max-sum, solved in the dual by MPLP.
 
@@ -29,7 +27,13 @@ def lp_map(unary, pairwise, edges=None, max_iter=1000, tol=1e-9, messages=None, 
 
     Parameters
     ----------
-    {potentials}
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores, ``pairwise[e][y_u, y_v]`` for ``e = (u, v)``: one table for every edge,
+        or one per edge.
+    edges : array-like of int of shape (n_edges, 2) or None, default=None
+        The graph; ``None`` means the chain 0-1-...-(n_nodes - 1).
     max_iter : int, default=1000
         Most sweeps over the edges.
     tol : float, default=1e-9

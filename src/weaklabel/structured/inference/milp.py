@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._docs import fill_doc
 
 from ._common import MAPResult, potentials
 from ._kernels import _beliefs, _energy
@@ -14,7 +13,6 @@ from .lp import lp_map
 __all__ = ["milp_map"]
 
 
-@fill_doc
 def milp_map(unary, pairwise, edges=None, time_limit=None):
     """Exact MAP as an integer program solved by HiGHS (``scipy.optimize.milp``).
 
@@ -27,7 +25,13 @@ def milp_map(unary, pairwise, edges=None, time_limit=None):
 
     Parameters
     ----------
-    {potentials}
+    unary : array-like of shape (n_nodes, K)
+        Node scores.
+    pairwise : array-like of shape (K, K) or (n_edges, K, K)
+        Edge scores, ``pairwise[e][y_u, y_v]`` for ``e = (u, v)``: one table for every edge,
+        or one per edge.
+    edges : array-like of int of shape (n_edges, 2) or None, default=None
+        The graph; ``None`` means the chain 0-1-...-(n_nodes - 1).
     time_limit : float or None, default=None
         Seconds for HiGHS; ``info["optimal"]`` is False if it stops early.
 
