@@ -1,7 +1,5 @@
 """The suite's own settings (tests/conftest.py) hold in every test process."""
 
-import gc
-
 
 def test_blas_and_openmp_run_on_one_thread_in_a_test_process():
     """pytest-xdist runs one test process per core: a second BLAS or OpenMP thread per process
@@ -14,14 +12,3 @@ def test_blas_and_openmp_run_on_one_thread_in_a_test_process():
 
     pools = threadpool_info()
     assert pools and all(p["num_threads"] == 1 for p in pools), pools
-
-
-def test_collected_objects_are_frozen_out_of_the_garbage_collectors_reach():
-    assert gc.get_freeze_count() > 10_000
-
-
-def test_the_young_generation_is_collected_less_often_than_pythons_default():
-    """numba's compiles allocate millions of short-lived objects (tests/conftest.py)."""
-    from tests.conftest import SUITE_GC_THRESHOLDS
-
-    assert gc.get_threshold() == SUITE_GC_THRESHOLDS and SUITE_GC_THRESHOLDS[0] > 700
