@@ -95,3 +95,143 @@ def test_dask_ml_incremental_trains_out_of_core():
         seq.partial_fit(X[lo:lo + 300], y[lo:lo + 300], classes=np.arange(4))
     np.testing.assert_allclose(inc.estimator_.coef_, seq.coef_)
     assert inc.score(Xd, yd) > 0.9
+
+
+# ---- label models on partitioned votes -------------------------------------------------------
+
+def _votes(n, m=6, K=3, seed=0):
+    """Votes of ``m`` sources of accuracy 0.55-0.9 and coverage 0.2-0.7 over ``K`` classes."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, K, n)
+    L = -np.ones((n, m), dtype=np.int64)
+    for j, (acc, cov) in enumerate(zip(rng.uniform(0.55, 0.9, m), rng.uniform(0.2, 0.7, m))):
+        on = rng.random(n) < cov
+        L[on, j] = np.where(rng.random(on.sum()) < acc, y[on], rng.integers(0, K, on.sum()))
+    return L
+
+
+def _blocks(L, parts=4):
+    import scipy.sparse as sp
+
+    S = sp.csr_matrix(L + 1)
+    step = -(-L.shape[0] // parts)
+    return S, [S[i:i + step] for i in range(0, L.shape[0], step)]
+
+
+def _fitted_arrays(model):
+    return {k: v for k, v in vars(model).items() if k.endswith("_") and isinstance(v, np.ndarray)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3_000, 45_000])          # fitted where the client is; EM over the partitions
+@pytest.mark.parametrize("name", ["MajorityVote", "PrecisionVote", "DawidSkene"])
+def test_a_label_model_fitted_on_partitions_equals_the_one_fitted_in_memory(client, name, n):
+    from weaklabel import sources
+    from weaklabel.distributed import fit_label_model
+
+    S, blocks = _blocks(_votes(n))
+    here = getattr(sources, name)().fit(S)
+    there = fit_label_model(getattr(sources, name)(), blocks, client)
+    assert there.n_partitions_ == 4
+    for key, value in _fitted_arrays(here).items():
+        np.testing.assert_allclose(getattr(there, key), value, rtol=0, atol=1e-9, err_msg=key)
+    for key in ("n_iter_", "start_", "converged_", "collapsed_"):
+        assert getattr(there, key, None) == getattr(here, key, None), key
+    np.testing.assert_allclose(there.predict_proba(S), here.predict_proba(S), rtol=0, atol=1e-9)
+
+
+@pytest.mark.slow
+def test_the_client_receives_statistics_and_sampled_rows_never_a_partitions_votes(client):
+    from weaklabel.distributed import PartitionedVotes
+    from weaklabel.sources import DawidSkene
+    from weaklabel.sources._votes import check_votes
+
+    S, blocks = _blocks(_votes(60_000, m=20), parts=3)
+    votes = PartitionedVotes(blocks, client)
+    DawidSkene().fit(votes)
+    smallest = min(_nbytes(check_votes(b)[0]) for b in blocks)
+    assert 0 < votes.largest_transfer < smallest / 2
+
+
+def _nbytes(v):
+    return v.indptr.nbytes + v.src.nbytes + v.cls.nbytes
+
+
+@pytest.mark.slow
+def test_labeling_functions_on_a_dask_frame_feed_a_label_model_without_gathering(client):
+    import pandas as pd
+    dd = pytest.importorskip("dask.dataframe")
+
+    from weaklabel.distributed import fit_label_model, predict_proba_partitions
+    from weaklabel.sources import DawidSkene, apply_lfs, keyword
+
+    texts = pd.DataFrame({"text": ["subscribe now", "love this song", "meh", "subscribe, love it", "great song"] * 40})
+    lfs = [keyword("subscribe", 1, field="text"), keyword(["love", "great"], 0, field="text"),
+           keyword("song", 0, field="text")]
+    L = apply_lfs(lfs, dd.from_pandas(texts, npartitions=3))
+    assert isinstance(L, da.Array) and L.numblocks == (3, 1)
+    here = DawidSkene().fit(apply_lfs(lfs, texts))
+    there = fit_label_model(DawidSkene(), L, client)
+    np.testing.assert_allclose(there.confusions_, here.confusions_, atol=1e-9)
+    P = predict_proba_partitions(there, L).compute()
+    np.testing.assert_allclose(P, here.predict_proba(apply_lfs(lfs, texts)), atol=1e-9)
+
+
+@pytest.mark.slow
+def test_partitioned_votes_refuse_what_they_cannot_fit(client):
+    from weaklabel.distributed import fit_label_model
+    from weaklabel.sources import DawidSkene, MatrixCompletion
+
+    L = _votes(400)
+    S, blocks = _blocks(L)
+    bad = blocks[:2] + [blocks[2].multiply(9).tocsr()] + blocks[3:]
+    with pytest.raises(ValueError, match="^partition 2 of L holds class"):
+        fit_label_model(DawidSkene(), bad, client, n_classes=3)
+    with pytest.raises(TypeError, match="MatrixCompletion"):
+        fit_label_model(MatrixCompletion(), blocks, client)
+    with pytest.raises(ValueError, match="different numbers of sources"):
+        fit_label_model(DawidSkene(), [blocks[0], blocks[1][:, :3]], client)
+    model = DawidSkene()
+    with pytest.raises(ValueError, match="y .known labels. is not taken"):
+        from weaklabel.distributed import PartitionedVotes
+
+        model.fit(PartitionedVotes(blocks, client), np.zeros(400, int))
+    assert not hasattr(model, "n_classes_")
+
+
+def _seeded_block(i, n=15_000):
+    import scipy.sparse as sp
+
+    return sp.csr_matrix(_votes(n, seed=i) + 1)
+
+
+@pytest.mark.slow
+def test_a_partition_lost_with_its_worker_mid_fit_is_recomputed_and_the_fit_unchanged(client):
+    import os
+    import signal
+
+    import dask
+    import scipy.sparse as sp
+
+    from weaklabel.distributed import PartitionedVotes
+    from weaklabel.sources import DawidSkene
+
+    blocks = [da.from_delayed(dask.delayed(_seeded_block)(i), shape=(np.nan, 6), dtype=np.int64,
+                              meta=sp.csr_matrix((0, 6), dtype=np.int64)) for i in range(4)]
+    L = da.concatenate(blocks, axis=0)                 # built on the workers: lineage to recompute from
+    here = DawidSkene().fit(sp.vstack([_seeded_block(i) for i in range(4)]).tocsr())
+
+    class KillOnce(PartitionedVotes):
+        calls = 0
+
+        def map_sum(self, fn):
+            KillOnce.calls += 1
+            if KillOnce.calls == 3:                     # after the first EM steps: a worker dies
+                os.kill(sorted(self.client.run(os.getpid).values())[0], signal.SIGKILL)
+            return super().map_sum(fn)
+
+    there = DawidSkene().fit(KillOnce(L, client))
+    assert KillOnce.calls > 3
+    np.testing.assert_allclose(there.confusions_, here.confusions_, rtol=0, atol=1e-9)
+    assert there.n_iter_ == here.n_iter_
+    client.wait_for_workers(2, timeout=60)              # its nanny restarted it

@@ -15,7 +15,7 @@ from sklearn.base import clone
 
 from ._extras import require
 
-__all__ = ["fit_parameter_mixing"]
+__all__ = ["PartitionedVotes", "fit_label_model", "fit_parameter_mixing", "predict_proba_partitions"]
 
 
 def _partitions(X, name):
@@ -139,3 +139,216 @@ def fit_parameter_mixing(estimator, X, Y, client, n_epochs=1, *, classes=None, m
     model.n_partitions_ = len(xs)
     model.n_iter_ = n_epochs
     return model
+
+
+# ---- label models on partitioned votes -------------------------------------------------------
+
+def _checked_part(block, n_classes, sets, index):
+    """A partition's votes as :class:`~weaklabel.sources._votes.Votes` (on its worker)."""
+    from ._validation import one_line
+    from .sources._votes import check_votes
+
+    try:
+        return check_votes(block, n_classes=n_classes, sets=sets, name=f"partition {index} of L")
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(one_line(exc)) from None
+
+
+def _summand(part, fn, K):
+    """``fn(votes, gold)`` on one partition (its rows carry no known label)."""
+    from .sources._votes import check_gold
+
+    votes = part[0]
+    return fn(votes, check_gold(None, votes.n_rows, K))
+
+
+def _take(part, idx):
+    return part[0].rows(idx)
+
+
+def _nbytes(value):
+    if isinstance(value, (tuple, list)):
+        return sum(_nbytes(v) for v in value)
+    if hasattr(value, "indptr"):                        # Votes
+        return value.indptr.nbytes + value.src.nbytes + value.cls.nbytes
+    return np.asarray(value).nbytes
+
+
+def _add(a, b):
+    if isinstance(a, tuple):
+        return tuple(_add(x, y) for x, y in zip(a, b))
+    return a + b
+
+
+class PartitionedVotes:
+    """Votes that stay where they are on a Dask cluster, one block of rows per partition.
+
+    Built once from a Dask array of vote blocks (what :func:`weaklabel.sources.apply_lfs`
+    returns for a Dask DataFrame: CSR blocks of ``class + 1``, or dense blocks with -1 for an
+    abstain) or a list of blocks or futures; each worker validates its blocks and keeps them.
+    A label model's fit then asks for statistics, not votes: :meth:`map_sum` runs a function
+    on every partition where it lives and returns the sum of the results (posterior-weighted
+    counts, class totals, log-likelihoods), and :meth:`rows` brings back a few rows (the
+    sample that scores the EM starts). The client never holds more than those.
+
+    Parameters
+    ----------
+    L : dask array or list of blocks
+        The votes, split along rows.
+    client : distributed.Client
+        The cluster's client.
+    n_classes : int, default=None
+        The number of classes; ``None`` means one more than the largest class voted.
+    sets : ndarray of bool, default=None
+        A label model's set-vote table (see :func:`weaklabel.sources.check_sets`).
+
+    Attributes
+    ----------
+    n_rows, n_sources, n_classes : int
+        The votes' shape and class count.
+    row_offsets : ndarray of int of shape (n_partitions + 1,)
+        Where each partition's rows start.
+    largest_transfer : int
+        The most bytes one partition has sent to the client so far (statistics or sampled
+        rows, never its votes).
+    """
+
+    def __init__(self, L, client, *, n_classes=None, sets=None):
+        blocks = _partitions(L, "L")
+        futures = client.compute(blocks) if hasattr(blocks[0], "dask") else client.scatter(blocks, hash=False)
+        parts = [client.submit(_checked_part, f, n_classes, sets, i, pure=False) for i, f in enumerate(futures)]
+        meta = client.gather([client.submit(lambda p: (p[0].n_rows, p[0].n_sources, p[1]), p) for p in parts])
+        sources = {m for _, m, _ in meta}
+        if len(sources) > 1:
+            raise ValueError(f"the partitions of L have different numbers of sources (columns): {sorted(sources)}.")
+        self.client, self._parts = client, parts
+        self.row_offsets = np.concatenate([[0], np.cumsum([n for n, _, _ in meta])]).astype(np.int64)
+        self.n_rows, self.n_sources = int(self.row_offsets[-1]), sources.pop()
+        self.n_classes = int(n_classes) if n_classes is not None else max(k for _, _, k in meta)
+        self.largest_transfer = 0
+
+    @property
+    def n_partitions(self):
+        """The number of partitions, an int."""
+        return len(self._parts)
+
+    def _gather(self, futures):
+        out = self.client.gather(futures)
+        self.largest_transfer = max([self.largest_transfer] + [_nbytes(v) for v in out])
+        return out
+
+    def map_sum(self, fn):
+        """Return the sum over the partitions of ``fn(votes, gold)``, each computed where its
+        partition is (``gold``: no known label); tuples are summed entry by entry.
+
+        Parameters
+        ----------
+        fn : callable
+            ``fn(votes, gold) -> array, number or tuple of them``.
+
+        Returns
+        -------
+        array, number or tuple
+            The sum, in partition order.
+        """
+        results = self._gather([self.client.submit(_summand, p, fn, self.n_classes, pure=False)
+                                for p in self._parts])
+        total = results[0]
+        for r in results[1:]:
+            total = _add(total, r)
+        return total
+
+    def rows(self, idx):
+        """Return the votes of some rows (global indices, increasing), brought to the client.
+
+        Parameters
+        ----------
+        idx : ndarray of int
+            The rows.
+
+        Returns
+        -------
+        Votes
+            Their votes, in memory.
+        """
+        from .sources._votes import Votes
+
+        idx = np.asarray(idx, dtype=np.int64)
+        owner = np.searchsorted(self.row_offsets, idx, side="right") - 1
+        pieces = self._gather([self.client.submit(_take, p, idx[owner == i] - self.row_offsets[i], pure=False)
+                               for i, p in enumerate(self._parts)])
+        indptr, src, cls, n = [np.zeros(1, np.int64)], [], [], 0
+        for v in pieces:
+            indptr.append(v.indptr[1:] + indptr[-1][-1])
+            src.append(v.src)
+            cls.append(v.cls)
+            n += v.n_rows
+        return Votes(n, self.n_sources, np.concatenate(indptr), np.concatenate(src or [np.zeros(0, np.int64)]),
+                     np.concatenate(cls or [np.zeros(0, np.int64)]))
+
+
+def fit_label_model(model, L, client, *, n_classes=None):
+    """Fit a label model on votes that stay on a Dask cluster: exact distributed EM.
+
+    Each EM iteration asks every worker for its partition's sufficient statistics
+    (posterior-weighted counts, class totals, the log-likelihood), sums them on the client
+    and updates the parameters, which go out with the next iteration's request. The fit's
+    own code runs unchanged around those sums (the same starts, the same iterations, the same
+    collapse guard), so the model equals the one fitted in memory on the same votes up to
+    the order of floating-point sums. The EM starts are scored on an evenly spaced sample of
+    at most 20,000 rows, brought to the client, as the in-memory fit scores them.
+
+    Parameters
+    ----------
+    model : MajorityVote, PrecisionVote or DawidSkene
+        Cloned; the clone is fitted and returned. Known labels (``y``) and set votes are
+        not taken here.
+    L : dask array or list of blocks
+        The votes, split along rows (see :class:`PartitionedVotes`), e.g. what
+        :func:`weaklabel.sources.apply_lfs` returns for a Dask DataFrame.
+    client : distributed.Client
+        The cluster's client.
+    n_classes : int, default=None
+        The number of classes; ``None`` means one more than the largest class voted.
+
+    Returns
+    -------
+    model : fitted clone of ``model``
+        With ``n_partitions_``.
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster              # doctest: +SKIP
+    >>> with Client(LocalCluster(n_workers=2)) as client:          # doctest: +SKIP
+    ...     L = apply_lfs(lfs, dask_frame)                         # one block per partition
+    ...     ds = fit_label_model(DawidSkene(), L, client)
+    """
+    from .sources import DawidSkene, MajorityVote, PrecisionVote
+
+    if not isinstance(model, (MajorityVote, PrecisionVote, DawidSkene)):
+        raise TypeError(f"fit_label_model fits MajorityVote, PrecisionVote and DawidSkene; got "
+                        f"{type(model).__name__}.")
+    if getattr(model, "sets", None) is not None:
+        raise ValueError("set votes are not taken by fit_label_model: fit with sets=None, or in memory.")
+    votes = PartitionedVotes(L, client, n_classes=n_classes)
+    model = clone(model).fit(votes, n_classes=n_classes)
+    model.n_partitions_ = votes.n_partitions
+    return model
+
+
+def predict_proba_partitions(model, L):
+    """Each partition's posteriors under a fitted label model, as a Dask array (lazy).
+
+    Parameters
+    ----------
+    model : fitted label model
+    L : dask array
+        Votes split along rows, as :func:`fit_label_model` takes them.
+
+    Returns
+    -------
+    dask array of shape (n_rows, n_classes)
+        One block per block of ``L``.
+    """
+    return L.map_blocks(model.predict_proba, chunks=(L.chunks[0], (model.n_classes_,)), dtype=np.float64,
+                        meta=np.zeros((0, model.n_classes_)))

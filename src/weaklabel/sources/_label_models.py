@@ -106,6 +106,31 @@ def _collapsed(share, majority_share, majority_winners, flat):
     return bool(one_class or flat >= COLLAPSE_SHARE)
 
 
+def _partitioned(votes):
+    """Whether ``votes`` are split over a cluster (:class:`weaklabel.distributed.PartitionedVotes`):
+    a statistic is then computed on each partition where it lives (``votes.map_sum``) and
+    the partitions' results are summed; the fit's own code runs unchanged around it."""
+    return hasattr(votes, "map_sum")
+
+
+def _gold(y, votes, K):
+    """Known labels of ``votes``' rows (:func:`check_gold`); None for partitioned votes, which
+    take none."""
+    if _partitioned(votes):
+        if y is not None:
+            raise ValueError("y (known labels) is not taken with partitioned votes: fit on the labelled rows in "
+                             "memory, or leave y out.")
+        return None
+    return check_gold(y, votes.n_rows, K)
+
+
+def _n_kept(votes, gold):
+    """How many rows a fit learns from: those with a vote or a known label."""
+    if gold is None:
+        return votes.map_sum(lambda v, g: float(v.covered.sum()))
+    return float((votes.covered | (gold >= 0)).sum())
+
+
 def _spread_rows(votes, n):
     """At most ``n`` rows of ``votes``, evenly spaced (all of them when there are fewer)."""
     if votes.n_rows <= n:
@@ -136,6 +161,11 @@ class _LabelModel(SavesModel, BaseEstimator):
         """The votes and the class count; refuses, before anything is allocated, a fit whose
         parameters (or a prediction whose posteriors) would not fit in memory.
         """
+        if reset and _partitioned(L):
+            votes, K = L, L.n_classes
+            check_memory(self._parameter_bytes(votes.n_sources, K),
+                         f"{type(self).__name__}'s parameters over {votes.n_sources} sources and {K} classes", K)
+            return votes, K
         if reset:
             votes, K = check_votes(L, n_classes=n_classes, sets=self._sets(n_classes))
             check_memory(self._parameter_bytes(votes.n_sources, K),
@@ -370,6 +400,16 @@ class _LabelModel(SavesModel, BaseEstimator):
         model's own by default) put most rows in, and the share of rows whose posterior
         prefers no class at all.
         """
+        own, majority, flat = self._collapse_counts(votes, K, proba)
+        n = max(own.sum(), 1.0)
+        c = int(np.argmax(own))
+        return c, own[c] / n, majority[c] / n, majority, flat / n
+
+    def _collapse_counts(self, votes, K, proba=None):
+        """The sums behind :meth:`_collapse`: rows won per class by the posteriors and by
+        majority vote, and flat rows, over the covered rows."""
+        if _partitioned(votes):
+            return votes.map_sum(lambda v, g: self._collapse_counts(v, K, proba))
         proba = self._model_proba if proba is None else proba
         members = self._set_shares(K)
         own, majority, flat = np.zeros(K), np.zeros(K), 0.0
@@ -381,9 +421,7 @@ class _LabelModel(SavesModel, BaseEstimator):
                 own += _winner_counts(P)
                 flat += float((P.max(axis=1) - P.min(axis=1) < 1e-6).sum())
                 majority += _winner_counts(_vote_shares(sub, members, K)[cov])
-        n = max(own.sum(), 1.0)
-        c = int(np.argmax(own))
-        return c, own[c] / n, majority[c] / n, majority, flat / n
+        return own, majority, flat
 
     def _guard(self, votes, K):
         """Check the fit against majority vote; warn (and fall back, with
@@ -410,10 +448,12 @@ class _LabelModel(SavesModel, BaseEstimator):
         """
         starts = ("majority", "prior")
         if votes.n_rows <= _SELECTION_ROWS:
+            if gold is None:                # partitioned, and few rows: fitted where the client is
+                votes, gold = votes.rows(np.arange(votes.n_rows)), check_gold(None, votes.n_rows, K)
             return self._select([em(votes, gold, start) for start in starts], votes, gold, K)
-        idx = np.union1d(np.linspace(0, votes.n_rows - 1, _SELECTION_ROWS).astype(np.int64),
-                         np.flatnonzero(gold >= 0)[:_SELECTION_ROWS])
-        sample, sample_gold = votes.rows(idx), gold[idx]
+        labelled = np.flatnonzero(gold >= 0)[:_SELECTION_ROWS] if gold is not None else np.zeros(0, np.int64)
+        idx = np.union1d(np.linspace(0, votes.n_rows - 1, _SELECTION_ROWS).astype(np.int64), labelled)
+        sample, sample_gold = votes.rows(idx), (gold[idx] if gold is not None else check_gold(None, idx.size, K))
         best = self._select([em(sample, sample_gold, start) for start in starts], sample, sample_gold, K)
         fit = em(votes, gold, best["start"])
         self._apply(fit)
@@ -586,9 +626,19 @@ class MajorityVote(_LabelModel):
         return self
 
     def _add(self, votes):
-        vote_winners(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources),
-                     self._set_shares(self.n_classes_), self._winners)
+        if _partitioned(votes):             # each partition's rows won, summed
+            self._winners = self._winners + votes.map_sum(lambda v, g: self._won(v))
+        else:
+            self._won(votes, self._winners)
         self.class_balance_ = (self._winners + 1.0) / (self._winners.sum() + self.n_classes_)
+
+    def _won(self, votes, winners=None):
+        """Add to ``winners`` (new zeros by default) the rows ``votes`` wins per class, a tie
+        split among its classes; returns it."""
+        winners = np.zeros(self.n_classes_) if winners is None else winners
+        vote_winners(votes.indptr, votes.src, votes.cls, self._source_weights(votes.n_sources),
+                     self._set_shares(self.n_classes_), winners)
+        return winners
 
     def _proba(self, votes, K):
         P = self._counts(votes, K)
@@ -778,6 +828,8 @@ class DawidSkene(_LabelModel):
         statistics: expected counts ``(n_sources, outputs + 1, K)``, class totals and the
         log-likelihood, without storing a posterior per row.
         """
+        if _partitioned(votes):
+            return votes.map_sum(lambda v, g: self._step(v, g, K, theta, pi))
         members = self._set_shares(K)
         A = K + members.shape[0]                    # outputs: the classes, then the set votes; A = abstain
         counts, class_total = np.zeros((votes.n_sources, A + 1, K)), np.zeros(K)
@@ -827,13 +879,12 @@ class DawidSkene(_LabelModel):
         self._validate_params()
         L, y, n_classes = self._from_long(L, y, n_classes, reset=True)
         votes, K = self._check(L, reset=True, n_classes=n_classes)
-        gold = check_gold(y, votes.n_rows, K)
-        keep = votes.covered | (gold >= 0)
-        if not keep.any():
+        gold = _gold(y, votes, K)
+        n_cov = _n_kept(votes, gold)
+        if not n_cov:
             raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
         self.n_classes_, self.n_sources_ = K, votes.n_sources
         fit = self._fit_from_starts(votes, gold, K, lambda v, g, start: self._em(v, g, K, start))
-        n_cov = float(keep.sum())
         self._s_counts, self._s_class, self._n_seen, self._t = fit["counts"] / n_cov, fit["class_total"] / n_cov, \
             n_cov, 1
         self._guard(votes, K)
@@ -867,7 +918,7 @@ class DawidSkene(_LabelModel):
         A = members.shape[0]
         right = np.where(members, 0.7, 0.3 / max(A - 1, 1))
         right /= right.sum(axis=0, keepdims=True)
-        voted = np.bincount(votes.src, minlength=votes.n_sources) / max(votes.n_rows, 1)
+        voted = _source_votes(votes) / max(votes.n_rows, 1)
         voted = np.clip(voted, 1e-3, 1 - 1e-3)
         theta = np.empty((votes.n_sources, A + 1, K))
         theta[:, :A, :] = voted[:, None, None] * right[None]
@@ -1069,6 +1120,9 @@ class PrecisionVote(_LabelModel):
         expected right votes and numbers of votes ``(n_sources, K)`` (``total``, counted once
         by the caller), class totals.
         """
+        if _partitioned(votes):
+            right, _, class_total = votes.map_sum(lambda v, g: PrecisionVote._step(v, g, K, W, pi, total=0.0))
+            return right, _vote_totals(votes, K) if total is None else total, class_total
         right, class_total = np.zeros((votes.n_sources, K, 1)), np.zeros(K)
         if W is None:
             em_step(votes.indptr, votes.src, votes.cls, gold, 0, _NO_PARAMS, np.zeros(K), np.zeros((0, K)), right,
@@ -1116,15 +1170,15 @@ class PrecisionVote(_LabelModel):
         self._validate_params()
         L, y, n_classes = self._from_long(L, y, n_classes, reset=True)
         votes, K = self._check(L, reset=True, n_classes=n_classes)
-        gold = check_gold(y, votes.n_rows, K)
-        if not (votes.covered | (gold >= 0)).any():
+        gold = _gold(y, votes, K)
+        n_cov = _n_kept(votes, gold)
+        if not n_cov:
             raise ValueError("L has no vote on any row (and y no known label): nothing to fit.")
         self.n_classes_, self.n_sources_ = K, votes.n_sources
         total = _vote_totals(votes, K)
         fit = self._fit_from_starts(
             votes, gold, K, lambda v, g, start: self._em(v, g, K, total if v is votes else _vote_totals(v, K), start))
         right, class_total = fit["right"], fit["class_total"]
-        n_cov = float((votes.covered | (gold >= 0)).sum())
         self.n_votes_ = total
         self._s_right, self._s_total, self._s_class = right / n_cov, total / n_cov, class_total / n_cov
         self._n_seen, self._t = n_cov, 1
@@ -1220,8 +1274,17 @@ class PrecisionVote(_LabelModel):
         self._set_guard(arrays, meta, K)
 
 
+def _source_votes(votes):
+    """How many votes each source cast ``(n_sources,)``."""
+    if _partitioned(votes):
+        return votes.map_sum(lambda v, g: _source_votes(v))
+    return np.bincount(votes.src, minlength=votes.n_sources)
+
+
 def _vote_totals(votes, K):
     """How many votes for each class each source cast ``(n_sources, K)``."""
+    if _partitioned(votes):
+        return votes.map_sum(lambda v, g: _vote_totals(v, K))
     total = np.bincount(votes.src * K + votes.cls, minlength=votes.n_sources * K)
     return total.reshape(votes.n_sources, K).astype(np.float64)
 

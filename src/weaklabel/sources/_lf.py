@@ -216,8 +216,9 @@ def _records(data):
     return data, len(data)
 
 
-def _apply_local(lfs, data, progress):
+def _apply_local(lfs, data, progress, partition=None):
     records, n = _records(data)
+    where = "" if partition is None else f" of partition {partition}"
     if progress:
         tqdm = require("tqdm.auto", "apply_lfs(progress=True)").tqdm
         records = tqdm(records, total=n, desc="labeling functions", unit="row")
@@ -227,7 +228,7 @@ def _apply_local(lfs, data, progress):
             try:
                 v = lf(record)
             except Exception as exc:
-                raise LabelingFunctionError(f"labeling function {lf.name!r} failed on record {i}: "
+                raise LabelingFunctionError(f"labeling function {lf.name!r} failed on record {i}{where}: "
                                             f"{type(exc).__name__}: {exc}") from exc
             if v >= 0:
                 rows.append(i), cols.append(j), vals.append(v + 1)
@@ -245,8 +246,8 @@ def apply_lfs(lfs, data, *, sparse=True, progress=False):
         Plain callables are wrapped as :class:`LabelingFunction`.
     data : sequence of records, pandas.DataFrame or dask.dataframe.DataFrame
         Texts, dicts, or any records the functions read; a DataFrame's rows are passed as
-        named tuples (``row.text``), a Dask DataFrame's partitions are labelled where they
-        are and their votes stacked in order.
+        named tuples (``row.text``). A Dask DataFrame's partitions are labelled where they
+        are, and their votes stay there (see Returns).
     sparse : bool, default=True
         Return a CSR matrix of ``class + 1`` (zero = abstain); ``False``: a dense int array
         with -1 for an abstain.
@@ -256,8 +257,12 @@ def apply_lfs(lfs, data, *, sparse=True, progress=False):
 
     Returns
     -------
-    L : scipy.sparse.csr_matrix or ndarray of shape (n_records, n_lfs)
-        The votes, one column per labeling function.
+    L : scipy.sparse.csr_matrix or ndarray of shape (n_records, n_lfs), or dask array
+        The votes, one column per labeling function. For a Dask DataFrame, a Dask array
+        with one block per partition (CSR blocks, or dense with ``sparse=False``), nothing
+        computed yet: :func:`weaklabel.distributed.fit_label_model` fits a label model from
+        it without gathering the votes. A labeling function that fails names its record
+        and partition.
 
     Examples
     --------
@@ -272,9 +277,25 @@ def apply_lfs(lfs, data, *, sparse=True, progress=False):
     if not lfs:
         raise ValueError("apply_lfs needs at least one labeling function.")
     if hasattr(data, "map_partitions") and hasattr(data, "to_delayed"):
-        dask = require("dask", "apply_lfs on a Dask DataFrame")
-        parts = [dask.delayed(_apply_local)(lfs, part, False) for part in data.to_delayed()]
-        L = sp.vstack(dask.compute(*parts), format="csr")
-    else:
-        L = _apply_local(lfs, data, progress)
-    return L if sparse else np.asarray(L.toarray(), dtype=np.int64) - 1
+        return _apply_partitions(lfs, data, sparse)
+    L = _apply_local(lfs, data, progress)
+    return L if sparse else _dense(L)
+
+
+def _dense(L):
+    return np.asarray(L.toarray(), dtype=np.int64) - 1
+
+
+def _apply_partitions(lfs, data, sparse):
+    """The votes of a Dask DataFrame's partitions as a Dask array of one block each, left on
+    the cluster (rows per block unknown until computed)."""
+    dask = require("dask", "apply_lfs on a Dask DataFrame")
+    da = require("dask.array", "apply_lfs on a Dask DataFrame")
+    m = len(lfs)
+    meta = sp.csr_matrix((0, m), dtype=np.int64) if sparse else np.zeros((0, m), np.int64)
+    blocks = []
+    for i, part in enumerate(data.to_delayed()):
+        votes = dask.delayed(_apply_local)(lfs, part, False, i)
+        blocks.append(da.from_delayed(votes if sparse else dask.delayed(_dense)(votes), shape=(np.nan, m),
+                                      dtype=np.int64, meta=meta))
+    return da.concatenate(blocks, axis=0)

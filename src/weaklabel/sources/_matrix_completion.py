@@ -12,7 +12,7 @@ from .._validation import Interval, StrOptions
 
 from .._persist import register
 from .._validation import transactional
-from ._label_models import _LabelModel
+from ._label_models import _LabelModel, _partitioned
 from ._votes import check_gold
 
 __all__ = ["MatrixCompletion"]
@@ -243,6 +243,9 @@ class MatrixCompletion(_LabelModel):
         self._validate_params()
         L, y, n_classes = self._from_long(L, y, n_classes, reset=True)
         votes, K = self._check(L, reset=True, n_classes=n_classes)
+        if _partitioned(votes):
+            raise TypeError("MatrixCompletion does not fit from partitioned votes: its overlap sums are not "
+                            "reduced over partitions yet. Use DawidSkene, PrecisionVote or MajorityVote there.")
         gold = check_gold(y, votes.n_rows, K)
         self._check_size(votes.n_sources, K)
         self._pairs(votes.n_sources)
