@@ -342,6 +342,7 @@ def predict_proba_partitions(model, L):
     Parameters
     ----------
     model : fitted label model
+        From :func:`fit_label_model` or fitted in memory.
     L : dask array
         Votes split along rows, as :func:`fit_label_model` takes them.
 
