@@ -235,3 +235,43 @@ def test_a_partition_lost_with_its_worker_mid_fit_is_recomputed_and_the_fit_unch
     np.testing.assert_allclose(there.confusions_, here.confusions_, rtol=0, atol=1e-9)
     assert there.n_iter_ == here.n_iter_
     client.wait_for_workers(2, timeout=60)              # its nanny restarted it
+
+
+@pytest.mark.slow
+def test_the_end_model_trains_partition_by_partition_as_it_would_in_memory(client):
+    import pandas as pd
+    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.linear_model import SGDClassifier
+
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+
+    from weaklabel.distributed import _weighted_rows, fit_end_model, fit_label_model
+    from weaklabel.sources import PrecisionVote, apply_lfs, keyword
+
+    rng = np.random.default_rng(0)
+    words = np.array(["subscribe", "love", "song", "great", "meh", "now", "video", "check"])
+    texts = pd.DataFrame({"text": [" ".join(rng.choice(words, 4)) for _ in range(600)]})
+    lfs = [keyword("subscribe", 1, field="text"), keyword(["love", "great"], 0, field="text"),
+           keyword("check", 1, field="text")]
+    frame = dd.from_pandas(texts, npartitions=3)
+    L = apply_lfs(lfs, frame)
+    vectorizer = HashingVectorizer(n_features=2**10)
+    X = [dask.delayed(vectorizer.transform)(part.text) for part in frame.to_delayed()]   # features per partition
+    label_model = fit_label_model(PrecisionVote(), L, client, n_classes=2)
+    sgd = SGDClassifier(loss="log_loss", shuffle=False, random_state=0)
+    there = fit_end_model(sgd, label_model, X, L, client, n_epochs=2)
+
+    here = SGDClassifier(loss="log_loss", shuffle=False, random_state=0)
+    parts = [part.compute() for part in frame.partitions]
+    blocks = [(vectorizer.transform(part.text), apply_lfs(lfs, part)) for part in parts]
+    for _ in range(2):
+        for Xb, Lb in blocks:
+            Xw, c, w = _weighted_rows(label_model, Xb, Lb)
+            here.partial_fit(Xw, c, classes=np.arange(2), sample_weight=w)
+    np.testing.assert_array_equal(there.coef_, here.coef_)
+    votes = apply_lfs(lfs, texts)
+    covered = votes.getnnz(axis=1) > 0                  # the end model learns the label model there
+    target = label_model.predict(votes)[covered]
+    agree = there.predict(vectorizer.transform(texts.text))[covered] == target
+    assert agree.mean() > np.bincount(target).max() / target.size + 0.1     # well above a constant class

@@ -15,7 +15,7 @@ from sklearn.base import clone
 
 from ._extras import require
 
-__all__ = ["PartitionedVotes", "fit_label_model", "fit_parameter_mixing", "predict_proba_partitions"]
+__all__ = ["PartitionedVotes", "fit_end_model", "fit_label_model", "fit_parameter_mixing", "predict_proba_partitions"]
 
 
 def _partitions(X, name):
@@ -353,3 +353,83 @@ def predict_proba_partitions(model, L):
     """
     return L.map_blocks(model.predict_proba, chunks=(L.chunks[0], (model.n_classes_,)), dtype=np.float64,
                         meta=np.zeros((0, model.n_classes_)))
+
+
+# ---- an end model trained over partitions ----------------------------------------------------
+
+def _weighted_rows(model, X, L):
+    """A partition's training rows for the end model: each covered row once per class of
+    positive posterior, weighted by it (EndModel's ``target="weighted"``)."""
+    from .sources._votes import check_votes
+
+    votes, _ = check_votes(L, n_classes=model.n_classes_)
+    idx = np.flatnonzero(votes.covered)
+    T = model.predict_proba(L)[idx]
+    r, c = np.nonzero(T > 0)
+    rows = idx[r]
+    return (X[rows] if hasattr(X, "tocsr") else np.asarray(X)[rows]), c, T[r, c]
+
+
+def _partial_fit_on(estimator, model, X, L, classes, index):
+    """The end model's pass over one partition, where it lives: ``partial_fit`` on its rows
+    weighted by the label model's posteriors."""
+    import copy
+
+    from ._validation import one_line
+
+    estimator = copy.deepcopy(estimator)
+    try:
+        Xw, c, w = _weighted_rows(model, X, L)
+        if c.size:
+            estimator.partial_fit(Xw, c, classes=classes, sample_weight=w)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"partition {index} of X and L: {one_line(exc)}") from None
+    return estimator
+
+
+def fit_end_model(estimator, label_model, X, L, client, *, n_epochs=1):
+    """Train an end model on a cluster from a fitted label model's posteriors: a streaming
+    ``partial_fit`` over the partitions, each pass made where its partition lives.
+
+    Each covered row counts once per class of positive posterior, weighted by it (the
+    expected log loss, :class:`~weaklabel.sources.EndModel`'s ``target="weighted"``). The
+    estimator travels from partition to partition in order (its weights, not the data), so
+    the result is the same ``partial_fit`` sequence as in memory over the same blocks.
+
+    Parameters
+    ----------
+    estimator : classifier with partial_fit and sample_weight
+        Cloned, e.g. scikit-learn's ``SGDClassifier(loss="log_loss")`` on the output of a
+        stateless ``HashingVectorizer`` applied per partition.
+    label_model : fitted label model
+        From :func:`fit_label_model` or fitted in memory.
+    X : dask array or list of blocks
+        The features, split along rows as ``L`` is.
+    L : dask array or list of blocks
+        The votes of the same rows.
+    client : distributed.Client
+        The cluster's client.
+    n_epochs : int, default=1
+        Passes over the partitions.
+
+    Returns
+    -------
+    estimator : fitted clone of ``estimator``
+    """
+    from ._validation import check_int_at_least
+
+    check_int_at_least(n_epochs, "n_epochs", 1)
+    if not hasattr(estimator, "partial_fit"):
+        raise TypeError(f"{type(estimator).__name__} has no partial_fit: the end model on a cluster is trained "
+                        "partition by partition.")
+    xs, ls = _partitions(X, "X"), _partitions(L, "L")
+    if len(xs) != len(ls):
+        raise ValueError(f"X has {len(xs)} partitions but L has {len(ls)}; they must match one to one.")
+    x_f = client.compute(xs) if hasattr(xs[0], "dask") else client.scatter(xs, hash=False)
+    l_f = client.compute(ls) if hasattr(ls[0], "dask") else client.scatter(ls, hash=False)
+    model = clone(estimator)
+    classes = np.arange(label_model.n_classes_)
+    for _ in range(n_epochs):
+        for i, (xf, lf) in enumerate(zip(x_f, l_f)):
+            model = client.submit(_partial_fit_on, model, label_model, xf, lf, classes, i, pure=False)
+    return model.result() if hasattr(model, "result") else model
