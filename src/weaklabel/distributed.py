@@ -415,6 +415,7 @@ def fit_end_model(estimator, label_model, X, L, client, *, n_epochs=1):
     Returns
     -------
     estimator : fitted clone of ``estimator``
+        Trained over every partition ``n_epochs`` times, in partition order.
     """
     from ._validation import check_int_at_least
 
