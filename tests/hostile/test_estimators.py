@@ -441,6 +441,45 @@ def test_parameter_mixing_on_dask_keeps_the_contract_deep(data):
     _parameter_mixing_probe(data)
 
 
+def _partitioned_label_model_probe(name, cls, data):
+    """``fit_label_model`` on an in-process Dask cluster: one hostile block of votes among
+    clean ones, a hostile class count; the model passed in is never changed."""
+    from weaklabel.distributed import fit_label_model
+
+    from ._guard import fingerprint
+
+    bad = data.draw(votes())
+    blocks = [L0[:20], bad, L0[20:]]
+    n_classes = data.draw(st.sampled_from([None, None, 3, 1, 10**9, -2, 2.5]))
+    model = cls()
+    before = fingerprint(model)
+
+    def probe():
+        from distributed import Client
+
+        with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+            try:
+                fit_label_model(model, blocks, client, n_classes=n_classes)
+            finally:
+                assert fingerprint(model) == before, "the model passed in changed"
+    _check(run_guarded(probe))
+
+
+@pytest.mark.parametrize("name, cls", LABEL_MODELS, ids=[n for n, _ in LABEL_MODELS])
+@FAST
+@given(data=st.data())
+def test_label_models_on_partitioned_votes_keep_the_contract(name, cls, data):
+    _partitioned_label_model_probe(name, cls, data)
+
+
+@pytest.mark.hostile_deep
+@pytest.mark.parametrize("name, cls", LABEL_MODELS, ids=[n for n, _ in LABEL_MODELS])
+@DEEP
+@given(data=st.data())
+def test_label_models_on_partitioned_votes_keep_the_contract_deep(name, cls, data):
+    _partitioned_label_model_probe(name, cls, data)
+
+
 def test_what_the_harness_found_stays_fixed():
     """Inputs the harness found (each once allocated far beyond the bound or lost state):
     a CSR matrix 2**31 columns wide for an online learner and for GaussianSupport's dense
