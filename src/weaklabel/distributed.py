@@ -169,8 +169,10 @@ def _take(part, idx):
 def _nbytes(value):
     if isinstance(value, (tuple, list)):
         return sum(_nbytes(v) for v in value)
-    if hasattr(value, "indptr"):                        # Votes
+    if hasattr(value, "src"):                           # Votes
         return value.indptr.nbytes + value.src.nbytes + value.cls.nbytes
+    if hasattr(value, "indices"):                       # a sparse matrix
+        return value.data.nbytes + value.indices.nbytes + value.indptr.nbytes
     return np.asarray(value).nbytes
 
 
@@ -292,7 +294,8 @@ def fit_label_model(model, L, client, *, n_classes=None):
 
     Each EM iteration asks every worker for its partition's sufficient statistics
     (posterior-weighted counts, class totals, the log-likelihood), sums them on the client
-    and updates the parameters, which go out with the next iteration's request. The fit's
+    and updates the parameters, which go out with the next iteration's request;
+    MatrixCompletion's one statistic, the sources' overlap matrix, is summed the same way. The fit's
     own code runs unchanged around those sums (the same starts, the same iterations, the same
     collapse guard), so the model equals the one fitted in memory on the same votes up to
     the order of floating-point sums. The EM starts are scored on an evenly spaced sample of
@@ -300,7 +303,7 @@ def fit_label_model(model, L, client, *, n_classes=None):
 
     Parameters
     ----------
-    model : MajorityVote, PrecisionVote or DawidSkene
+    model : MajorityVote, PrecisionVote, DawidSkene or MatrixCompletion
         Cloned; the clone is fitted and returned. Known labels (``y``) and set votes are
         not taken here.
     L : dask array or list of blocks
@@ -323,10 +326,10 @@ def fit_label_model(model, L, client, *, n_classes=None):
     ...     L = apply_lfs(lfs, dask_frame)                         # one block per partition
     ...     ds = fit_label_model(DawidSkene(), L, client)
     """
-    from .sources import DawidSkene, MajorityVote, PrecisionVote
+    from .sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote
 
-    if not isinstance(model, (MajorityVote, PrecisionVote, DawidSkene)):
-        raise TypeError(f"fit_label_model fits MajorityVote, PrecisionVote and DawidSkene; got "
+    if not isinstance(model, (MajorityVote, PrecisionVote, DawidSkene, MatrixCompletion)):
+        raise TypeError(f"fit_label_model fits MajorityVote, PrecisionVote, DawidSkene and MatrixCompletion; got "
                         f"{type(model).__name__}.")
     if getattr(model, "sets", None) is not None:
         raise ValueError("set votes are not taken by fit_label_model: fit with sets=None, or in memory.")

@@ -12,7 +12,7 @@ from .._validation import Interval, StrOptions
 
 from .._persist import register
 from .._validation import transactional
-from ._label_models import _LabelModel, _partitioned
+from ._label_models import _LabelModel, _gold, _n_kept, _partitioned
 from ._votes import check_gold
 
 __all__ = ["MatrixCompletion"]
@@ -134,6 +134,10 @@ class MatrixCompletion(_LabelModel):
     @staticmethod
     def _overlaps(votes, K):
         """``sum_i psi_i psi_i^T`` over the rows, a sparse (m K, m K) CSR matrix."""
+        if _partitioned(votes):                 # each partition's overlaps, summed
+            O = votes.map_sum(lambda v, g: MatrixCompletion._overlaps(v, K)).tocsr()
+            O.sort_indices()
+            return O
         d = votes.n_sources * K
         rows = np.repeat(np.arange(votes.n_rows), np.diff(votes.indptr))
         Psi = sp.csr_matrix((np.ones(rows.size), (rows, votes.src * K + votes.cls)), shape=(votes.n_rows, d))
@@ -243,17 +247,15 @@ class MatrixCompletion(_LabelModel):
         self._validate_params()
         L, y, n_classes = self._from_long(L, y, n_classes, reset=True)
         votes, K = self._check(L, reset=True, n_classes=n_classes)
-        if _partitioned(votes):
-            raise TypeError("MatrixCompletion does not fit from partitioned votes: its overlap sums are not "
-                            "reduced over partitions yet. Use DawidSkene, PrecisionVote or MajorityVote there.")
-        gold = check_gold(y, votes.n_rows, K)
+        gold = _gold(y, votes, K)
         self._check_size(votes.n_sources, K)
         self._pairs(votes.n_sources)
         self._balance(K)
-        if not votes.covered.any():
+        if not _n_kept(votes, None if gold is None else np.full(votes.n_rows, -1)):      # rows with a vote
             raise ValueError("L has no vote on any row: nothing to fit.")
         self._O_sum, self.n_rows_ = self._overlaps(votes, K), int(votes.n_rows)
-        self._gold_counts = np.bincount(gold[gold >= 0], minlength=K).astype(np.float64)
+        self._gold_counts = (np.zeros(K) if gold is None else
+                             np.bincount(gold[gold >= 0], minlength=K).astype(np.float64))
         self.n_classes_, self.n_sources_ = K, votes.n_sources
         self._publish(K, votes.n_sources)
         self.start_ = "prior"
