@@ -38,13 +38,25 @@ def test_records_and_dataframes_are_read_by_field():
     assert apply_lfs(lfs[:1], records, sparse=False)[:, 0].tolist() == L[:, 0].tolist()
 
 
-def test_dask_partitions_give_the_rows_in_order():
+def test_dask_partitions_give_one_block_each_the_rows_in_order():
     pd = pytest.importorskip("pandas")
     dd = pytest.importorskip("dask.dataframe")
     frame = pd.DataFrame({"text": TEXTS * 7})
     lfs = [keyword("song", 0, field="text"), regex("http", 1, field="text")]
     L = apply_lfs(lfs, dd.from_pandas(frame, npartitions=3))
-    np.testing.assert_array_equal(L.toarray(), apply_lfs(lfs, frame).toarray())
+    assert L.numblocks == (3, 1)                          # lazy: the votes stay with their partitions
+    np.testing.assert_array_equal(L.compute().toarray(), apply_lfs(lfs, frame).toarray())
+    dense = apply_lfs(lfs, dd.from_pandas(frame, npartitions=3), sparse=False)
+    np.testing.assert_array_equal(dense.compute(), apply_lfs(lfs, frame, sparse=False))
+
+
+def test_a_failing_function_names_its_record_and_partition():
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    frame = pd.DataFrame({"text": TEXTS * 7})
+    L = apply_lfs([keyword("song", 0)], dd.from_pandas(frame, npartitions=3))     # no field: records are rows
+    with pytest.raises(ValueError, match="failed on record 0 of partition [0-2]: TypeError"):
+        L.compute()
 
 
 def test_bad_functions_and_data_are_one_line():
