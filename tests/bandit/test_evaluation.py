@@ -309,3 +309,16 @@ def test_cross_fitted_models_refuse_an_n_actions_no_log_could_need():
                 lambda: estimate_propensities(X, a, n_actions=10**9, n_splits=2)):
         with pytest.raises(ValueError, match="n_actions=1000000000 would need 74.5 GiB"):
             fit()
+
+
+def test_what_the_fuzzing_harness_found_stays_fixed():
+    """Self-normalised IPS on rewards near 1e308 overflowed its standard error (a warning,
+    then inf); a 1-D X for the cross-fitted models gave scikit-learn's three-line message."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", OffPolicyWarning)
+        est = snips(np.array([2, 1]), np.array([1e-300, 0.95]), np.array([0.3, 1e308]), np.array([2, 1]))
+    assert np.isfinite(est.value) and np.isfinite(est.stderr)
+    with pytest.raises(ValueError, match="^X: Expected 2D array, got 1D array instead: array=") as info:
+        cross_fit_rewards(np.zeros(4), np.zeros(4, int), np.zeros(4), n_actions=2, n_splits=2)
+    assert "\n" not in str(info.value)

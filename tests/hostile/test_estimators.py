@@ -515,3 +515,69 @@ def test_what_the_harness_found_stays_fixed():
             MILM3N(n_states=3, max_iter=2).fit(np.ones((2, 1, 2)), [np.array([2]), np.array([2**64 - 1], np.uint64)])
     finally:
         _validation.MEMORY_BUDGET = old
+
+
+OPE = ["ips", "snips", "doubly_robust", "direct_method", "clipped_ips", "switch_dr", "dr_shrinkage", "sndr",
+       "diagnose", "cross_fit_rewards", "estimate_propensities"]
+
+
+def _off_policy_probe(name, data):
+    """The off-policy estimators on hostile logs: actions of any dtype (negative, 2**63,
+    uint64, floats), propensities at 0, 1e-300, above 1 or NaN, rewards at 1e308 or NaN,
+    policies as action indices or (n, K) matrices of any values, reward models of the wrong
+    shape, hostile n_actions. A result is a finite estimate (or its diagnostics) or one
+    line of error."""
+    from weaklabel.bandit import evaluation
+
+    n = data.draw(st.integers(0, 8))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**31)))
+    K = 3
+    actions = data.draw(st.sampled_from([rng.integers(0, K, n), rng.integers(0, K, n).astype(np.uint64),
+                                         rng.integers(0, K, n) - 4, rng.integers(0, K, n).astype(float) + 0.5,
+                                         np.full(n, 2**62), rng.integers(0, K, max(n - 1, 0))]))
+    p = rng.uniform(0.1, 1.0, n)
+    if n:
+        p[0] = data.draw(st.sampled_from([0.0, 1e-300, 1e-200, 1.5, np.nan, -0.2, 1.0]))
+    r = rng.random(n)
+    if n:
+        r[-1] = data.draw(st.sampled_from([1e308, np.nan, -1e308, 0.0, 1.0]))
+    policy = data.draw(st.sampled_from([rng.integers(0, K, n), rng.dirichlet(np.ones(K), n) if n else np.zeros((0, K)),
+                                        np.full((n, K), np.nan), np.full((n, K), 1e308), rng.integers(0, 10**6, n)]))
+    model = data.draw(st.sampled_from([rng.random((n, K)), rng.random((n, K + 2)), np.full((n, K), np.inf)]))
+    n_actions = data.draw(st.sampled_from([None, K, 1, 10**9, -1]))
+    X = data.draw(matrices(max_rows=n)) if name in ("cross_fit_rewards", "estimate_propensities") else None
+    fn = getattr(evaluation, name)
+
+    def probe():
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", evaluation.OffPolicyWarning)
+            if name == "diagnose":
+                fn(actions, p, policy, n_actions=n_actions)
+            elif name == "cross_fit_rewards":
+                fn(X, actions, r, n_actions=n_actions if n_actions is not None else K, n_splits=2)
+            elif name == "estimate_propensities":
+                fn(X, actions, n_actions=n_actions if n_actions is not None else K, n_splits=2)
+            elif name in ("doubly_robust", "direct_method", "switch_dr", "dr_shrinkage", "sndr"):
+                out = fn(actions, p, r, policy, model, n_actions=n_actions)
+                assert np.isfinite(out.value), f"{name} returned {out.value}"
+            else:
+                out = fn(actions, p, r, policy, n_actions=n_actions)
+                assert np.isfinite(out.value), f"{name} returned {out.value}"
+    _check(run_guarded(probe))
+
+
+@pytest.mark.parametrize("name", OPE)
+@FAST
+@given(data=st.data())
+def test_off_policy_estimators_keep_the_contract(name, data):
+    _off_policy_probe(name, data)
+
+
+@pytest.mark.hostile_deep
+@pytest.mark.parametrize("name", OPE)
+@DEEP
+@given(data=st.data())
+def test_off_policy_estimators_keep_the_contract_deep(name, data):
+    _off_policy_probe(name, data)

@@ -359,7 +359,9 @@ def _self_normalised(w, terms, what):
     if total <= 0:
         raise ValueError(f"the target policy never takes a logged action: {what} is undefined.")
     value = float(np.sum(u * terms) / total)
-    return value, float(np.sqrt(np.sum(u * u * (terms - value) ** 2)) / total)
+    scale = max(float(np.abs(terms).max()), 1e-300)          # the error on terms near 1e308 without overflow
+    spread = (terms / scale - value / scale) ** 2
+    return value, float(scale * np.sqrt(np.sum(u * u * spread)) / total)
 
 
 def _model_log(actions, propensities, rewards, policy, reward_model, n_actions, warn=True):
@@ -764,7 +766,10 @@ def _check_rounds(X, actions, n_actions, n_splits):
 
     if isinstance(n_actions, bool) or not isinstance(n_actions, numbers.Integral) or n_actions < 1:
         raise ValueError(f"n_actions must be a positive integer; got {n_actions!r}.")
-    X = check_array(X, accept_sparse="csr", dtype=np.float64)
+    try:
+        X = check_array(X, accept_sparse="csr", dtype=np.float64)
+    except ValueError as exc:
+        raise ValueError(f"X: {' '.join(str(exc).split())}") from None
     a = np.asarray(actions)
     n = X.shape[0]
     if a.shape != (n,) or a.dtype.kind not in "iu" or (n and (a.min() < 0 or a.max() >= n_actions)):
