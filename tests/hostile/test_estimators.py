@@ -403,8 +403,6 @@ def _parameter_mixing_probe(data):
     The estimator passed in is never changed (it is cloned)."""
     from weaklabel.distributed import fit_parameter_mixing
 
-    from ._guard import fingerprint
-
     X = data.draw(matrices())
     n = X.shape[0] if hasattr(X, "shape") else len(X)
     y = data.draw(labels(n))
@@ -414,6 +412,14 @@ def _parameter_mixing_probe(data):
     classes = data.draw(st.sampled_from([None, None, [0, 1, 2], [], [0], [0, 0, 1], [2**63], ["a", 1]]))
     epochs = data.draw(st.sampled_from([1, 2, 0, -1, 1.5, None]))
     est = Perceptron(random_state=0)
+    _on_an_in_process_cluster(est, lambda client: fit_parameter_mixing(est, xs, ys, client, epochs, classes=classes))
+
+
+def _on_an_in_process_cluster(est, call):
+    """``call(client)`` on an in-process Dask cluster started in the guarded child; ``est``
+    (passed in, so cloned by the call) must come out unchanged."""
+    from ._guard import fingerprint
+
     before = fingerprint(est)
 
     def probe():
@@ -421,7 +427,7 @@ def _parameter_mixing_probe(data):
 
         with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
             try:
-                fit_parameter_mixing(est, xs, ys, client, epochs, classes=classes)
+                call(client)
             finally:
                 assert fingerprint(est) == before, "the estimator passed in changed"
     _check(run_guarded(probe))
@@ -446,23 +452,11 @@ def _partitioned_label_model_probe(name, cls, data):
     clean ones, a hostile class count; the model passed in is never changed."""
     from weaklabel.distributed import fit_label_model
 
-    from ._guard import fingerprint
-
     bad = data.draw(votes())
     blocks = [L0[:20], bad, L0[20:]]
     n_classes = data.draw(st.sampled_from([None, None, 3, 1, 10**9, -2, 2.5]))
     model = cls()
-    before = fingerprint(model)
-
-    def probe():
-        from distributed import Client
-
-        with Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
-            try:
-                fit_label_model(model, blocks, client, n_classes=n_classes)
-            finally:
-                assert fingerprint(model) == before, "the model passed in changed"
-    _check(run_guarded(probe))
+    _on_an_in_process_cluster(model, lambda client: fit_label_model(model, blocks, client, n_classes=n_classes))
 
 
 @pytest.mark.parametrize("name, cls", LABEL_MODELS, ids=[n for n, _ in LABEL_MODELS])
