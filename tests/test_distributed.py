@@ -162,7 +162,7 @@ def test_labeling_functions_on_a_dask_frame_feed_a_label_model_without_gathering
     import pandas as pd
     dd = pytest.importorskip("dask.dataframe")
 
-    from weaklabel.distributed import fit_label_model, predict_proba_partitions
+    from weaklabel.distributed import fit_label_model, predict_partitions, predict_proba_partitions
     from weaklabel.sources import DawidSkene, apply_lfs, keyword
 
     texts = pd.DataFrame({"text": ["subscribe now", "love this song", "meh", "subscribe, love it", "great song"] * 40})
@@ -175,6 +175,7 @@ def test_labeling_functions_on_a_dask_frame_feed_a_label_model_without_gathering
     np.testing.assert_allclose(there.confusions_, here.confusions_, atol=1e-9)
     P = predict_proba_partitions(there, L).compute()
     np.testing.assert_allclose(P, here.predict_proba(apply_lfs(lfs, texts)), atol=1e-9)
+    np.testing.assert_array_equal(predict_partitions(there, L).compute(), here.predict(apply_lfs(lfs, texts)))
 
 
 @pytest.mark.slow

@@ -15,7 +15,8 @@ from sklearn.base import clone
 
 from ._extras import require
 
-__all__ = ["PartitionedVotes", "fit_end_model", "fit_label_model", "fit_parameter_mixing", "predict_proba_partitions"]
+__all__ = ["PartitionedVotes", "fit_end_model", "fit_label_model", "fit_parameter_mixing", "predict_partitions",
+           "predict_proba_partitions"]
 
 
 def _partitions(X, name):
@@ -356,6 +357,26 @@ def predict_proba_partitions(model, L):
     """
     return L.map_blocks(model.predict_proba, chunks=(L.chunks[0], (model.n_classes_,)), dtype=np.float64,
                         meta=np.zeros((0, model.n_classes_)))
+
+
+def predict_partitions(model, L):
+    """Each partition's labels under a fitted label model (its ``predict``), as a Dask array
+    (lazy).
+
+    Parameters
+    ----------
+    model : fitted label model
+        From :func:`fit_label_model` or fitted in memory.
+    L : dask array
+        Votes split along rows, as :func:`fit_label_model` takes them.
+
+    Returns
+    -------
+    dask array of shape (n_rows,)
+        One block per block of ``L``.
+    """
+    return L.map_blocks(model.predict, chunks=(L.chunks[0],), drop_axis=1, dtype=np.int64,
+                        meta=np.zeros(0, np.int64))
 
 
 # ---- an end model trained over partitions ----------------------------------------------------
