@@ -6,9 +6,10 @@ Labeling functions run where each partition of a Dask DataFrame lives; their vot
 there, one block per partition; a label model is fitted by distributed EM, each worker
 sending only its partition's sufficient statistics (the result equals the label model
 fitted in memory on the same votes); and an end model learns from hashed features and the
-label model's posteriors, partition by partition, then is scored on a held-out partition. Here the cluster is a two-process ``LocalCluster``; for
-a real one, start ``dask scheduler`` and ``dask worker tcp://HOST:8786`` on the machines and
-pass ``Client("tcp://HOST:8786")`` instead.
+label model's posteriors, partition by partition, then is scored on a held-out partition.
+Here the cluster is a two-process ``LocalCluster``; for a real one, start ``dask scheduler``
+and ``dask worker tcp://HOST:8786`` on the machines and pass ``Client("tcp://HOST:8786")``
+instead.
 
 It reads the staged 20 Newsgroups (``text/20news-bydate.tar.xz`` under ``WEAKLABEL_DATA``).
 """
@@ -77,14 +78,14 @@ if __name__ == "__main__":
                             X[:3], list(blocks[:3]), client, n_epochs=5)
         held_out = frame.partitions[3].compute()
         rows = posts.index.get_indexer(held_out.index)
-        acc["end model (held-out partition, every post)"] = end.score(vectorizer.transform(held_out.text), y[rows])
-        print(f"end model on the held-out partition: {acc['end model (held-out partition, every post)']:.3f} "
+        acc["end model (held-out partition)"] = end.score(vectorizer.transform(held_out.text), y[rows])
+        print(f"end model on the held-out partition: {acc['end model (held-out partition)']:.3f} "
               f"on {rows.size} posts")
 
-        fig, ax = plt.subplots(figsize=(6, 2.6))
+        fig, ax = plt.subplots(figsize=(7.5, 2.8))
         ax.barh(list(acc), list(acc.values()), color=["tab:blue", "tab:gray", "tab:green"])
         ax.set_xlim(0, 1)
-        ax.set_xlabel("accuracy (label models: covered training posts)")
-        ax.set_title("Label model fitted over 4 partitions on 2 workers")
+        ax.set_xlabel("accuracy (label models: covered posts; end model: every post)")
+        ax.set_title("4 partitions on 2 workers")
         fig.tight_layout()
         plt.show()
