@@ -59,7 +59,7 @@ def test_the_weights_total_is_numpys_sum_and_meets_every_nan_and_infinity(rows, 
 
 def _rebuilding_probe():
     """A kernel that takes its arguments as the online passes do: ``Rows``, ``Feedback`` and
-    ``History`` rebuilt from whatever tuple arrived, ``BanditRule`` unpacked."""
+    ``History`` rebuilt from whatever tuple arrived, the rule's parameters unpacked."""
     from numba import njit
 
     from weaklabel._row_kernels import Rows
@@ -68,10 +68,10 @@ def _rebuilding_probe():
     @njit
     def probe(rows, rule_params, feedback, history):
         rows, feedback, history = Rows(*rows), Feedback(*feedback), History(*history)
-        rule, beta, gamma, margin1 = rule_params
+        beta, gamma, margin1 = rule_params
         for i in range(rows.dense.shape[0]):
             history.proposals[i] = feedback.y[i] + rows.intercept
-            history.propensities[i] = rows.dense[i].sum() * beta + rule
+            history.propensities[i] = rows.dense[i].sum() * beta
         return rows.dense.shape[1] + rows.indptr.size, feedback.logged, gamma + margin1
 
     return probe
@@ -89,7 +89,7 @@ def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
     tuples (every learner's call, all through the suite) types with namedtuples too: a
     namedtuple unpacks, indexes and star-expands as the tuple of its fields does; and MMS's
     round takes ``Rows`` itself."""
-    from weaklabel.bandit._kernels import BanditRule, Feedback, History, RULE_CSPA
+    from weaklabel.bandit._kernels import Feedback, History
     from weaklabel.linear import kernel_rows
 
     rng = np.random.default_rng(3)
@@ -102,12 +102,11 @@ def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
         hist = History(np.empty(9, np.intp), np.empty(9, np.intp), np.empty(9, bool), np.empty(9))
         fb = Feedback(False, y.astype(np.intp), np.zeros(0, np.intp), np.zeros(0, bool), read_only(np.zeros((0, 0), bool)),
                       np.zeros(0))
-        rule = BanditRule(RULE_CSPA, 2.0, 0.5, 1.0)
-        args = (rows, rule, fb, hist)
+        args = (rows, (2.0, 0.5, 1.0), fb, hist)
         res = probe(*(tuple(a) for a in args) if plain else args)
         outs.append((res, hist.proposals, hist.propensities))
     assert outs[0][0] == outs[1][0] == (6 + 1, False, 1.5)
     for a, b in zip(outs[0][1:], outs[1][1:]):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(outs[0][1], y + 6)
-    np.testing.assert_allclose(outs[0][2], X.sum(axis=1) * 2.0 + RULE_CSPA)
+    np.testing.assert_allclose(outs[0][2], X.sum(axis=1) * 2.0)

@@ -336,7 +336,6 @@ def test_the_bandit_learners_lean_call_undoes_an_overflow_and_its_draws(est, mon
     """The bandit learners' own lean call (integer labels as the oracle): weights made
     non-finite by the pass raise the engine's overflow error, and the weights, the averaging
     sums and the generator are put back; the next call gives what the untouched twin gives."""
-    import weaklabel.bandit._learners as learners
 
     chunks = _stream(est, np.float64)
     est = pickle.loads(pickle.dumps(est)).partial_fit(*chunks[0], classes=np.arange(4))
@@ -344,7 +343,7 @@ def test_the_bandit_learners_lean_call_undoes_an_overflow_and_its_draws(est, mon
     before = _state(est)
     taken = []
     _count_lean_calls(monkeypatch, est, taken)
-    real = learners._bandit_pass
+    real = type(est)._pass
 
     def poisoned(weights, *args):
         out = real(weights, *args)
@@ -352,11 +351,11 @@ def test_the_bandit_learners_lean_call_undoes_an_overflow_and_its_draws(est, mon
         (mean if mean.size else weights[0])[1, 2] = np.inf
         return out
 
-    monkeypatch.setattr(learners, "_bandit_pass", poisoned)
+    monkeypatch.setattr(type(est), "_pass", staticmethod(poisoned))
     with pytest.raises(FloatingPointError, match="overflowed"):
         est.partial_fit(*chunks[1], classes=np.arange(4))
     assert taken and _state(est) == before
-    monkeypatch.setattr(learners, "_bandit_pass", real)
+    monkeypatch.setattr(type(est), "_pass", staticmethod(real))
     est.partial_fit(*chunks[1])
     twin.partial_fit(*chunks[1])
     assert _state(est) == _state(twin)

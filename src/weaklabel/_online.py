@@ -81,73 +81,10 @@ EARLY_STOPPING_CONSTRAINTS = {
 
 
 def generator_snapshot(rng):
-    """A function that puts the ``RandomState`` ``rng`` back in its present state.
-
-    A stream of small ``partial_fit`` calls of an exploring learner saves its generator at
-    every call, and ``get_state`` costs about 30 us (a third of a 100-row call).  For the
-    MT19937 generator behind every ``RandomState``, the snapshot instead copies its 624 words
-    and position through numpy's documented ctypes interface (about 3 us); that layout is
-    verified once against ``get_state`` (:func:`_mt_words_verified`), and ``get_state`` /
-    ``set_state`` are used when it does not hold.  The legacy Gaussian cache is not in the
-    words: the learners draw only uniforms, which leave it alone.
-    """
-    words = _mt_words(rng) if _mt_words_verified() else None
-    if words is None:
-        state = rng.get_state()
-        return lambda: rng.set_state(state)
-    saved = words.copy()
-
-    def put_back():
-        words[:] = saved
-    return put_back
-
-
-def _mt_words(rng):
-    """The MT19937 state of ``rng`` (624 words, then the position) as a writable uint32 view,
-    or None for another bit generator."""
-    bit_generator = getattr(rng, "_bit_generator", None)
-    global _LAST_WORDS
-    last = _LAST_WORDS                 # one read of a tuple: another thread may replace it, not half of it
-    if last[0] is bit_generator:                                # a stream of calls: one generator
-        return last[1]
-    import ctypes
-
-    from numpy.random import MT19937
-
-    if type(bit_generator) is not MT19937:
-        return None
-    address = bit_generator.ctypes.state_address
-    words = np.ctypeslib.as_array(ctypes.cast(address, ctypes.POINTER(ctypes.c_uint32)), shape=(625,))
-    _LAST_WORDS = (bit_generator, words)                        # keeps that generator alive, no other
-    return words
-
-
-_MT_LAYOUT = []
-_LAST_WORDS = (None, None)
-
-
-def _mt_words_verified():
-    """Whether :func:`_mt_words` reads the whole MT19937 state (checked once, on a generator
-    of its own: a snapshot put back after draws that cross a regeneration of the words must
-    give ``get_state``'s state and the same draws again)."""
-    if not _MT_LAYOUT:
-        ok = False
-        try:
-            probe = np.random.RandomState(20261128)
-            probe.random_sample(7)
-            before = probe.get_state()
-            words = _mt_words(probe)
-            if words is not None:
-                saved = words.copy()
-                first = probe.random_sample(700)                 # 1,400 words: two regenerations
-                words[:] = saved
-                after = probe.get_state()
-                ok = (np.array_equal(before[1], after[1]) and before[2] == after[2]
-                      and np.array_equal(first, probe.random_sample(700)))
-        except Exception:                                         # any surprise: the slow, sure way
-            ok = False
-        _MT_LAYOUT.append(ok)
-    return _MT_LAYOUT[0]
+    """A function that puts the ``RandomState`` ``rng`` back in its present state (numpy's
+    ``get_state`` / ``set_state``): the rollback of a call that drew from it."""
+    state = rng.get_state()
+    return lambda: rng.set_state(state)
 
 
 class _RowOutOfRange(Exception):

@@ -24,8 +24,8 @@ from .._online import _NO_WEIGHTS, EARLY_STOPPING_CONSTRAINTS, OnlineLinear, _la
 from .._row_kernels import _total
 from .._persist import register
 from ..linear import _empty_rows, _weights_layout, with_intercept
-from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, _bandit_pass,
-                       _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
+from ._kernels import (banditron_pass, bpa_pass, cspa_pass, spa_pass, _confidit_diag_dense_pass, _confidit_pass,
+                       _sketched_confidit_pass)
 from .._validation import check_rows
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
@@ -34,17 +34,16 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
 
     _explores = False
-    _rule = RULE_SPA
+    #: the rule's pass (:mod:`weaklabel.bandit._kernels`), one for each linear learner
+    _pass = staticmethod(spa_pass)
     #: whether a log's propensities reach the kernel (Banditron's off-policy weighting)
     _reads_propensities = False
     #: whether the kernel averages the weights (Banditron with ``average=True``)
     _averages = False
 
     def _rule_params(self):
-        """The pass rule as the kernel reads it, one value: the rule, CSPA's beta, the
-        exploration rate and BPA's margin when right (each subclass sets its own).
-        """
-        return BanditRule(self._rule, 1.0, 0.0, 1.0)
+        """The rule's parameters as its pass reads them, a tuple (each learner sets its own)."""
+        return ()
 
     # ---- public API ---------------------------------------------------------------
     @transactional
@@ -234,7 +233,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
 
     def _pass_checks_rows(self):
-        return True                      # _bandit_pass reads rows.limits
+        return True                      # the passes read rows.limits
 
     def _epoch(self, rows, order, enc, hist, sw):
         n = order.shape[0]
@@ -244,13 +243,13 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             # the pass learns W_cur and acc and writes their mean, which predicts, into a new _W
             W_cur, acc = _weights_layout(self, ("_W_cur", "_acc"), dense)
             mean = np.empty_like(self._W_cur, order="K")
-            nu = _bandit_pass((W_cur, dense), tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
+            nu = self._pass((W_cur, dense), tuple(rows), order, self._rule_params(), enc.feedback(),
                               _history(hist), u, sw, (acc, float(self.t_), mean.T if dense else mean))
             if nu >= 0:
                 self._W = mean
         else:
             W, = _weights_layout(self, ("_W",), dense)
-            nu = _bandit_pass((W, dense), tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
+            nu = self._pass((W, dense), tuple(rows), order, self._rule_params(), enc.feedback(),
                               _history(hist), u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
         self.t_ += n
         return nu
@@ -292,11 +291,11 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             feedback = (False, idx, _NO_INDEX, _NO_BOOL, _NO_BOOL2, _NO_FLOAT)
             if averaged:
                 W = np.empty_like(arrays[0], order="K")           # the mean, which predicts
-                nu = _bandit_pass((arrays[0].T, True), rows, order, tuple(self._rule_params()), feedback, hist, u,
+                nu = self._pass((arrays[0].T, True), rows, order, self._rule_params(), feedback, hist, u,
                                   _NO_WEIGHTS, (arrays[1].T, float(t0), W.T))
             else:
                 W = arrays[0]
-                nu = _bandit_pass((W.T, True), rows, order, tuple(self._rule_params()), feedback, hist, u,
+                nu = self._pass((W.T, True), rows, order, self._rule_params(), feedback, hist, u,
                                   _NO_WEIGHTS, (_NO_FLOAT2, float(t0), _NO_FLOAT2))
             if nu >= 0 and not math.isfinite(_total(W.T)):
                 raise self._overflow()
@@ -608,7 +607,7 @@ class CSPA(_BanditLearner):
     >>> float(clf.correct_.mean()) > 0.9
     True
 """
-    _rule = RULE_CSPA
+    _pass = staticmethod(cspa_pass)
 
     def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
@@ -634,7 +633,7 @@ class CSPA(_BanditLearner):
             beta = 1.0 / (self.classes_.size - 1) if self.classes_.size > 2 else 1.0
         else:
             beta = float(self.beta)
-        return BanditRule(self._rule, beta, 0.0, 1.0)
+        return (beta,)
 
 
 @register
@@ -740,7 +739,7 @@ class SPA(_BanditLearner):
     >>> SPA().fit(X, [0, 1, 2]).predict(X).tolist()
     [0, 1, 2]
 """
-    _rule = RULE_SPA
+    _pass = staticmethod(spa_pass)
 
     def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
@@ -765,7 +764,7 @@ class _Exploring(_BanditLearner):
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN]}
 
     def _rule_params(self):
-        return BanditRule(self._rule, 1.0, float(self.gamma), 1.0)
+        return (float(self.gamma),)
 
     def _propose_index(self, scores, X):
         n, k = scores.shape
@@ -902,7 +901,7 @@ class Banditron(_Exploring):
     >>> float(clf.score(X, y)) > 0.9
     True
 """
-    _rule = RULE_BANDITRON
+    _pass = staticmethod(banditron_pass)
     _reads_propensities = True
     _averages = True
     _parameter_constraints = {**_Exploring._parameter_constraints, "average": ["boolean"],
@@ -1095,7 +1094,7 @@ class BPA(_Exploring):
     >>> float(clf.score(X, y)) > 0.9
     True
 """
-    _rule = RULE_BPA
+    _pass = staticmethod(bpa_pass)
 
     def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=True,
@@ -1118,7 +1117,7 @@ class BPA(_Exploring):
     _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
     def _rule_params(self):
-        return BanditRule(self._rule, 1.0, float(self.gamma), float(self.correct_margin))
+        return (float(self.gamma), float(self.correct_margin))
 
 
 @register
