@@ -1,6 +1,8 @@
 """The online learners against an earlier commit of their own code, side by side in one run.
 
-Run:  OPENBLAS_NUM_THREADS=1 python benchmarks/online_side_by_side.py [--baseline COMMIT] [--rounds 3]
+Run:  OPENBLAS_NUM_THREADS=1 python benchmarks/online_side_by_side.py --baseline COMMIT [--rounds 3]
+
+(the developer page names the commit the performance page's table compares with).
 
 The earlier commit is installed into a second environment of its own (a virtual environment
 that sees this one's packages, with that commit's weaklabel installed over them; kept in the
@@ -30,8 +32,6 @@ import venv
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-#: the code as it stood when the composed online core was asked for
-DEFAULT_BASELINE = "7496edd"
 LEARNERS = (("AvgPerceptron", "partial", {}), ("MaxPerceptron", "partial", {}), ("AvgPegasos", "partial", {}),
             ("MaxPegasos", "partial", {}), ("CSPA", "bandit", {}), ("SPA", "bandit", {}),
             ("Banditron", "bandit", {}), ("BPA", "bandit", {}), ("Confidit", "bandit", {"diagonal": True}))
@@ -133,7 +133,7 @@ def where(python):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--baseline", default=DEFAULT_BASELINE, help="the commit to compare with")
+    ap.add_argument("--baseline", required="--worker" not in sys.argv, help="the commit to compare with")
     ap.add_argument("--rounds", type=int, default=3, help="runs of each side, in turn")
     ap.add_argument("--repeats", type=int, default=3, help="timings of each number within a run")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)

@@ -147,6 +147,20 @@ def test_scikit_learns_private_api_is_imported_in_one_module():
     assert not offenders, offenders
 
 
+def test_hardware_hints_live_in_one_module():
+    """LLVM intrinsics (llvmlite, numba's ``intrinsic``) appear only in weaklabel._intrinsics,
+    where each has a plain fallback; no kernel anywhere else reaches past numba."""
+    import re
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[1] / "src" / "weaklabel"
+    pattern = re.compile(r"^\s*(from llvmlite|import llvmlite|from numba\.extending import .*\bintrinsic\b)", re.M)
+    offenders = [str(f.relative_to(src)) for f in src.rglob("*.py")
+                 if f.name != "_intrinsics.py" and pattern.search(f.read_text())]
+    assert not offenders, offenders
+    assert pattern.search((src / "_intrinsics.py").read_text())
+
+
 def _numba_kernels():
     """Every numba kernel defined in the package: (module, name, positional parameters)."""
     import importlib

@@ -57,7 +57,7 @@ _ONLINE_WEIGHTS = ("an online learner multiplies a weighted row's step by its we
 
 
 _ONLINE_CLASS_WEIGHT = (
-    "class_weight multiplies a round's step, as SGDClassifier's does (tests/test_early_stopping.py checks it equals "
+    "class_weight multiplies a round's step, as SGDClassifier's does (tests/test_online.py checks it equals "
     "the sample_weight it stands for), but weights of 1000 against 0.0001 on overlapping blobs do not push these "
     "rules to predict class 0 on 87 % of the rows: the Perceptrons and the passive-aggressive rules (CSPA, SPA, BPA) "
     "step on mistakes or margins, not on a weighted loss, and Pegasos projects onto the ball of radius "
@@ -97,7 +97,7 @@ def _expected(est):
         out["check_sample_weight_equivalence_on_sparse_data"] = why
     if isinstance(est, (UMA, MMS)):
         out["check_class_weight_classifiers"] = (
-            "class_weight multiplies each row's weight (tests/test_early_stopping.py checks it equals the sample_weight "
+            "class_weight multiplies each row's weight (tests/test_online.py checks it equals the sample_weight "
             "it stands for), but UMA's updates are mistake-driven (a Perceptron's) and MMS's Pegasos projects onto a "
             "ball meant for weights <= 1 and has no intercept feature of its own scale, so weights of 1000 against "
             "0.0001 on overlapping blobs do not make them predict class 0 on 87 % of the rows")

@@ -1,16 +1,26 @@
-"""Bad input gets a clear error naming the argument, and the estimator is left as it was."""
+"""Bad input gets a clear error naming the argument, and the estimator is left as it was.
+"""
 
 import copy
+import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import scipy.sparse as sp
 from numpy.testing import assert_array_equal
+from sklearn.datasets import load_digits
 
+import weaklabel
 from weaklabel import CandidateSets
-from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from weaklabel._validation import checked_squared_norm, read_only
+from weaklabel.bags import MMS, CandidateLabelSVM
+from weaklabel.bandit import Banditron, Confidit, SketchedConfidit
+from weaklabel.bandit._kernels import banditron_pass
+from weaklabel.partial import CLPL, PRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from weaklabel.partial._kernels import _candidate_epoch, _cc_from_exp, _clpl_loss_grad
+from weaklabel.partial._proden import candidate_likelihood_loss
 
 ALL = [AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, Perceptron, Pegasos]
 rng = np.random.default_rng(0)
@@ -245,3 +255,121 @@ def test_same_labels_compares_integer_classes_by_value():
     assert not same_labels(np.arange(5, dtype=np.int32), np.arange(4, dtype=np.int32))
     assert same_labels(np.array(["a", "b"]), np.array(["a", "b"])) and not same_labels(np.array([0.0, np.nan]),
                                                                                        np.array([0.0, np.nan]))
+
+
+# ---- row_scale: the warning for rows far from unit norm, and model files keep the scale. ----
+
+@pytest.mark.parametrize("make", [lambda **k: Pegasos(max_iter=1, **k), lambda **k: Confidit(max_iter=1, **k),
+                                  lambda **k: SketchedConfidit(max_iter=1, **k), lambda **k: MMS(max_iter=1, **k),
+                                  lambda **k: CandidateLabelSVM(**k)])
+def test_a_fixed_row_scale_warns_when_rows_are_far_from_unit_norm(make):
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:200], y[:200]
+    with pytest.warns(weaklabel.DataScaleWarning, match="root mean squared norm of 6"):
+        make(row_scale=1.0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", weaklabel.DataScaleWarning)
+        make().fit(X, y)                                   # "auto": no warning
+        make(row_scale=1.0).fit(X / 60, y)                 # about unit norm: none
+        est = make(row_scale=60.0).fit(X, y)
+    assert est.row_scale_ == 60.0
+
+
+@pytest.mark.parametrize("cls", [AvgPegasos, Confidit, MMS, CandidateLabelSVM])
+def test_model_files_keep_the_row_scale(cls, tmp_path):
+    X, y = load_digits(return_X_y=True)
+    est = cls(random_state=0).fit(X[:300], y[:300])
+    est.save(tmp_path / "m.npz")
+    back = weaklabel.load(tmp_path / "m.npz")
+    assert back.row_scale_ == est.row_scale_
+    np.testing.assert_array_equal(back.predict(X[300:]), est.predict(X[300:]))
+
+
+def test_bad_row_scale_is_refused_and_leaves_the_model_as_it_was():
+    X, y = load_digits(return_X_y=True)
+    est = Pegasos(max_iter=1).fit(X[:100], y[:100])
+    coef = est.coef_.copy()
+    for bad in (0.0, -1.0, "big", np.inf):
+        with pytest.raises((ValueError, TypeError), match="row_scale"):
+            est.set_params(row_scale=bad).fit(X[:100], y[:100])
+        np.testing.assert_array_equal(est.coef_, coef)
+
+
+# ---- Read-only inputs (a memory map, scikit-learn's parallel search, a CandidateSets mask) run
+# the kernels compiled for writable ones: numba types a read-only array apart from a writable
+# one, so without ``weaklabel._validation.read_only`` at the kernels' boundary each would
+# compile its own (several seconds an epoch kernel), and a model's fit would depend on them
+# only through that time. ----
+
+
+def _frozen(a):
+    a = a.copy()
+    a.flags.writeable = False
+    return a
+
+
+def _problem(seed=0, n=60, d=6, K=4):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = rng.integers(0, K, n)
+    mask = np.zeros((n, K), dtype=bool)
+    mask[np.arange(n), y] = True
+    mask[rng.random((n, K)) < 0.3] = True
+    return X, y, mask
+
+
+def _counts(*kernels):
+    return [len(k.signatures) for k in kernels]
+
+
+def test_read_only_is_a_view_that_keeps_the_values():
+    a = np.arange(6.0).reshape(2, 3)
+    v = read_only(a)
+    assert not v.flags.writeable and a.flags.writeable and np.shares_memory(v, a)
+    assert read_only(v) is v                       # already read-only: itself
+    np.testing.assert_array_equal(v, a)
+
+
+def test_online_learners_compile_nothing_new_for_read_only_rows_and_sets():
+    X, y, mask = _problem()
+    S = CandidateSets.from_mask(mask)
+    Xs = sp.csr_matrix(X)
+    classes = np.arange(mask.shape[1])
+    # writable arrays first, in every form a pass takes (dense float64 and float32, CSR; a
+    # fresh fit and a stream's later call)
+    for rows in (X, X.astype(np.float32), Xs):
+        AvgPegasos(random_state=0).fit(rows, mask.copy())
+        AvgPegasos(random_state=0).partial_fit(rows[:30], S[:30], classes=classes).partial_fit(rows[30:], S[30:])
+        Banditron(random_state=0).fit(rows, y).partial_fit(rows[:20], y[:20])
+        checked_squared_norm(rows)
+    from weaklabel._validation import _row_norms_in_range
+
+    before = _counts(_candidate_epoch, banditron_pass, _row_norms_in_range)
+    # the same calls on read-only rows and sets
+    Xr, Xsr = _frozen(X), sp.csr_matrix((_frozen(Xs.data), _frozen(Xs.indices), _frozen(Xs.indptr)), shape=Xs.shape)
+    for rows in (Xr, _frozen(X.astype(np.float32)), Xsr):
+        a = AvgPegasos(random_state=0).fit(rows, _frozen(mask))
+        b = AvgPegasos(random_state=0).partial_fit(rows[:30], S[:30], classes=classes).partial_fit(rows[30:], S[30:])
+        Banditron(random_state=0).fit(rows, _frozen(y)).partial_fit(rows[:20], _frozen(y[:20]))
+        checked_squared_norm(rows)
+        assert a.coef_.shape == b.coef_.shape
+    assert _counts(_candidate_epoch, banditron_pass, _row_norms_in_range) == before
+    # and the read-only rows learn what the writable ones do
+    np.testing.assert_array_equal(AvgPegasos(random_state=0).fit(Xr, _frozen(mask)).coef_,
+                                  AvgPegasos(random_state=0).fit(X, mask.copy()).coef_)
+
+
+def test_batch_losses_compile_nothing_new_for_read_only_sets():
+    X, _, mask = _problem(1)
+    Z = np.random.default_rng(2).standard_normal(mask.shape)
+    PRODEN(max_rounds=2).fit(X, mask.copy())
+    CLPL().fit(X, mask.copy())
+    loss = candidate_likelihood_loss(Z, mask.copy())
+    before = _counts(_cc_from_exp, _clpl_loss_grad)
+    assert min(before) >= 1
+    assert candidate_likelihood_loss(Z, CandidateSets.from_mask(mask).mask)[0] == loss[0]
+    p = PRODEN(max_rounds=2).fit(_frozen(X), CandidateSets.from_mask(mask))       # its mask is read-only
+    c = CLPL().fit(_frozen(X), _frozen(mask))
+    assert _counts(_cc_from_exp, _clpl_loss_grad) == before
+    np.testing.assert_array_equal(p.coef_, PRODEN(max_rounds=2).fit(X, mask.copy()).coef_)
+    np.testing.assert_array_equal(c.coef_, CLPL().fit(X, mask.copy()).coef_)

@@ -15,14 +15,6 @@
 5. fold any lazy scale back into the weights and check that they are finite;
 6. commit the history (``predictions_``, ``prediction_rows_``, and the family's own).
 
-A later ``partial_fit`` call without sample weights on plain float rows of the fitted width
-(the calls of a stream) takes a lean path to the same result (:meth:`OnlineEngine._streams`,
-:meth:`OnlineEngine._stream_pass`): steps 1, 3 and 4's branches cannot apply to it, and a
-stream of short calls would pay them every call.  A family may take the common stream
-calls leaner still in its own :meth:`OnlineEngine._stream_call` (the candidate-label
-learners on ``CandidateSets``, the bandit learners on integer labels), with the same
-result and rollback, handing anything else to the engine's.
-
 Any exception on the way restores the estimator exactly as it was before the call
 (the arrays the pass writes in place, :meth:`OnlineEngine._kept_in_place`, and the
 generator are copied first; the other attributes are replaced, never written), so a
@@ -57,7 +49,7 @@ from sklearn.utils import check_random_state
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import (ROW_LIMITS, _check_finite_state, _plain_array, check_memory, check_sample_weight, check_X,
+from ._validation import (ROW_LIMITS, _check_finite_state, check_memory, check_sample_weight, check_X,
                           class_weighted, row_scale_of, saved_row_scale, saved_temperature)
 from ._row_kernels import _total
 from .linear import LinearMulticlass, _aligned_class_major, kernel_ready, kernel_rows
@@ -92,18 +84,8 @@ class _RowOutOfRange(Exception):
 
 
 def _labels_at(classes_, idx):
-    """``classes_[idx]``: ``idx`` itself when the classes are ``0 .. K-1`` as intp (the labels
-    are their positions; the last classes seen are remembered, as a stream's calls ask again)."""
-    global _LAST_CLASSES
-    last = _LAST_CLASSES               # one read of a tuple: threads running other models replace it whole
-    if last[0] is not classes_:
-        positions = (classes_.dtype == np.intp and classes_.ndim == 1
-                     and np.array_equal(classes_, np.arange(classes_.size)))
-        last = _LAST_CLASSES = (classes_, bool(positions))   # keeps those classes alive, no others
-    return idx if last[1] else classes_[idx]
-
-
-_LAST_CLASSES = (None, False)
+    """``classes_[idx]``: the labels of class positions."""
+    return classes_[idx]
 
 
 def _restorer(est, saved, copies, generators):
@@ -206,11 +188,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         The rollback is cheap: the attributes are kept by reference (a pass replaces them, it
         does not write into them), and only the arrays the pass writes in place
         (``_inplace_state``) and the generator's state are copied; a call that starts afresh
-        copies nothing (the old model's arrays are not written).  The calls of a stream
-        (:meth:`_streams`) take :meth:`_stream_call`.
+        copies nothing (the old model's arrays are not written).
         """
-        if not reset and sample_weight is None and "classes_" in self.__dict__ and self._streams(X):
-            return self._stream_call(X, target, classes)
         saved = dict(self.__dict__)
         fresh = reset or "classes_" not in saved
         kept = self._kept_in_place(X)
@@ -242,51 +221,6 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         except BaseException:
             restore()
             raise
-
-    def _stream_call(self, X, target, classes):
-        """A call of a stream (:meth:`_streams`): :meth:`_stream_pass`, transactional as
-        :meth:`_online_call` is, for less: the state a stream's pass can change is known, so
-        the check after it reads only the arrays the pass wrote in place that the weights'
-        check does not cover (:meth:`_stream_checked`), where a full call asks every saved
-        array (:func:`~weaklabel._validation._check_finite_state`).
-        """
-        d = self.__dict__
-        saved = dict(d)
-        kept = self._kept_in_place(X)
-        copies = {k: saved[k].copy(order="K") for k in kept if k in saved}
-        rng = saved.get("_rng")
-        put_rng_back = generator_snapshot(rng) if (rng is not None and self._draws_when_continuing) else None
-        restore = _restorer(self, saved, copies, (put_rng_back,))
-        try:
-            try:
-                self._stream_pass(X, target, classes)
-            except _RowOutOfRange:
-                restore(again=True)            # as in _online_call: the exact check of every row first
-                self._online_pass(X, target, classes, False, None, defer_range=False)
-                _check_finite_state(self, "partial_fit", verified=("_W",) + self._checked_with_weights())
-                return self
-            for name in self._stream_checked(kept):
-                a = d.get(name)
-                if a is not None and a.size and a.dtype.kind == "f" and not math.isfinite(
-                        _total(a if a.flags.c_contiguous else a.T) if (a.dtype == np.float64 and a.ndim == 2 and (
-                            a.flags.c_contiguous or a.flags.f_contiguous)) else a.sum()):
-                    raise ValueError(f"{type(self).__name__}.partial_fit produced non-finite values in "
-                                     f"{name.strip('_')} (an overflow: are sample_weight or the features very "
-                                     "large?); the estimator is left as it was.")
-            return self
-        except BaseException:
-            restore()
-            raise
-
-    #: state arrays a stream's pass (:meth:`_stream_pass`) replaces, besides the weights (which
-    #: the pass checks); the others it leaves or writes in place (``_inplace_state``)
-    _stream_replaces = ()
-
-    def _stream_checked(self, kept):
-        """The arrays the check after a stream's pass reads: those it wrote in place (``kept``)
-        or replaced (``_stream_replaces``) that the weights' check does not prove finite."""
-        verified = ("_W",) + self._checked_with_weights()
-        return [k for k in kept + self._stream_replaces if k not in verified]
 
     def _online_pass(self, X, target, classes, reset, sample_weight=None, defer_range=False):
         """The template's work (see :meth:`_online_call`, which makes it transactional).
@@ -355,33 +289,6 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         if stopping:
             self.validation_scores_ = np.asarray(scores)
         self._end_call(reset, n_epochs, updates, hist, visited)
-        return self
-
-    def _streams(self, X):
-        """Whether a later ``partial_fit`` call without sample weights on ``X`` can take the
-        lean path (:meth:`_stream_pass`): plain C-contiguous float rows of the fitted width (no
-        feature names), no class weights, not verbose, and a pass that checks dense rows as it
-        reads them.  Anything else takes the template's full path, which is also the one that
-        names what is wrong with an input.
-        """
-        d = self.__dict__
-        return (_plain_array(X) and X.shape[1] == d.get("n_features_in_") and "feature_names_in_" not in d
-                and self.class_weight is None and not self._verbose_on() and self._pass_checks_rows())
-
-    def _stream_pass(self, X, target, classes):
-        """One ``partial_fit`` epoch on rows :meth:`_streams` accepts: what :meth:`_online_pass`
-        does for such a call (the rows as they are, checked by the pass as it reads them; the
-        target encoded; one pass in the given order; the call's end), without the branches
-        that cannot apply, which a stream of short calls would pay at every call.
-        """
-        encoded, _ = self._encode_target(X, target, classes, False, False)
-        order = np.arange(X.shape[0])
-        hist = {h: np.empty(order.size, dtype=_HISTORY_DTYPES[h]) for h in self._history}
-        updates = self._epoch(kernel_rows(X, ROW_LIMITS, intercept=bool(self.fit_intercept)), order, encoded, hist,
-                              _NO_WEIGHTS)
-        if updates < 0:
-            raise _RowOutOfRange()
-        self._end_call(False, 1, updates, hist, order)
         return self
 
     def _end_call(self, reset, n_epochs, updates, hist, visited):

@@ -10,11 +10,9 @@ to the lowest index.
 
 from collections import namedtuple
 
-from llvmlite import ir
 import numpy as np
 from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba.extending import overload
 
 
 #: the rows a kernel reads, as one value: a dense C-contiguous ``dense`` (``is_dense``) or
@@ -32,63 +30,6 @@ from numba.extending import intrinsic, overload
 Rows = namedtuple("Rows", "dense is_dense data indices indptr limits intercept")
 #: the limits of rows already checked: every finite squared norm passes
 NO_LIMITS = (np.inf, 0.0, 0.0)
-
-
-def _prefetch_intrinsic(write):
-    def prefetch(typingctx, arr, i, j):
-        if not isinstance(arr, types.Array) or arr.ndim not in (2, 3):
-            return None
-        sig = types.void(arr, i, j)
-
-        def codegen(context, builder, signature, args):
-            aty = signature.args[0]
-            ary = context.make_array(aty)(context, builder, args[0])
-            idx = [context.cast(builder, args[1], signature.args[1], types.intp),
-                   context.cast(builder, args[2], signature.args[2], types.intp)]
-            if aty.ndim == 3:
-                idx.append(context.get_constant(types.intp, 0))
-            ptr = cgutils.get_item_pointer(context, builder, aty, ary, idx, wraparound=False)
-            i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-            fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p],
-                                                  ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
-            builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, int(write)), ir.Constant(i32, 3),
-                              ir.Constant(i32, 1)])
-            return context.get_dummy_value()
-
-        return sig, codegen
-    return prefetch
-
-
-_prefetch = intrinsic(_prefetch_intrinsic(True))
-_prefetch.__doc__ = """A hint that ``arr[i, j]`` (2-D) or ``arr[i, j, 0]`` (3-D) will soon be read and
-written: LLVM's ``prefetch`` (write, keep in all cache levels).  It changes no value;
-kernels that walk scattered rows of a large array issue it some rows ahead, so the
-memory reads overlap instead of each waiting in turn.
-"""
-_prefetch_read = intrinsic(_prefetch_intrinsic(False))
-
-
-def _prefetch_line(X, i, j):
-    """:data:`_prefetch_read` of ``X[i, j]`` in compiled code; as Python, nothing."""
-
-
-@overload(_prefetch_line)
-def _prefetch_line_impl(X, i, j):
-    return lambda X, i, j: _prefetch_read(X, i, j)
-
-
-@njit(cache=True, nogil=True)
-def _prefetch_row(X, i):
-    """A hint that dense row ``X[i]`` (2-D, C-contiguous) will soon be read: one prefetch of each
-    64-byte line of it.  The dense passes ask for the next row they visit before they work on
-    the present one, so its reads overlap that work, in the rows' order and shuffled (where the
-    hardware cannot guess the next row; the performance page has the figures).  It changes no
-    value.  (A function of its own, not inlined into the pass by numba: an ``inline="always"``
-    overload in a pass's body once left a pass's history unwritten, see :func:`_cast_to`.)
-    """
-    step = 64 // X.itemsize
-    for j in range(0, X.shape[1], step):
-        _prefetch_line(X, i, j)
 
 
 def _cast_to(arr, x):

@@ -855,7 +855,7 @@ def test_crafted_label_model_files_outside_what_a_fit_leaves_are_refused(tmp_pat
     all-zero mu beside overlaps that hold votes."""
     import io
 
-    from tests.test_model_files import _edited, _members, _meta, _write
+    from tests.test_persist import _edited, _members, _meta, _write
 
     L = np.array([[0, 1, 1], [1, 1, -1], [0, -1, 0], [1, 0, 1]] * 10)
     for make in (DawidSkene, PrecisionVote):

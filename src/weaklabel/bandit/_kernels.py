@@ -51,7 +51,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._row_kernels import (DENSE_FASTMATH, Rows, _pass_matrix, _write_back, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _cm_update_pair, _dense_row_in_range, _prefetch, _prefetch_row, _row_nonzeros, _row_scores, _row_update)
+from .._intrinsics import prefetch
+from .._row_kernels import (DENSE_FASTMATH, Rows, _pass_matrix, _write_back, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _cm_update_pair, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
@@ -194,8 +195,6 @@ def _scored_row(rows, M, W, order, r, nz_val, nz_idx, scores):
     i = order[r]
     if rows.is_dense:
         X = rows.dense
-        if r + 1 < order.shape[0]:
-            _prefetch_row(X, order[r + 1])         # the next row's reads overlap this row's work
         nsq = _cm_scores(M, X, i, 1.0, scores)
         if not _dense_row_in_range(X, i, nsq, rows.limits):
             return -1.0, 0
@@ -857,8 +856,6 @@ def _confidit_diag_dense_pass(state, params, rows, order, feedback, history, sw)
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
-        if r + 1 < order.shape[0]:
-            _prefetch_row(X, order[r + 1])                # the next row's reads overlap this row's work
         nsq = _cm_scores_quad_diag(M, Ainv, X, i, scores, quad)
         if not _dense_row_in_range(X, i, nsq, rows.limits):
             return t, -1                               # a row out of range: stop, W and A unchanged
@@ -913,8 +910,8 @@ def _fd_shrink(B, G, H, C, W, k, a, supp_idx, n_supp):
     for s_ in range(n_supp):
         j = supp_idx[k, s_]
         if s_ + PREFETCH_AHEAD < n_supp:          # the entries are scattered over the whole array
-            _prefetch(B, supp_idx[k, s_ + PREFETCH_AHEAD], k)
-            _prefetch(W, supp_idx[k, s_ + PREFETCH_AHEAD], k)
+            prefetch(B, supp_idx[k, s_ + PREFETCH_AHEAD], k)
+            prefetch(W, supp_idx[k, s_ + PREFETCH_AHEAD], k)
         fold = 0.0
         for i in range(ell):
             v = B[j, k, i]
@@ -955,7 +952,7 @@ def _sketch_exact(sketch, k, row, a, work):
     for p in range(cnt):
         j = nz_idx[p]
         if p + PREFETCH_AHEAD < cnt:
-            _prefetch(B, nz_idx[p + PREFETCH_AHEAD], k)
+            prefetch(B, nz_idx[p + PREFETCH_AHEAD], k)
         if in_supp[j, k]:                          # a byte read instead of ell zeros
             xj = nz_val[p]
             for m in range(ell):
@@ -1186,8 +1183,8 @@ def _sketched_confidit_pass(W, state, params, rows, order, feedback, history, sw
         for s_ in range(n_supp[k]):                # B_k is zero off its support
             j = supp_idx[k, s_]
             if s_ + PREFETCH_AHEAD < n_supp[k]:
-                _prefetch(B, supp_idx[k, s_ + PREFETCH_AHEAD], k)
-                _prefetch(W, supp_idx[k, s_ + PREFETCH_AHEAD], k)
+                prefetch(B, supp_idx[k, s_ + PREFETCH_AHEAD], k)
+                prefetch(W, supp_idx[k, s_ + PREFETCH_AHEAD], k)
             f = 0.0
             for m in range(ell):
                 f += C[k, m] * B[j, k, m]

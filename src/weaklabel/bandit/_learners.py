@@ -7,7 +7,6 @@ numba kernel in :mod:`weaklabel.bandit._kernels`.
 
 from __future__ import annotations
 
-import math
 from numbers import Integral, Real
 
 import numpy as np
@@ -18,12 +17,11 @@ from .._validation import read_only
 from .._validation import transactional, Interval, StrOptions
 
 from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
-                           _labels_to_index, _int_label_positions, ROW_LIMITS, same_labels)
+                           _labels_to_index)
 from ..calibration import OutOfFoldTemperature
-from .._online import _NO_WEIGHTS, EARLY_STOPPING_CONSTRAINTS, OnlineLinear, _labels_at, generator_snapshot
-from .._row_kernels import _total
+from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear
 from .._persist import register
-from ..linear import _empty_rows, _weights_layout, with_intercept
+from ..linear import _weights_layout, with_intercept
 from ._kernels import (banditron_pass, bpa_pass, cspa_pass, spa_pass, _confidit_diag_dense_pass, _confidit_pass,
                        _sketched_confidit_pass)
 from .._validation import check_rows
@@ -253,71 +251,6 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
                               _history(hist), u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
         self.t_ += n
         return nu
-
-    def _stream_call(self, X, target, classes):
-        """A call of a stream (see the engine's): for integer labels of the classes' dtype
-        as the oracle, with class-major weights, CSPA, SPA, Banditron and BPA make the whole
-        call in one step: the same pass, the same state after it and the same rollback as
-        the engine's stream path, with none of its hooks (on a slow machine they cost as
-        much as the arithmetic of a 100-row pass).  Anything else, and a pass that meets a
-        row out of range (whose message the engine's exact check gives), takes the
-        engine's path.
-        """
-        d = self.__dict__
-        classes_ = d["classes_"]
-        y = target.y if type(target) is _OracleTarget else None
-        n = X.shape[0]
-        averaged = self._averages and self.average
-        names = ("_W_cur", "_acc") if averaged else ("_W",)
-        arrays = [d.get(k) for k in names]
-        if (type(self)._epoch is not _BanditLearner._epoch or type(y) is not np.ndarray or y.ndim != 1
-                or y.shape[0] != n or y.dtype != classes_.dtype or y.dtype.kind not in "iu"
-                or any(a is None or not a.flags.f_contiguous or a.flags.c_contiguous for a in arrays)
-                or (classes is not None and not same_labels(classes, classes_))):
-            return super()._stream_call(X, target, classes)
-        idx = _int_label_positions(y, classes_)
-        if idx.shape[0] != n:                             # an unknown label: the engine names it
-            return super()._stream_call(X, target, classes)
-        before = [a.copy(order="K") for a in arrays]      # what the pass writes in place
-        rng = d["_rng"]
-        put_back = generator_snapshot(rng) if self._explores else None
-        _, data, indices, indptr = _empty_rows(X.dtype)
-        rows = (read_only(X), True, data, indices, indptr, ROW_LIMITS, X.shape[1] if self.fit_intercept else -1)
-        order = np.arange(n)
-        hist = (np.empty(n, dtype=np.intp), np.empty(n, dtype=np.intp), np.empty(n, dtype=bool), np.empty(n))
-        t0 = d["t_"]
-        try:
-            u = rng.random_sample(n) if self._explores else _NO_FLOAT
-            feedback = (False, idx, _NO_INDEX, _NO_BOOL, _NO_BOOL2, _NO_FLOAT)
-            if averaged:
-                W = np.empty_like(arrays[0], order="K")           # the mean, which predicts
-                nu = self._pass((arrays[0].T, True), rows, order, self._rule_params(), feedback, hist, u,
-                                  _NO_WEIGHTS, (arrays[1].T, float(t0), W.T))
-            else:
-                W = arrays[0]
-                nu = self._pass((W.T, True), rows, order, self._rule_params(), feedback, hist, u,
-                                  _NO_WEIGHTS, (_NO_FLOAT2, float(t0), _NO_FLOAT2))
-            if nu >= 0 and not math.isfinite(_total(W.T)):
-                raise self._overflow()
-        except BaseException:
-            self._undo_stream_call(arrays, before, put_back)
-            raise
-        if nu < 0:
-            self._undo_stream_call(arrays, before, put_back)
-            return super()._stream_call(X, target, classes)
-        d["_W"], d["t_"] = W, t0 + n
-        d["n_iter_"] += 1
-        d["n_updates_"] += int(nu)
-        d["predictions_"], d["proposals_"] = _labels_at(classes_, hist[0]), _labels_at(classes_, hist[1])
-        d["correct_"], d["propensities_"], d["prediction_rows_"] = hist[2], hist[3], order
-        return self
-
-    @staticmethod
-    def _undo_stream_call(arrays, before, put_back):
-        for a, b in zip(arrays, before):
-            a[...] = b
-        if put_back is not None:
-            put_back()
 
     _parameter_constraints = {"max_iter": [AT_LEAST_1], "shuffle": ["boolean"], "random_state": ["random_state"],
                               "fit_intercept": ["boolean"], **EARLY_STOPPING_CONSTRAINTS}

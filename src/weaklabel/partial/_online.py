@@ -7,18 +7,16 @@ estimators over one numba kernel (:mod:`weaklabel.partial._kernels`).
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
-from .._validation import ROW_LIMITS, read_only, same_labels
+from .._validation import read_only
 from .._validation import check_partial_fit_classes, transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, describe_rows
 from ..calibration import OutOfFoldTemperature
 from ..labels import CandidateSets, check_candidates
-from .._online import _NO_WEIGHTS, EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear, _labels_at
+from .._online import EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear
 from .._persist import register
-from .._row_kernels import _total
-from ..linear import _empty_rows, _weights_layout
+from ..linear import _weights_layout
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _squared_norm
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
@@ -130,46 +128,6 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         self.t_ = int(t)
         return nu
 
-    def _stream_call(self, X, y, classes):
-        """A call of a stream (see the engine's): on a :class:`~weaklabel.CandidateSets` of
-        the fitted classes, with class-major weights, the whole call in one step: the same
-        pass, the same state after it and the same rollback as the engine's stream path, with
-        none of its hooks (on a slow machine they cost as much as the arithmetic of a
-        100-row pass).  Anything else, and a pass that meets a row out of range (whose
-        message the engine's exact check gives), takes the engine's path.
-        """
-        d = self.__dict__
-        classes_, W = d["classes_"], d["_W"]
-        n = X.shape[0]
-        if (type(y) is not CandidateSets or y.mask.shape[0] != n or self._exact_labels
-                or not W.flags.f_contiguous or W.flags.c_contiguous or not same_labels(y.classes_, classes_)
-                or (classes is not None and not same_labels(classes, classes_))):
-            return super()._stream_call(X, y, classes)
-        before = W.copy(order="K")           # the one array the pass writes in place
-        _, data, indices, indptr = _empty_rows(X.dtype)
-        rows = (read_only(X), True, data, indices, indptr, ROW_LIMITS, X.shape[1] if self.fit_intercept else -1)
-        pred, order = np.empty(n, dtype=np.intp), np.arange(n)
-        try:
-            scale, normsq, t, nu = _candidate_epoch((W.T, True), (d["_scale"], d["_normsq"], float(d["t_"])), rows,
-                                                    y.mask, order, self._rule_params(), pred, _NO_WEIGHTS)
-            if nu >= 0:
-                if scale != 1.0:
-                    W *= scale                 # coef_ holds the true weights after every call
-                normsq = self._weights_normsq()
-                if not math.isfinite(normsq if self._pegasos else _total(W.T)):
-                    raise self._overflow()
-        except BaseException:
-            W[...] = before
-            raise
-        if nu < 0:
-            W[...] = before
-            return super()._stream_call(X, y, classes)
-        d["_scale"], d["_normsq"], d["t_"] = 1.0, normsq, int(t)
-        d["n_iter_"] += 1
-        d["n_updates_"] += int(nu)
-        d["predictions_"], d["prediction_rows_"] = _labels_at(classes_, pred), order
-        return self
-
     def _finish_epochs(self):
         if self._scale != 1.0:                 # coef_ holds the true weights after every call
             self._W *= self._scale
@@ -206,8 +164,6 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
 
 
 def _carries_classes(y):
-    from ..labels import CandidateSets
-
     if isinstance(y, CandidateSets):
         return True
     if isinstance(y, np.ndarray) and y.ndim == 2 and y.shape[1] > 1:

@@ -1,5 +1,4 @@
-"""The batch partial-label learners fit repeated rows once, weighted by their count
-(``merge_duplicate_rows``): the same objective, so the same model, for less."""
+"""The batch candidate-label learners' shared base (:mod:`weaklabel.partial._batch`)."""
 
 import numpy as np
 import pytest
@@ -8,10 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import load_digits
 
-from weaklabel.partial import CLPL, PRODEN
-from weaklabel.partial import _batch
+from weaklabel.partial import CLPL, PRODEN, _batch
 from weaklabel.partial._batch import merge_duplicate_rows
 from weaklabel.simulate import make_candidate_sets
+
+# ---- The batch partial-label learners fit repeated rows once, weighted by their count
+# (``merge_duplicate_rows``): the same objective, so the same model, for less. ----
 
 
 @settings(max_examples=30, deadline=None)
