@@ -298,28 +298,15 @@ def _total(A):
     return total
 
 
-#: the byte boundary a pass wants class-major weights on (a cache line; AVX-512's width): on
-#: this machine a class-major matrix 16 bytes off one made a dense pass 10-15 % slower
-ALIGN = 64
-
-
-@njit(cache=True, nogil=True)
-def _address(a):
-    """The address of ``a``'s first element (numpy's ``a.ctypes.data`` builds a ctypes object,
-    about 0.9 us; this, about 0.15 us)."""
-    return a.ctypes.data
-
-
 def _pass_matrix(W, class_major, X):
     """The class-major matrix a pass over the dense rows ``X`` updates, in their precision:
     ``W`` itself when it is class-major (``class_major``: ``W`` is (n_classes, n_features),
-    the transposed view of weights kept in F order), of ``X``'s dtype and starts on a 64-byte
-    boundary (:data:`ALIGN`; the estimators keep it so, :func:`weaklabel.linear._weights_layout`);
-    otherwise a class-major copy cast to ``X``'s dtype, which :func:`_write_back` writes back
+    the transposed view of weights kept in F order, :func:`weaklabel.linear._weights_layout`) of
+    ``X``'s dtype; otherwise a class-major copy cast to ``X``'s dtype, which :func:`_write_back` writes back
     at the end.  (In numba the form is chosen when the pass is compiled, by ``X``'s dtype.)
     """
     if class_major and X.dtype == W.dtype:
-        return W if W.ctypes.data % ALIGN == 0 else W.copy()
+        return W
     if class_major:
         return W.astype(X.dtype)
     M = np.empty((W.shape[1], W.shape[0]), dtype=X.dtype)
@@ -332,9 +319,7 @@ def _pass_matrix_impl(W, class_major, X):
     if X.dtype == W.dtype:
         def same(W, class_major, X):
             if class_major:
-                if W.ctypes.data % ALIGN == 0:
-                    return W
-                return W.copy()        # numba aligns an allocation of this size
+                return W
             M = np.empty((W.shape[1], W.shape[0]), dtype=W.dtype)
             _to_class_major(W, M)
             return M

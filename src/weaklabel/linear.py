@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._persist import SavesModel
-from ._row_kernels import ALIGN, NO_LIMITS, Rows, _address
+from ._row_kernels import NO_LIMITS, Rows
 from ._validation import check_X_values, read_only
 from ._validation import check_rows
 
@@ -303,8 +303,7 @@ def kernel_ready(X, fit_intercept):
 def _weights_layout(est, names, class_major):
     """Keep the arrays ``names`` of ``est`` (each (n_features [+1], n_classes)) in the memory
     order a pass reads: F order (class-major: the transposed view is C-contiguous) for a pass
-    over dense rows, made on a 64-byte boundary (``_row_kernels.ALIGN``: a pass given a
-    matrix off it works on an aligned copy); C order (feature-major) for sparse rows.  An
+    over dense rows; C order (feature-major) for sparse rows.  An
     array in the other order is replaced by a copy in this one (the same values; a stream of
     calls of one form converts once).  Returns the arrays as the kernels take them: the
     class-major views (``a.T``) or the arrays themselves.
@@ -315,24 +314,13 @@ def _weights_layout(est, names, class_major):
         a = d[name]
         if class_major:
             if not a.flags.f_contiguous:
-                a = d[name] = _aligned_class_major(a)
+                a = d[name] = np.asfortranarray(a)
             out.append(a.T)
         else:
             if not a.flags.c_contiguous:
                 a = d[name] = np.ascontiguousarray(a)
             out.append(a)
     return out
-
-
-def _aligned_class_major(a):
-    """A copy of the 2-D float array ``a`` in F order whose data starts on an ``ALIGN``-byte
-    boundary (numpy aligns to 16 bytes: a slice of a slightly larger buffer)."""
-    n, item = a.size, a.dtype.itemsize
-    buf = np.empty(n + ALIGN // item, dtype=a.dtype)
-    skip = (-_address(buf) % ALIGN) // item
-    cm = buf[skip:skip + n].reshape(a.shape[1], a.shape[0])
-    cm[...] = a.T
-    return cm.T
 
 
 def kernel_rows(X, limits=None, intercept=False):
