@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 from abc import ABCMeta, abstractmethod
+from typing import Callable, NamedTuple
 
 from numbers import Integral, Real
 
@@ -54,7 +55,7 @@ from ._validation import (ROW_LIMITS, _check_finite_state, check_memory, check_s
 from ._row_kernels import _total
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
-__all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore"]
+__all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore", "Fitted"]
 
 #: the sample weights of a call without them (all 1), as the kernels read them: empty, so
 #: nothing can be written into it (left writable: a read-only array is another type to numba,
@@ -77,6 +78,24 @@ def generator_snapshot(rng):
     ``get_state`` / ``set_state``): the rollback of a call that drew from it."""
     state = rng.get_state()
     return lambda: rng.set_state(state)
+
+
+class Fitted(NamedTuple):
+    """One fitted array of an online learner besides its weights, declared once in the
+    learner's ``_state`` (``{attribute: Fitted}``).
+
+    ``name`` is the array's name in a model file and in ``mixing_state``; ``dtype`` its dtype;
+    ``shape(params, n_cols, n_classes)`` its shape for a learner of parameters ``params``
+    (``get_params()``) whose weights have ``n_cols`` rows (the features [+1 with an intercept])
+    and ``n_classes`` columns, or None when those parameters keep no such array.  A pass
+    writes the declared arrays in place (so a call's rollback copies them); a fresh start
+    forgets them; model files save them and the loader checks their shapes, dtypes and
+    finiteness against this; parameter mixing averages them.
+    """
+
+    name: str
+    dtype: type
+    shape: Callable
 
 
 class _RowOutOfRange(Exception):
@@ -120,6 +139,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
                      "validation_scores_", "temperature_")
     #: the progressive history recorded per round, besides the visited rows
     _history = ("predictions",)
+    #: the fitted arrays besides the weights ``_W``, declared once (see :class:`Fitted`)
+    _state = {}
 
     # ---- hooks (a family must define the three abstract ones) --------------------------
     @abstractmethod
@@ -153,7 +174,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         entries, when given) and the family's state (:meth:`_init_state`).
         """
         n_cols = Xk.shape[1] + int(bool(self.fit_intercept))      # the intercept: the weights' last row
-        check_memory(8 * n_cols * classes_.size * len(self._inplace_state),
+        check_memory(8 * n_cols * classes_.size * (1 + len(self._state)),
                      f"{type(self).__name__}'s weights over {Xk.shape[1]:,} features and {classes_.size} classes",
                      " Is X as wide as it should be (a sparse matrix's shape, a hashed feature index)?")
         self._W = np.zeros((n_cols, classes_.size), dtype=np.float64)
@@ -171,9 +192,6 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             setattr(self, h + "_", _labels_at(self.classes_, buf) if buf.dtype == np.intp else buf)
         self.prediction_rows_ = visited
 
-    #: the arrays a pass writes in place (the others it replaces): what a call must copy to
-    #: put the model back if it fails
-    _inplace_state = ("_W",)
     #: whether a pass that does not start afresh draws from the generator (exploring learners)
     _draws_when_continuing = False
 
@@ -184,7 +202,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
 
         The rollback is cheap: the attributes are kept by reference (a pass replaces them, it
         does not write into them), and only the arrays the pass writes in place
-        (``_inplace_state``) and the generator's state are copied; a call that starts afresh
+        (the weights and the declared ``_state``) and the generator's state are copied; a call that starts afresh
         copies nothing (the old model's arrays are not written).
         """
         saved = dict(self.__dict__)
@@ -194,8 +212,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         # what the rollback does not copy, the pass verifies before it writes it (and the
         # weights are checked at the end of every pass): the check after the call skips them
         verified = ("_W",) + self._checked_with_weights()
-        if not fresh and len(kept) < len(self._inplace_state):
-            verified += tuple([k for k in self._inplace_state if k not in kept])
+        if not fresh:
+            verified += tuple([k for k in ("_W", *self._state) if k not in kept])
         rng = saved.get("_rng")
         put_rng_back = (generator_snapshot(rng) if (not fresh and rng is not None and self._draws_when_continuing)
                         else None)
@@ -240,7 +258,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         if self.class_weight is not None:
             sw = self._with_class_weight(sw, encoded, classes_, Xk.shape[0])
         if first:
-            for name in self._fitted_attrs:
+            for name in self._fitted_attrs + tuple(self._state):
                 self.__dict__.pop(name, None)
             self.classes_ = classes_
             self._start(Xk, classes_, squared_norm)
@@ -368,8 +386,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
 
     def _kept_in_place(self, X):
         """The names of the arrays a call on ``X`` writes in place, which its rollback copies
-        (default: ``_inplace_state``)."""
-        return self._inplace_state
+        (default: the weights and the declared ``_state``)."""
+        return ("_W", *self._state)
 
     def _checked_with_weights(self):
         """Names of the arrays the weights are computed from after a pass, so that finite
@@ -401,7 +419,7 @@ class OnlineLinear(OnlineEngine):
         """
         check_is_fitted(self, "classes_")
         state = {"W": self._W.copy(), "t": int(self.t_), "n_updates": int(self.n_updates_)}
-        state.update({k: v.copy() for k, v in self._extra_mixing_state().items()})
+        state.update({f.name: self.__dict__[k].copy() for k, f in self._state.items() if k in self.__dict__})
         return state
 
     def set_mixing_state(self, state):
@@ -432,18 +450,35 @@ class OnlineLinear(OnlineEngine):
                 raise ValueError(f"state[{k!r}] must be finite.")
             arrays[k] = np.ascontiguousarray(v)
         self._W = arrays.pop("W")
-        self._set_extra_mixing_state(arrays)
+        for k, f in self._state.items():
+            if f.name in arrays:
+                setattr(self, k, np.ascontiguousarray(arrays[f.name], dtype=f.dtype))
         self.t_ = int(state["t"])
         self.n_updates_ = int(state["n_updates"])
+        self._restored(loaded=False)
         return self
 
-    def _extra_mixing_state(self):
-        return {}
+    def _restored(self, loaded):
+        """After the fitted arrays were replaced (``loaded``: from a model file, else by
+        parameter mixing): recompute what derives from them, and on a load check what a fit
+        guarantees of them beyond their declaration (default: nothing)."""
 
-    def _set_extra_mixing_state(self, arrays):
-        pass
+    # ---- persistence / tags: model files read the declared state ----------------------------
+    def _state_arrays(self):
+        out = {"W": self._W, "classes": self.classes_}
+        out.update({f.name: self.__dict__[k] for k, f in self._state.items() if k in self.__dict__})
+        return out
 
-    # ---- persistence / tags ---------------------------------------------------------------
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        spec = super()._declared_state(params, state, shapes)
+        rows, K = spec["W"][1]
+        for f in cls._state.values():
+            shape = f.shape(params, rows, K)
+            if shape is not None:
+                spec[f.name] = ("f" if np.dtype(f.dtype).kind == "f" else "iu", shape, True)
+        return spec
+
     def _state_meta(self):
         meta = {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
                 "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
@@ -466,6 +501,23 @@ class OnlineLinear(OnlineEngine):
                              f"t={t!r}, n_iter={n_iter!r}, n_updates={n_updates!r}")
         self.t_, self.n_iter_, self.n_updates_ = t, n_iter, n_updates
         self._rng = check_random_state(self.random_state)
+        n_cols, K = self._W.shape
+        params = self.get_params(deep=False)
+        name = type(self).__name__
+        for k, f in self._state.items():
+            shape = f.shape(params, n_cols, K)
+            if shape is None:
+                continue
+            if f.name not in arrays:
+                raise ValueError(f"a {name} file with these parameters must hold {f.name}")
+            a = np.asarray(arrays[f.name])
+            if a.shape != tuple(shape) or a.dtype.kind not in ("f" if np.dtype(f.dtype).kind == "f" else "iu"):
+                raise ValueError(f"{name}'s {f.name} of shape {a.shape} ({a.dtype}) does not fit weights of shape "
+                                 f"{self._W.shape}: expected {tuple(shape)}")
+            if a.dtype.kind == "f" and not np.isfinite(a).all():
+                raise ValueError(f"{name}'s {f.name} is not finite")
+            setattr(self, k, np.ascontiguousarray(a, dtype=f.dtype))
+        self._restored(loaded=True)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -19,7 +19,7 @@ from .._validation import transactional, Interval, StrOptions
 from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
                            _labels_to_index)
 from ..calibration import OutOfFoldTemperature
-from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear
+from .._online import EARLY_STOPPING_CONSTRAINTS, Fitted, OnlineLinear
 from .._persist import register
 from ..linear import _weights_layout, with_intercept
 from ._kernels import (banditron_pass, bpa_pass, cspa_pass, spa_pass, _confidit_diag_dense_pass, _confidit_pass,
@@ -223,8 +223,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         return np.argmax(scores, axis=1)
 
     # ---- the engine's hooks -----------------------------------------------------------
-    _fitted_attrs = OnlineLinear._fitted_attrs + ("proposals_", "correct_", "propensities_", "_A_diag", "_A_inv")
-    _inplace_state = ("_W", "_W_cur", "_acc", "_A_diag", "_A_inv", "_B", "_G", "_H", "_nrows")
+    _fitted_attrs = OnlineLinear._fitted_attrs + ("proposals_", "correct_", "propensities_")
     _history = ("predictions", "proposals", "correct", "propensities")
 
     def _shuffles(self, encoded):
@@ -839,7 +838,9 @@ class Banditron(_Exploring):
     _averages = True
     _parameter_constraints = {**_Exploring._parameter_constraints, "average": ["boolean"],
                               "propensity_clip": [Interval(Real, 0, 1, closed="both")]}  # 0: no clipping
-    _fitted_attrs = _Exploring._fitted_attrs + ("_W_cur", "_acc")
+    #: averaged: the current weights, which learn and explore, and acc = sum_t t * step_t
+    _state = {"_W_cur": Fitted("W_cur", np.float64, lambda p, n, K: (n, K) if p["average"] else None),
+              "_acc": Fitted("acc", np.float64, lambda p, n, K: (n, K) if p["average"] else None)}
 
     def __init__(self, *, gamma=0.1, average=True, propensity_clip=0.01, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=False,
@@ -874,46 +875,11 @@ class Banditron(_Exploring):
 
     def _kept_in_place(self, X):
         # averaged: the pass writes W_cur and acc; W is replaced after it, never written
-        return self._inplace_averaged if self.average else self._inplace_state
-
-    _inplace_averaged = tuple(k for k in _BanditLearner._inplace_state if k != "_W")
+        return ("_W_cur", "_acc") if self.average else ("_W",)
 
     def _scores_now(self, X):
         """Scores of the weights that propose (the current ones, not the average)."""
         return self._scores(X, self._W_cur if self.average else None)
-
-    def _extra_mixing_state(self):
-        return {"W_cur": self._W_cur, "acc": self._acc} if self.average else {}
-
-    def _set_extra_mixing_state(self, arrays):
-        if self.average:
-            self._W_cur, self._acc = arrays["W_cur"], arrays["acc"]
-
-    def _state_arrays(self):
-        out = super()._state_arrays()
-        if self.average:
-            out.update({"W_cur": self._W_cur, "acc": self._acc})
-        return out
-
-    @classmethod
-    def _declared_state(cls, params, state, shapes):
-        spec = super()._declared_state(params, state, shapes)
-        if params.get("average"):
-            spec.update(W_cur=("f", spec["W"][1], True), acc=("f", spec["W"][1], True))
-        return spec
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        if self.average:
-            if "W_cur" not in arrays or "acc" not in arrays:
-                raise ValueError("an averaged Banditron file must hold W_cur and acc")
-            self._W_cur = np.ascontiguousarray(arrays["W_cur"], dtype=np.float64)
-            self._acc = np.ascontiguousarray(arrays["acc"], dtype=np.float64)
-            if self._W_cur.shape != self._W.shape or self._acc.shape != self._W.shape:
-                raise ValueError(f"Banditron W_cur / acc of shapes {self._W_cur.shape} / {self._acc.shape} do not "
-                                 f"fit weights of shape {self._W.shape}")
-            if not (np.isfinite(self._W_cur).all() and np.isfinite(self._acc).all()):
-                raise ValueError("Banditron W_cur / acc are not finite")
 
 
 @register
@@ -1205,8 +1171,15 @@ class Confidit(_BanditLearner):
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
                               "row_scale": ROW_SCALE, "diagonal": ["boolean", None]}
 
+    #: per class, the diagonal of A (diagonal form) or the inverse of the whole A (full form):
+    #: one of the two is empty
+    _state = {"_A_diag": Fitted("A_diag", np.float64,
+                                lambda p, n, K: (n, K) if _diagonal(p["diagonal"], n) else (0, 0)),
+              "_A_inv": Fitted("A_inv", np.float64,
+                               lambda p, n, K: (0, 0, 0) if _diagonal(p["diagonal"], n) else (K, n, n))}
+
     def _is_diagonal(self, n_cols):
-        return bool(self.diagonal) if self.diagonal is not None else n_cols > 1000
+        return _diagonal(self.diagonal, n_cols)
 
     def _init_state(self, n_cols):
         k = self.classes_.size
@@ -1274,12 +1247,6 @@ class Confidit(_BanditLearner):
             return tuple(k for k in names if k != "_A_inv")
         return names
 
-    def _extra_mixing_state(self):
-        return {"A_diag": self._A_diag, "A_inv": self._A_inv}
-
-    def _set_extra_mixing_state(self, arrays):
-        self._A_diag, self._A_inv = arrays["A_diag"], arrays["A_inv"]
-
     def _propose_index(self, scores, X):
         X = check_rows(self, X)
         if self.fit_intercept:
@@ -1292,26 +1259,9 @@ class Confidit(_BanditLearner):
             quad = np.column_stack([np.einsum("na,na->n", Xd @ Ainv, Xd) for Ainv in self._A_inv])
         return _ucb_choice(scores, quad, float(self.eta), self.t_)
 
-    @classmethod
-    def _declared_state(cls, params, state, shapes):
-        spec = super()._declared_state(params, state, shapes)
-        rows, K = spec["W"][1]
-        if shapes.get("A_diag", (0,))[0] == 0:                # full matrices
-            spec.update(A_diag=("f", (0, 0), True), A_inv=("f", (K, rows, rows), True))
-        else:                                                  # diagonal
-            spec.update(A_diag=("f", (rows, K), True), A_inv=("f", (0, 0, 0), True))
-        return spec
-
-    def _state_arrays(self):
-        return {"W": self._W, "classes": self.classes_, "A_diag": self._A_diag, "A_inv": self._A_inv}
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        self._A_diag = np.ascontiguousarray(arrays["A_diag"], dtype=np.float64)
-        self._A_inv = np.ascontiguousarray(arrays["A_inv"], dtype=np.float64)
-        n_cols, k = self._W.shape
-        if not (np.isfinite(self._A_diag).all() and np.isfinite(self._A_inv).all()):
-            raise ValueError("Confidit matrices are not finite")
+    def _restored(self, loaded):
+        if not loaded:
+            return
         # A starts at (1 + alpha)^2 I and only grows: a fit leaves positive variances
         if self._A_diag.size and not (self._A_diag > 0).all():
             raise ValueError(f"Confidit's diagonal A must be positive, as a fit leaves it; found "
@@ -1321,10 +1271,11 @@ class Confidit(_BanditLearner):
                 raise ValueError("Confidit's inverse matrices must be symmetric, as a fit leaves them")
             if not (np.linalg.eigvalsh(self._A_inv) > 0).all():
                 raise ValueError("Confidit's inverse matrices must be positive definite, as a fit leaves them")
-        if not ((self._A_diag.shape == (n_cols, k) and self._A_inv.size == 0)
-                or (self._A_inv.shape == (k, n_cols, n_cols) and self._A_diag.size == 0)):
-            raise ValueError(f"Confidit matrices of shapes {self._A_diag.shape} / {self._A_inv.shape} do not fit "
-                             f"weights of shape {self._W.shape}")
+
+
+def _diagonal(diagonal, n_cols):
+    """Whether Confidit keeps diagonal matrices: as asked, or by default past 1,000 columns."""
+    return bool(diagonal) if diagonal is not None else n_cols > 1000
 
 
 @register
@@ -1488,6 +1439,13 @@ class SketchedConfidit(_BanditLearner):
             raise ValueError(f"sketch_size must be even (Frequent Directions empties half of it); got "
                              f"{self.sketch_size}.")
 
+    #: per class, the Frequent Directions sketch B (feature-major), G = B B^T, the Woodbury
+    #: matrix H, and the sketch's count of rows
+    _state = {"_B": Fitted("B", np.float64, lambda p, n, K: (n, K, int(p["sketch_size"]))),
+              "_G": Fitted("G", np.float64, lambda p, n, K: (K, int(p["sketch_size"]), int(p["sketch_size"]))),
+              "_H": Fitted("H", np.float64, lambda p, n, K: (K, int(p["sketch_size"]), int(p["sketch_size"]))),
+              "_nrows": Fitted("nrows", np.int64, lambda p, n, K: (K,))}
+
     def _a0(self):
         return (1.0 + float(self.alpha)) ** 2 * self.row_scale_ ** 2
 
@@ -1509,12 +1467,6 @@ class SketchedConfidit(_BanditLearner):
         self.t_ = int(t)
         return nu
 
-    def _extra_mixing_state(self):
-        return {"B": self._B, "G": self._G, "H": self._H, "nrows": self._nrows}
-
-    def _set_extra_mixing_state(self, arrays):
-        self._B, self._G, self._H, self._nrows = arrays["B"], arrays["G"], arrays["H"], arrays["nrows"]
-
     def _propose_index(self, scores, X):
         X = check_rows(self, X)
         if self.fit_intercept:
@@ -1526,29 +1478,7 @@ class SketchedConfidit(_BanditLearner):
             quad[:, k] = (xx - np.einsum("nm,mq,nq->n", Z, self._H[k], Z)) / self._a0()
         return _ucb_choice(scores, quad, float(self.eta), self.t_)
 
-    @classmethod
-    def _declared_state(cls, params, state, shapes):
-        spec = super()._declared_state(params, state, shapes)
-        rows, K = spec["W"][1]
-        ell = int(params["sketch_size"])
-        spec.update(B=("f", (rows, K, ell), True), G=("f", (K, ell, ell), True), H=("f", (K, ell, ell), True),
-                    nrows=("iu", (K,), True))
-        return spec
-
-    def _state_arrays(self):
-        return {"W": self._W, "classes": self.classes_, "B": self._B, "G": self._G, "H": self._H,
-                "nrows": self._nrows}
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        n_cols, k = self._W.shape
-        ell = int(self.sketch_size)
-        B, G, H = (np.ascontiguousarray(arrays[n], dtype=np.float64) for n in ("B", "G", "H"))
-        nrows = np.ascontiguousarray(arrays["nrows"], dtype=np.int64)
-        if B.shape != (n_cols, k, ell) or G.shape != (k, ell, ell) or H.shape != (k, ell, ell) or \
-                nrows.shape != (k,) or (nrows < 0).any() or (nrows > ell).any():
-            raise ValueError(f"sketches of shapes {B.shape} / {G.shape} / {H.shape} do not fit weights of shape "
-                             f"{self._W.shape} and sketch_size={ell}")
-        if not (np.isfinite(B).all() and np.isfinite(G).all() and np.isfinite(H).all()):
-            raise ValueError("SketchedConfidit sketches are not finite")
-        self._B, self._G, self._H, self._nrows = B, G, H, nrows
+    def _restored(self, loaded):
+        if loaded and ((self._nrows < 0).any() or (self._nrows > int(self.sketch_size)).any()):
+            raise ValueError(f"a sketch holds 0 to sketch_size={self.sketch_size} rows; the file's counts run from "
+                             f"{self._nrows.min()} to {self._nrows.max()}")

@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from .._persist import register
 from .._validation import (check_class_labels, check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
-from .._online import OnlineEngine
+from .._online import Fitted, OnlineEngine
 from .._lbfgs import lbfgs_fit
 from ._kernels import _forward_corrected
 from ..linear import SoftmaxProba
@@ -331,9 +331,10 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
         return self._online_call(X, _NoisyTarget(y, trusted), classes, reset=False, sample_weight=sample_weight)
 
     # ---- the online engine's hooks (partial_fit; fit is the batch L-BFGS above) -----------
-    _fitted_attrs = ("classes_", "_W", "n_iter_", "predictions_", "prediction_rows_", "_W_sgd", "t_", "eta_",
-                     "loss_", "confusion_")
-    _inplace_state = ("_W", "_W_sgd")
+    _fitted_attrs = ("classes_", "_W", "n_iter_", "predictions_", "prediction_rows_", "t_", "eta_", "loss_",
+                     "confusion_")
+    #: the SGD iterate of partial_fit (``_W`` holds its average), written in place by the pass
+    _state = {"_W_sgd": Fitted("W_sgd", np.float64, lambda p, n, K: (n, K))}
 
     def _check_params(self):
         self._validate_params()

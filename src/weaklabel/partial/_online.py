@@ -149,16 +149,9 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
             return float(_squared_norm(W.T, True))
         return float(_squared_norm(np.ascontiguousarray(W), False))
 
-    def _set_extra_mixing_state(self, arrays):
-        self._scale = 1.0
-        self._normsq = self._weights_normsq()
-
-    # ---- persistence / tags ---------------------------------------------------
-    def _state_arrays(self):
-        return {"W": self._W, "classes": self.classes_}
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
+    def _restored(self, loaded):
+        # a model file or parameter mixing hands over true weights: no lazy scale, and
+        # Pegasos' squared norm from them
         self._scale = 1.0
         self._normsq = self._weights_normsq()
 
