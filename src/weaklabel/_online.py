@@ -87,15 +87,17 @@ class Fitted(NamedTuple):
     ``name`` is the array's name in a model file and in ``mixing_state``; ``dtype`` its dtype;
     ``shape(params, n_cols, n_classes)`` its shape for a learner of parameters ``params``
     (``get_params()``) whose weights have ``n_cols`` rows (the features [+1 with an intercept])
-    and ``n_classes`` columns, or None when those parameters keep no such array.  A pass
-    writes the declared arrays in place (so a call's rollback copies them); a fresh start
-    forgets them; model files save them and the loader checks their shapes, dtypes and
+    and ``n_classes`` columns, or None when those parameters keep no such array; ``start(est,
+    shape)`` its value on a fresh start (None: zeros).  A fresh start makes the declared arrays
+    (after a memory estimate of them all); a pass writes them in place (so a call's rollback
+    copies them); model files save them and the loader checks their shapes, dtypes and
     finiteness against this; parameter mixing averages them.
     """
 
     name: str
     dtype: type
     shape: Callable
+    start: Callable = None
 
 
 class _RowOutOfRange(Exception):
@@ -158,7 +160,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """
 
     def _init_state(self, n_cols):
-        """State beyond the weights, made on a fresh start."""
+        """Scalars beyond the weights and the declared arrays, made on a fresh start."""
 
     def _finish_epochs(self):
         """After the epochs: fold lazy scales back so ``coef_`` holds the true weights.
@@ -174,14 +176,21 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         entries, when given) and the family's state (:meth:`_init_state`).
         """
         n_cols = Xk.shape[1] + int(bool(self.fit_intercept))      # the intercept: the weights' last row
-        check_memory(8 * n_cols * classes_.size * (1 + len(self._state)),
-                     f"{type(self).__name__}'s weights over {Xk.shape[1]:,} features and {classes_.size} classes",
+        params = self.get_params(deep=False)
+        shapes = {k: f.shape(params, n_cols, classes_.size) for k, f in self._state.items()}
+        shapes = {k: tuple(shape) for k, shape in shapes.items() if shape is not None}
+        check_memory(8 * (n_cols * classes_.size + sum(math.prod(shape) for shape in shapes.values())),
+                     f"{type(self).__name__}'s weights and state over {Xk.shape[1]:,} features and "
+                     f"{classes_.size} classes",
                      " Is X as wide as it should be (a sparse matrix's shape, a hashed feature index)?")
         self._W = np.zeros((n_cols, classes_.size), dtype=np.float64)
         self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
         self._rng = check_random_state(self.random_state)
         if "row_scale" in self._get_param_names():
             self.row_scale_ = row_scale_of(Xk, self.row_scale, squared_norm=squared_norm)
+        for k, shape in shapes.items():
+            f = self._state[k]
+            setattr(self, k, np.zeros(shape, dtype=f.dtype) if f.start is None else f.start(self, shape))
         self._init_state(n_cols)
 
     def _commit(self, reset, n_epochs, updates, hist, visited):

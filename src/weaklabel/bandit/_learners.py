@@ -862,13 +862,8 @@ class Banditron(_Exploring):
         self.probability = probability
 
     # averaged weights: the kernel learns (and explores) with the current weights _W_cur and
-    # keeps acc = sum_t t * step_t; _W, which predicts, is the mean of the weights after each round
-    def _init_state(self, n_cols):
-        super()._init_state(n_cols)
-        if self.average:
-            self._W_cur = np.zeros_like(self._W)
-            self._acc = np.zeros_like(self._W)
-
+    # keeps acc = sum_t t * step_t (both declared in _state); _W, which predicts, is the mean of
+    # the weights after each round
     def _checked_with_weights(self):
         # W = ((T + 1) W_cur - acc) / T (or W_cur): a NaN or an infinity in either makes W's
         return ("_W_cur", "_acc") if self.average else ()
@@ -1174,22 +1169,15 @@ class Confidit(_BanditLearner):
     #: per class, the diagonal of A (diagonal form) or the inverse of the whole A (full form):
     #: one of the two is empty
     _state = {"_A_diag": Fitted("A_diag", np.float64,
-                                lambda p, n, K: (n, K) if _diagonal(p["diagonal"], n) else (0, 0)),
+                                lambda p, n, K: (n, K) if _diagonal(p["diagonal"], n) else (0, 0),
+                                lambda est, shape: np.full(shape, est._a0())),
               "_A_inv": Fitted("A_inv", np.float64,
-                               lambda p, n, K: (0, 0, 0) if _diagonal(p["diagonal"], n) else (K, n, n))}
+                               lambda p, n, K: (0, 0, 0) if _diagonal(p["diagonal"], n) else (K, n, n),
+                               lambda est, shape: np.repeat((np.eye(shape[1]) / est._a0())[None], shape[0], axis=0))}
 
-    def _is_diagonal(self, n_cols):
-        return _diagonal(self.diagonal, n_cols)
-
-    def _init_state(self, n_cols):
-        k = self.classes_.size
-        a0 = (1.0 + float(self.alpha)) ** 2 * self.row_scale_ ** 2
-        if self._is_diagonal(n_cols):
-            self._A_diag = np.full((n_cols, k), a0)
-            self._A_inv = np.zeros((0, 0, 0))
-        else:
-            self._A_diag = np.zeros((0, 0))
-            self._A_inv = np.repeat((np.eye(n_cols) / a0)[None], k, axis=0)
+    def _a0(self):
+        """A's start, ``(1 + alpha)^2`` times the squared row scale."""
+        return (1.0 + float(self.alpha)) ** 2 * self.row_scale_ ** 2
 
     @property
     def A_diag_(self):
@@ -1443,18 +1431,12 @@ class SketchedConfidit(_BanditLearner):
     #: matrix H, and the sketch's count of rows
     _state = {"_B": Fitted("B", np.float64, lambda p, n, K: (n, K, int(p["sketch_size"]))),
               "_G": Fitted("G", np.float64, lambda p, n, K: (K, int(p["sketch_size"]), int(p["sketch_size"]))),
-              "_H": Fitted("H", np.float64, lambda p, n, K: (K, int(p["sketch_size"]), int(p["sketch_size"]))),
+              "_H": Fitted("H", np.float64, lambda p, n, K: (K, int(p["sketch_size"]), int(p["sketch_size"])),
+                           lambda est, shape: np.repeat((np.eye(shape[1]) / est._a0())[None], shape[0], axis=0)),
               "_nrows": Fitted("nrows", np.int64, lambda p, n, K: (K,))}
 
     def _a0(self):
         return (1.0 + float(self.alpha)) ** 2 * self.row_scale_ ** 2
-
-    def _init_state(self, n_cols):
-        k, ell = self.classes_.size, int(self.sketch_size)
-        self._B = np.zeros((n_cols, k, ell))            # feature-major: one feature's sketch values together
-        self._G = np.zeros((k, ell, ell))
-        self._H = np.repeat((np.eye(ell) / self._a0())[None], k, axis=0)
-        self._nrows = np.zeros(k, dtype=np.int64)
 
     def _pass_checks_rows(self):
         return False                     # the sketch pass reads every row checked
