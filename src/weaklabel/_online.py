@@ -53,6 +53,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._validation import (ROW_LIMITS, _check_finite_state, check_memory, check_sample_weight, check_X,
                           class_weighted, row_scale_of, saved_row_scale, saved_temperature)
 from ._row_kernels import _total
+from ._intrinsics import aligned_class_major
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore", "Fitted"]
@@ -117,7 +118,10 @@ def _restorer(est, saved, copies, generators):
     def restore(again=False):
         est.__dict__.clear()
         est.__dict__.update(saved)
-        est.__dict__.update(copies)
+        # (class-major weights copied back on a cache-line boundary, as the passes want them)
+        est.__dict__.update({k: aligned_class_major(v) if (v.ndim == 2 and v.flags.f_contiguous
+                                                            and not v.flags.c_contiguous) else v
+                             for k, v in copies.items()})
         for put_back in generators:
             if put_back is not None:
                 put_back()
@@ -413,6 +417,17 @@ class OnlineLinear(OnlineEngine):
     """Base of the online learners: the engine, with round counters, parameter mixing and
     their saved state.
     """
+
+    def __setstate__(self, state):
+        """Unpickle, with class-major weights put back on a cache line (pickle keeps their F
+        order, not numpy's address: a model sent to a worker would otherwise have every pass
+        work on an aligned copy; see :func:`weaklabel.linear._weights_layout`)."""
+        super().__setstate__(state)
+        d = self.__dict__
+        for name, value in list(d.items()):
+            if (type(value) is np.ndarray and value.ndim == 2 and value.dtype.kind == "f"
+                    and value.flags.f_contiguous and not value.flags.c_contiguous):
+                d[name] = aligned_class_major(value)
 
     # ---- parameter mixing ---------------------------------------------------------------
     def mixing_state(self):

@@ -14,6 +14,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
+from ._intrinsics import ALIGN
+
 
 #: the rows a kernel reads, as one value: a dense C-contiguous ``dense`` (``is_dense``) or
 #: CSR ``(data, indices, indptr)``, the other form an empty dummy; ``limits`` is
@@ -301,12 +303,13 @@ def _total(A):
 def _pass_matrix(W, class_major, X):
     """The class-major matrix a pass over the dense rows ``X`` updates, in their precision:
     ``W`` itself when it is class-major (``class_major``: ``W`` is (n_classes, n_features),
-    the transposed view of weights kept in F order, :func:`weaklabel.linear._weights_layout`) of
-    ``X``'s dtype; otherwise a class-major copy cast to ``X``'s dtype, which :func:`_write_back` writes back
+    the transposed view of weights kept in F order), of ``X``'s dtype and starts on a 64-byte
+    boundary (:data:`ALIGN`; the estimators keep it so, :func:`weaklabel.linear._weights_layout`);
+    otherwise a class-major copy cast to ``X``'s dtype, which :func:`_write_back` writes back
     at the end.  (In numba the form is chosen when the pass is compiled, by ``X``'s dtype.)
     """
     if class_major and X.dtype == W.dtype:
-        return W
+        return W if W.ctypes.data % ALIGN == 0 else W.copy()
     if class_major:
         return W.astype(X.dtype)
     M = np.empty((W.shape[1], W.shape[0]), dtype=X.dtype)
@@ -319,7 +322,9 @@ def _pass_matrix_impl(W, class_major, X):
     if X.dtype == W.dtype:
         def same(W, class_major, X):
             if class_major:
-                return W
+                if W.ctypes.data % ALIGN == 0:
+                    return W
+                return W.copy()        # numba aligns an allocation of this size
             M = np.empty((W.shape[1], W.shape[0]), dtype=W.dtype)
             _to_class_major(W, M)
             return M

@@ -15,6 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._persist import SavesModel
+from ._intrinsics import aligned_class_major
 from ._row_kernels import NO_LIMITS, Rows
 from ._validation import check_X_values, read_only
 from ._validation import check_rows
@@ -303,7 +304,8 @@ def kernel_ready(X, fit_intercept):
 def _weights_layout(est, names, class_major):
     """Keep the arrays ``names`` of ``est`` (each (n_features [+1], n_classes)) in the memory
     order a pass reads: F order (class-major: the transposed view is C-contiguous) for a pass
-    over dense rows; C order (feature-major) for sparse rows.  An
+    over dense rows, made on a 64-byte boundary (``_intrinsics.ALIGN``: a pass given a
+    matrix off it works on an aligned copy); C order (feature-major) for sparse rows.  An
     array in the other order is replaced by a copy in this one (the same values; a stream of
     calls of one form converts once).  Returns the arrays as the kernels take them: the
     class-major views (``a.T``) or the arrays themselves.
@@ -314,7 +316,7 @@ def _weights_layout(est, names, class_major):
         a = d[name]
         if class_major:
             if not a.flags.f_contiguous:
-                a = d[name] = np.asfortranarray(a)
+                a = d[name] = aligned_class_major(a)
             out.append(a.T)
         else:
             if not a.flags.c_contiguous:

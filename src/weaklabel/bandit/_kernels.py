@@ -12,38 +12,6 @@ Two feedback modes share each pass:
   candidate sets (``cand`` of shape (n_samples, n_classes), not empty), ``cand[i, k]``
   answers it: a proposal is right when it is any acceptable label of the row;
 * logged (``logged=True``): ``proposed[i]`` and ``correct[i]`` are given.
-
-The linear rules (CSPA, SPA, Banditron, BPA) each have a pass of their own
-(:func:`cspa_pass`, ...), which reads as its rule; what they share (the pass's matrices, a
-scored row, the answer of a round, a step) is in the small helpers above them.  Every pass
-takes the same arguments:
-
-Parameters
-----------
-weights : ``(W, class_major)``: float64 weights, updated in place, (n_features, n_classes)
-    or with ``class_major`` its transposed view (n_classes, n_features), C-contiguous
-    (sparse rows need the feature-major form).  ``acc`` and ``mean`` below have ``W``'s form.
-rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`); this, ``feedback`` and
-    ``history`` may be passed as plain tuples of their fields (see ``_row_kernels.Rows``).
-order : int array of the rows to visit.
-params : the rule's parameters, a tuple (see each pass).
-feedback : Feedback ``(logged, y, proposed, correct, cand, logp)``: oracle mode reads
-    ``y[i]`` (or, when ``cand`` is not (0, 0), the acceptable labels ``cand[i]``), logged
-    mode ``proposed[i]``, ``correct[i]`` and, for Banditron, the log's propensities ``logp``
-    (empty: none).
-history : History, written per round: argmax prediction, proposal, correct, propensity.
-u : float array, one uniform per round (the exploring rules; empty otherwise).
-sw : float array, sample weights (each row's step is multiplied by ``sw[i]``); empty: all 1.
-averaging : ``(acc, t0, mean)``; for averaged weights, ``acc += t * step`` with ``t = t0 + r``
-    the round's number; ``acc`` empty: no averaging.  The mean of the weights after each
-    round is then ``((T + 1) W - acc) / T`` after ``T`` rounds (:func:`_averaged_into`),
-    which the pass writes into ``mean`` (of ``W``'s shape; empty: not asked) at its end,
-    ``T = t0 + len(order) - 1`` (``W`` itself when ``T`` is 0).
-
-Returns
--------
-n_updates : rounds that changed W; -1 when a dense row fails ``rows.limits`` (the pass
-    stopped at it; the caller puts the weights back).
 """
 
 from collections import namedtuple
@@ -51,11 +19,20 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .._intrinsics import prefetch
+from .._intrinsics import prefetch, prefetch_row
 from .._row_kernels import (DENSE_FASTMATH, Rows, _pass_matrix, _write_back, _argmax, _cast_to, _cm_axpy, _cm_dot, _cm_scores, _cm_update, _cm_update_pair, _dense_row_in_range, _row_nonzeros, _row_scores, _row_update)
 
 #: rows ahead at which the sketch kernels prefetch the scattered entries they will visit
 PREFETCH_AHEAD = 12
+
+RULE_CSPA = 0
+RULE_SPA = 1
+RULE_BANDITRON = 2
+RULE_BPA = 3
+
+#: a pass rule's parameters, one value (the estimator's ``_rule_params()`` builds it):
+#: the rule (``RULE_*``), CSPA's beta, the exploration rate gamma, BPA's margin when right
+BanditRule = namedtuple("BanditRule", "kind beta gamma margin1")
 
 #: what the rounds answer, one value: ``logged`` selects the log (``proposed[i]``,
 #: ``correct[i]``) over the oracle (``y[i]``, or the acceptable labels ``cand[i]`` when
@@ -142,7 +119,7 @@ def _best_candidate(scores, cand, i):
 @njit(cache=True, nogil=True, inline="always")
 def _averaged_into(W, acc, T, out):
     """The mean of the weights after each of ``T`` rounds, ``((T + 1) W - acc) / T`` (see
-    the passes' ``averaging``), written into ``out`` in one pass; times ``1 / T``
+    :func:`_bandit_pass`'s ``averaging``), written into ``out`` in one pass; times ``1 / T``
     (within an ulp of the quotient; a stream of short calls computes the mean at every call,
     and the divisions took 1.5 us of a call)."""
     inv = 1.0 / T
@@ -151,378 +128,247 @@ def _averaged_into(W, acc, T, out):
             out[a, b] = (W[a, b] * (T + 1.0) - acc[a, b]) * inv
 
 
-#: the buffers of one round's step, as (class, coefficient) pairs: ``k``, ``c`` (float64),
-#: ``c_m`` (the same in the pass matrix's precision), ``c_acc`` (times the round's number, for
-#: the average's accumulator) and ``coef`` (per class, for a sparse row that moves many classes)
-Step = namedtuple("Step", "k c c_m c_acc coef")
-
-#: the matrices of a pass: the weights ``W`` and the average's accumulator ``acc`` as handed
-#: in, and ``M``, ``Acc``, the forms the pass updates (see :func:`_pass_matrices`)
-Matrices = namedtuple("Matrices", "W M acc Acc")
-
-
-# ---- what the four rules share: the pass's matrices, a scored row, the answer, the step ----
-
 @njit(cache=True, nogil=True)
-def _pass_matrices(W, class_major, rows, acc):
-    """The matrices a pass updates.  Dense rows: the weights (and the average's accumulator)
-    class-major, in the rows' precision (float32 rows: float32 weights and steps for the pass;
-    the accumulator stays float64), ``W`` and ``acc`` themselves when kept class-major, else
-    copies that :func:`_pass_end` writes back.  Sparse rows update ``W`` and ``acc`` in place
-    (``M`` is empty)."""
-    if rows.is_dense:
-        M = _pass_matrix(W, class_major, rows.dense)
-    else:
-        M = np.empty((0, 0), dtype=rows.dense.dtype)
-    if rows.is_dense and acc.shape[0] > 0:
+def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, averaging):
+    """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
+
+    Parameters
+    ----------
+    weights : ``(W, class_major)``: float64 weights, updated in place, (n_features, n_classes)
+        or with ``class_major`` its transposed view (n_classes, n_features), C-contiguous
+        (see :func:`weaklabel.partial._kernels._candidate_epoch`; sparse rows need the
+        feature-major form).  ``acc`` and ``mean`` below have ``W``'s form.
+    rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`); this and the next three
+        arguments may be passed as plain tuples of their fields (see ``_row_kernels.Rows``).
+    order : int array of the rows to visit.
+    rule_params : BanditRule ``(kind, beta, gamma, margin1)``: RULE_CSPA, RULE_SPA, RULE_BANDITRON
+        or RULE_BPA; CSPA's beta; the exploration rate; BPA's margin when right.
+    feedback : Feedback ``(logged, y, proposed, correct, cand, logp)``: oracle mode reads
+        ``y[i]``, logged mode ``proposed[i]``, ``correct[i]``.  ``cand`` : bool
+        (n_samples, n_classes) acceptable labels per row (oracle mode), or (0, 0): ``y``
+        holds the one right label.  SPA, which learns from the right label itself, takes
+        the acceptable label the model scores highest (the Max rule of the candidate-label
+        Perceptron).  ``logp`` : float64 (n_rows,) or empty; Banditron in logged mode
+        weighs a right answer by ``1 / logp[i]`` (the logging policy's propensity) instead
+        of its own policy's.
+    history : History, written per round: argmax prediction, proposal, correct, propensity.
+    u : float array, one uniform per round (exploring learners).
+    sw : float array, sample weights (each row's step is multiplied by ``sw[i]``); empty: all 1.
+    averaging : ``(acc, t0, mean)``; for averaged weights (not CSPA), ``acc += t * step`` with
+        ``t = t0 + r`` the round's number; ``acc`` empty: no averaging.  The mean of the
+        weights after each round is then ``((T + 1) W - acc) / T`` after ``T`` rounds
+        (:func:`_averaged_into`), which the pass writes into ``mean`` (of ``W``'s shape; empty:
+        not asked) at its end, ``T = t0 + len(order) - 1`` (``W`` itself when ``T`` is 0).
+
+    Returns
+    -------
+    n_updates : rounds that changed W; -1 when a dense row fails ``rows.limits`` (the pass
+        stopped at it; the caller puts the weights back).
+    """
+    rows = Rows(*rows)                 # plain tuples cross the boundary (see _row_kernels.Rows)
+    W, class_major = weights
+    X_dense, is_dense = rows.dense, rows.is_dense
+    rule, beta, gamma, margin1 = rule_params
+    logged, y, proposed, correct, cand, logp = feedback
+    pred_out, prop_out, corr_out, prob_out = history
+    acc, t0, mean = averaging
+    # dense rows: weights (and the average's accumulator) class-major for the pass
+    # (contiguous, vectorised dot products and updates), in the rows' precision (float32
+    # rows: float32 weights and steps for the pass; the average's accumulator stays float64):
+    # W and acc themselves when kept class-major, else copies written back at the end; sparse
+    # rows update W in place (M is empty)
+    M = _pass_matrix(W, class_major, X_dense) if is_dense else np.empty((0, 0), dtype=X_dense.dtype)
+    if is_dense and acc.shape[0] > 0:
         Acc = _pass_matrix(acc, class_major, acc)
     else:
         Acc = acc
-    return Matrices(W, M, acc, Acc)
-
-
-@njit(cache=True, nogil=True)
-def _step_buffers(n_classes, M):
-    return Step(np.empty(n_classes + 1, dtype=np.int64), np.empty(n_classes + 1),
-                np.empty(n_classes + 1, dtype=M.dtype), np.empty(n_classes + 1), np.empty(n_classes))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _scored_row(rows, M, W, order, r, nz_val, nz_idx, scores):
-    """Score row ``order[r]`` into ``scores``: ``(||x||^2, cnt)``, with ``cnt`` the nonzeros
-    gathered into ``nz_val``/``nz_idx`` for a sparse row (0 for a dense one, read in place);
-    ``||x||^2`` is -1 when a dense row fails ``rows.limits`` (the pass stops there)."""
-    i = order[r]
-    if rows.is_dense:
-        X = rows.dense
-        nsq = _cm_scores(M, X, i, 1.0, scores)
-        if not _dense_row_in_range(X, i, nsq, rows.limits):
-            return -1.0, 0
-        if rows.intercept >= 0:
-            nsq += 1.0                             # the implicit constant feature
-        return nsq, 0
-    cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
-    _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
-    nsq = 0.0
-    for p in range(cnt):
-        nsq += nz_val[p] * nz_val[p]
-    return nsq, cnt
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _played(feedback, i, proposal):
-    """The label played in row ``i`` and whether it was right: the log's ``(proposed[i],
-    correct[i])``, or ``proposal`` answered by the oracle (the acceptable labels ``cand[i]``,
-    else the one right label ``y[i]``)."""
-    if feedback.logged:
-        return feedback.proposed[i], feedback.correct[i]
-    if feedback.cand.shape[0] > 0:
-        return proposal, feedback.cand[i, proposal]
-    return proposal, feedback.y[i] == proposal
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _record(history, r, yhat, yt, b, propensity):
-    history.predictions[r] = yhat
-    history.proposals[r] = yt
-    history.correct[r] = b
-    history.propensities[r] = propensity
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _row_weight(sw, i):
-    return sw[i] if sw.shape[0] > 0 else 1.0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _scale(step, n_upd, inv):
-    for q in range(n_upd):
-        step.c[q] *= inv
-
-
-@njit(cache=True, nogil=True)
-def _take_step(mats, rows, i, nz_val, nz_idx, cnt, step, n_upd, t):
-    """``w_k += c x_i`` for the step's first ``n_upd`` (class, coefficient) pairs, and, when
-    averaging (``acc`` not empty), ``acc_k += t c x_i`` with ``t`` the round's number (in its
-    own buffer: scaling ``c`` and back would round the weights' step)."""
-    W, M, acc, Acc = mats
-    averaged = acc.shape[0] > 0
-    if averaged:
-        for q in range(n_upd):
-            step.c_acc[q] = step.c[q] * t
-        if not rows.is_dense:
-            _row_update(acc, nz_val, nz_idx, cnt, step.k, step.c_acc, n_upd, False)
-    if rows.is_dense:
-        for q in range(n_upd):          # (a loop: numba's array slice assignment compiles a message)
-            step.c_m[q] = step.c[q]
-        if averaged:                    # the weights and the accumulator in one sweep of the row
-            _cm_update_pair(M, Acc, rows.dense, i, step.k, step.c_m, step.c_acc, n_upd)
+    n_classes = W.shape[0] if class_major else W.shape[1]
+    n_feat = W.shape[1] if class_major else W.shape[0]
+    width = 0 if is_dense else W.shape[0]
+    nz_val = np.empty(width, dtype=W.dtype)
+    nz_idx = np.empty(width, dtype=np.int64)
+    scores = np.empty(n_classes)
+    loss = np.empty(n_classes)
+    sel = np.empty(n_classes, dtype=np.int64)
+    upd_k = np.empty(n_classes + 1, dtype=np.int64)
+    upd_c = np.empty(n_classes + 1)
+    upd_m = np.empty(n_classes + 1, dtype=M.dtype)     # the steps in M's precision
+    upd_a = np.empty(n_classes + 1)
+    coef = np.empty(n_classes)
+    # CSPA's wrong-answer step adds the same multiple of x to every class but one: that
+    # common part is kept in U (true weights W[:, k] + U), so the step costs O(nnz), not
+    # O(nnz K).  Score differences, hence every decision, ignore U; it is folded in at the end.
+    use_u = rule == RULE_CSPA
+    # (dense rows: Ud, in M's precision; sparse rows: U)
+    U = np.zeros(n_feat if use_u and not is_dense else 0)
+    Ud = np.zeros(n_feat if use_u and is_dense else 0, dtype=M.dtype)
+    has_cand = cand.shape[0] > 0
+    n_updates = 0
+    ux = 0.0
+    for r in range(order.shape[0]):
+        i = order[r]
+        if is_dense:
+            if r + 1 < order.shape[0]:
+                prefetch_row(X_dense, order[r + 1])      # the next row's reads overlap this row's work
+            cnt = 0
+            nsq = _cm_scores(M, X_dense, i, 1.0, scores)
+            if use_u:
+                ux = _cm_dot(Ud, X_dense, i)
+            if not _dense_row_in_range(X_dense, i, nsq, rows.limits):
+                return -1                              # a row out of range: stop, W unchanged
+            if rows.intercept >= 0:
+                nsq += 1.0                             # the implicit constant feature
         else:
-            _cm_update(M, rows.dense, i, step.k, step.c_m, n_upd, False)
-    elif 4 * n_upd > W.shape[1]:
-        # many classes move (SPA's support set early on): one contiguous, vectorised row
-        # update beats scattered per-class writes
-        coef = step.coef
-        for k in range(W.shape[1]):
-            coef[k] = 0.0
-        for q in range(n_upd):
-            coef[step.k[q]] += step.c[q]
-        for p in range(cnt):
-            xj = nz_val[p]
-            j = nz_idx[p]
-            for k in range(W.shape[1]):
-                W[j, k] += coef[k] * xj
-    else:
-        _row_update(W, nz_val, nz_idx, cnt, step.k, step.c, n_upd, False)
+            cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
+            _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
+            nsq = 0.0
+            for p in range(cnt):
+                nsq += nz_val[p] * nz_val[p]
+        if use_u:
+            if not is_dense:
+                ux = 0.0
+                for p in range(cnt):
+                    ux += nz_val[p] * U[nz_idx[p]]
+            for k in range(n_classes):
+                scores[k] += ux
+        yhat = _argmax(scores)
 
+        # proposal and feedback
+        explore = rule == RULE_BANDITRON or rule == RULE_BPA
+        if logged:
+            yt = proposed[i]
+            b = correct[i]
+        else:
+            yt = _explore(yhat, gamma, u[r], n_classes) if explore else yhat
+            b = cand[i, yt] if has_cand else y[i] == yt
+        pred_out[r] = yhat
+        prop_out[r] = yt
+        corr_out[r] = b
+        if logged:
+            prob_out[r] = np.nan                 # the log's own propensities apply
+        elif explore:                            # as drawn by _explore
+            prob_out[r] = 1.0 - gamma + gamma / n_classes if yt == yhat else gamma / n_classes
+        else:
+            prob_out[r] = 1.0
+        wi = sw[i] if sw.shape[0] > 0 else 1.0
+        if nsq == 0.0 or wi == 0.0:        # x = 0 or weight 0: no step, still a round
+            continue
 
-@njit(cache=True, nogil=True)
-def _pass_end(mats, class_major, rows, averaging, n_rounds):
-    """The end of a pass: the class-major matrices written back (dense rows), then the mean
-    of the weights after each round written into ``mean`` when asked (see the passes'
-    ``averaging``)."""
-    W, M, acc, Acc = mats
-    _, t0, mean = averaging
-    if rows.is_dense:
+        n_upd = 0
+        # the label a support-class step learns (SPA; CSPA when right), -1 for none, for one
+        # call of that step below (a call in each case made numba inline and compile it thrice)
+        spa_label = -1
+        if rule == RULE_SPA:
+            if logged:
+                if b:
+                    spa_label = yt
+            else:
+                spa_label = _best_candidate(scores, cand, i) if has_cand else y[i]
+        elif rule == RULE_CSPA:
+            if b:
+                spa_label = yt
+            else:
+                best = -1
+                for k in range(n_classes):
+                    if k != yt and (best < 0 or scores[k] > scores[best]):
+                        best = k
+                lt = 1.0 + scores[yt] - scores[best]
+                if lt > 0.0:
+                    # w_i += (c/K) x (i != yt), w_yt -= c (K-1)/K x  ==  U += (c/K) x, w_yt -= c x
+                    c = wi * beta * lt / nsq
+                    shared = c / n_classes
+                    if is_dense:
+                        _cm_axpy(Ud, shared, X_dense, i)
+                    else:
+                        for p in range(cnt):
+                            U[nz_idx[p]] += shared * nz_val[p]
+                    upd_k[0] = yt
+                    upd_c[0] = -c * nsq
+                    n_upd = 1
+        elif rule == RULE_BANDITRON:
+            upd_k[0] = yhat
+            upd_c[0] = -1.0
+            n_upd = 1
+            if b:
+                if logp.shape[0] > 0:          # a log's propensity (clipped by the caller): off-policy
+                    p_yt = logp[i]
+                else:
+                    p_yt = gamma / n_classes
+                    if yt == yhat:
+                        p_yt += 1.0 - gamma
+                upd_k[1] = yt
+                upd_c[1] = 1.0 / p_yt
+                n_upd = 2
+        else:                              # RULE_BPA: only the played row moves
+            if b:
+                lt = margin1 - scores[yt]
+                sign = 1.0
+            else:
+                lt = 1.0 + scores[yt]
+                sign = -1.0
+            if lt > 0.0:
+                upd_k[0] = yt
+                upd_c[0] = sign * lt
+                n_upd = 1
+        if spa_label >= 0:
+            n_upd = _spa_coefs(scores, spa_label, upd_k, upd_c, loss, sel)
+        if n_upd > 0:
+            inv = 1.0 / nsq
+            if rule != RULE_CSPA or b:     # CSPA's wrong-answer step already holds wi (in c)
+                inv *= wi
+            for q in range(n_upd):
+                upd_c[q] *= inv
+            averaged = acc.shape[0] > 0
+            if averaged:                    # the same step into acc, times the round's number
+                tr = t0 + r                 # (in its own array: scaling upd_c and back would round
+                for q in range(n_upd):      # W's step, and averaging must not change the learning)
+                    upd_a[q] = upd_c[q] * tr
+                if not is_dense:
+                    _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_a, n_upd, False)
+            if is_dense:
+                for q in range(n_upd):      # (a loop: numba's array slice assignment compiles a message)
+                    upd_m[q] = upd_c[q]
+                if averaged:                # the weights and the accumulator in one sweep of the row
+                    _cm_update_pair(M, Acc, X_dense, i, upd_k, upd_m, upd_a, n_upd)
+                else:
+                    _cm_update(M, X_dense, i, upd_k, upd_m, n_upd, False)
+            elif 4 * n_upd > n_classes:
+                # many classes move (SPA's support set early on): one contiguous,
+                # vectorised row update beats scattered per-class writes
+                for k in range(n_classes):
+                    coef[k] = 0.0
+                for q in range(n_upd):
+                    coef[upd_k[q]] += upd_c[q]
+                for p in range(cnt):
+                    xj = nz_val[p]
+                    j = nz_idx[p]
+                    for k in range(n_classes):
+                        W[j, k] += coef[k] * xj
+            else:
+                _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
+            n_updates += 1
+    if is_dense:
+        if use_u:
+            for k in range(n_classes):
+                for j in range(Ud.shape[0]):
+                    M[k, j] += Ud[j]
         _write_back(M, W, class_major)
         if acc.shape[0] > 0:
             _write_back(Acc, acc, class_major)
+    elif use_u:
+        for j in range(U.shape[0]):
+            uj = U[j]
+            if uj != 0.0:
+                for k in range(n_classes):
+                    W[j, k] += uj
     if mean.shape[0] > 0:
-        T = t0 + n_rounds - 1.0
+        T = t0 + order.shape[0] - 1.0
         if T > 0.0:
             _averaged_into(W, acc, T, mean)
         else:
             for ra in range(W.shape[0]):    # (loops: numba's array slice assignment compiles a message)
                 for ca in range(W.shape[1]):
                     mean[ra, ca] = W[ra, ca]
-
-
-
-
-# ---- the four rules ---------------------------------------------------------------------
-
-@njit(cache=True, nogil=True)
-def cspa_pass(weights, rows, order, params, feedback, history, u, sw, averaging):
-    """One pass of CSPA (bandit-feedback-cspa.txt, Algorithm 1), ``params = (beta,)``.
-
-    Play the argmax ``yt``.  Right: the support-class passive-aggressive step (SPA's) on ``yt``.
-    Wrong: with ``l = 1 + s_yt - max_{k != yt} s_k > 0`` and ``c = beta l / ||x||^2``, every other
-    class gains ``c / K`` of ``x`` and ``yt`` loses ``c (K - 1) / K``.  That step adds the same
-    multiple of ``x`` to all classes but one, so the common part is kept in ``U`` (true weights
-    ``w_k + U``) and the step costs O(nnz), not O(nnz K); score differences, hence every
-    decision, ignore ``U``, which is folded in at the end.
-    """
-    rows, feedback, history = Rows(*rows), Feedback(*feedback), History(*history)
-    W, class_major = weights
-    beta, = params
-    mats = _pass_matrices(W, class_major, rows, averaging[0])
-    M = mats.M
-    K = W.shape[0] if class_major else W.shape[1]
-    n_feat = W.shape[1] if class_major else W.shape[0]
-    width = 0 if rows.is_dense else W.shape[0]
-    nz_val, nz_idx = np.empty(width, dtype=W.dtype), np.empty(width, dtype=np.int64)
-    scores, loss, sel = np.empty(K), np.empty(K), np.empty(K, dtype=np.int64)
-    step = _step_buffers(K, M)
-    U = np.zeros(0 if rows.is_dense else n_feat)                       # sparse rows: U
-    Ud = np.zeros(n_feat if rows.is_dense else 0, dtype=M.dtype)       # dense: in M's precision
-    n_updates = 0
-    for r in range(order.shape[0]):
-        i = order[r]
-        nsq, cnt = _scored_row(rows, M, W, order, r, nz_val, nz_idx, scores)
-        if nsq < 0.0:
-            return -1
-        if rows.is_dense:
-            ux = _cm_dot(Ud, rows.dense, i)
-        else:
-            ux = 0.0
-            for p in range(cnt):
-                ux += nz_val[p] * U[nz_idx[p]]
-        for k in range(K):
-            scores[k] += ux
-        yhat = _argmax(scores)
-        yt, b = _played(feedback, i, yhat)
-        _record(history, r, yhat, yt, b, np.nan if feedback.logged else 1.0)
-        wi = _row_weight(sw, i)
-        if nsq == 0.0 or wi == 0.0:        # x = 0 or weight 0: no step, still a round
-            continue
-        n_upd = 0
-        if b:
-            n_upd = _spa_coefs(scores, yt, step.k, step.c, loss, sel)
-            _scale(step, n_upd, 1.0 / nsq * wi)
-        else:
-            best = -1
-            for k in range(K):
-                if k != yt and (best < 0 or scores[k] > scores[best]):
-                    best = k
-            lt = 1.0 + scores[yt] - scores[best]
-            if lt > 0.0:
-                # w_k += (c/K) x (k != yt), w_yt -= c (K-1)/K x  ==  U += (c/K) x, w_yt -= c x
-                c = wi * beta * lt / nsq
-                shared = c / K
-                if rows.is_dense:
-                    _cm_axpy(Ud, shared, rows.dense, i)
-                else:
-                    for p in range(cnt):
-                        U[nz_idx[p]] += shared * nz_val[p]
-                step.k[0] = yt
-                step.c[0] = -c * nsq
-                n_upd = 1
-                _scale(step, n_upd, 1.0 / nsq)
-        if n_upd > 0:
-            _take_step(mats, rows, i, nz_val, nz_idx, cnt, step, n_upd, averaging[1] + r)
-            n_updates += 1
-    if rows.is_dense:
-        for k in range(K):
-            for j in range(n_feat):
-                M[k, j] += Ud[j]
-    else:
-        for j in range(n_feat):
-            uj = U[j]
-            if uj != 0.0:
-                for k in range(K):
-                    W[j, k] += uj
-    _pass_end(mats, class_major, rows, averaging, order.shape[0])
-    return n_updates
-
-
-@njit(cache=True, nogil=True)
-def spa_pass(weights, rows, order, params, feedback, history, u, sw, averaging):
-    """One pass of SPA, the full-information support-class passive-aggressive baseline of
-    bandit-feedback-cspa.txt (``params = ()``): the step on the right label ``y[i]`` (with
-    acceptable labels, the one the model scores highest, the candidate-label Perceptron's Max
-    rule); from a log, on the proposal when it was right, no step when it was wrong.
-    """
-    rows, feedback, history = Rows(*rows), Feedback(*feedback), History(*history)
-    W, class_major = weights
-    mats = _pass_matrices(W, class_major, rows, averaging[0])
-    M = mats.M
-    K = W.shape[0] if class_major else W.shape[1]
-    width = 0 if rows.is_dense else W.shape[0]
-    nz_val, nz_idx = np.empty(width, dtype=W.dtype), np.empty(width, dtype=np.int64)
-    scores, loss, sel = np.empty(K), np.empty(K), np.empty(K, dtype=np.int64)
-    step = _step_buffers(K, M)
-    n_updates = 0
-    for r in range(order.shape[0]):
-        i = order[r]
-        nsq, cnt = _scored_row(rows, M, W, order, r, nz_val, nz_idx, scores)
-        if nsq < 0.0:
-            return -1
-        yhat = _argmax(scores)
-        yt, b = _played(feedback, i, yhat)
-        _record(history, r, yhat, yt, b, np.nan if feedback.logged else 1.0)
-        wi = _row_weight(sw, i)
-        if nsq == 0.0 or wi == 0.0:
-            continue
-        if feedback.logged:
-            label = yt if b else -1
-        elif feedback.cand.shape[0] > 0:
-            label = _best_candidate(scores, feedback.cand, i)
-        else:
-            label = feedback.y[i]
-        if label < 0:
-            continue
-        n_upd = _spa_coefs(scores, label, step.k, step.c, loss, sel)
-        if n_upd > 0:
-            _scale(step, n_upd, 1.0 / nsq * wi)
-            _take_step(mats, rows, i, nz_val, nz_idx, cnt, step, n_upd, averaging[1] + r)
-            n_updates += 1
-    _pass_end(mats, class_major, rows, averaging, order.shape[0])
-    return n_updates
-
-
-@njit(cache=True, nogil=True)
-def banditron_pass(weights, rows, order, params, feedback, history, u, sw, averaging):
-    """One pass of the Banditron (Kakade, Shalev-Shwartz and Tewari 2008; a baseline of
-    bandit-feedback-cspa.txt), ``params = (gamma,)``: play ``yt`` drawn from
-    ``(1 - gamma) [k = yhat] + gamma / K``; step ``-x`` on ``yhat``, and ``+x / P(yt)`` on ``yt``
-    when right (from a log with propensities, ``P`` is the logging policy's).
-    """
-    rows, feedback, history = Rows(*rows), Feedback(*feedback), History(*history)
-    W, class_major = weights
-    gamma, = params
-    mats = _pass_matrices(W, class_major, rows, averaging[0])
-    M = mats.M
-    K = W.shape[0] if class_major else W.shape[1]
-    width = 0 if rows.is_dense else W.shape[0]
-    nz_val, nz_idx = np.empty(width, dtype=W.dtype), np.empty(width, dtype=np.int64)
-    scores = np.empty(K)
-    step = _step_buffers(K, M)
-    n_updates = 0
-    for r in range(order.shape[0]):
-        i = order[r]
-        nsq, cnt = _scored_row(rows, M, W, order, r, nz_val, nz_idx, scores)
-        if nsq < 0.0:
-            return -1
-        yhat = _argmax(scores)
-        yt, b = _played(feedback, i, yhat if feedback.logged else _explore(yhat, gamma, u[r], K))
-        p_play = 1.0 - gamma + gamma / K if yt == yhat else gamma / K
-        _record(history, r, yhat, yt, b, np.nan if feedback.logged else p_play)
-        wi = _row_weight(sw, i)
-        if nsq == 0.0 or wi == 0.0:
-            continue
-        step.k[0] = yhat
-        step.c[0] = -1.0
-        n_upd = 1
-        if b:
-            if feedback.logp.shape[0] > 0:     # a log's propensity (clipped by the caller): off-policy
-                p_yt = feedback.logp[i]
-            else:
-                p_yt = gamma / K
-                if yt == yhat:
-                    p_yt += 1.0 - gamma
-            step.k[1] = yt
-            step.c[1] = 1.0 / p_yt
-            n_upd = 2
-        _scale(step, n_upd, 1.0 / nsq * wi)
-        _take_step(mats, rows, i, nz_val, nz_idx, cnt, step, n_upd, averaging[1] + r)
-        n_updates += 1
-    _pass_end(mats, class_major, rows, averaging, order.shape[0])
-    return n_updates
-
-
-@njit(cache=True, nogil=True)
-def bpa_pass(weights, rows, order, params, feedback, history, u, sw, averaging):
-    """One pass of BPA, the bandit passive-aggressive baseline of bandit-feedback-cspa.txt,
-    ``params = (gamma, margin1)``: play as the Banditron does; only the played class moves,
-    up by ``(margin1 - s_yt) / ||x||^2`` when right, down by ``(1 + s_yt) / ||x||^2`` when
-    wrong, each when positive.
-    """
-    rows, feedback, history = Rows(*rows), Feedback(*feedback), History(*history)
-    W, class_major = weights
-    gamma, margin1 = params
-    mats = _pass_matrices(W, class_major, rows, averaging[0])
-    M = mats.M
-    K = W.shape[0] if class_major else W.shape[1]
-    width = 0 if rows.is_dense else W.shape[0]
-    nz_val, nz_idx = np.empty(width, dtype=W.dtype), np.empty(width, dtype=np.int64)
-    scores = np.empty(K)
-    step = _step_buffers(K, M)
-    n_updates = 0
-    for r in range(order.shape[0]):
-        i = order[r]
-        nsq, cnt = _scored_row(rows, M, W, order, r, nz_val, nz_idx, scores)
-        if nsq < 0.0:
-            return -1
-        yhat = _argmax(scores)
-        yt, b = _played(feedback, i, yhat if feedback.logged else _explore(yhat, gamma, u[r], K))
-        p_play = 1.0 - gamma + gamma / K if yt == yhat else gamma / K
-        _record(history, r, yhat, yt, b, np.nan if feedback.logged else p_play)
-        wi = _row_weight(sw, i)
-        if nsq == 0.0 or wi == 0.0:
-            continue
-        if b:
-            lt = margin1 - scores[yt]
-            sign = 1.0
-        else:
-            lt = 1.0 + scores[yt]
-            sign = -1.0
-        if lt > 0.0:
-            step.k[0] = yt
-            step.c[0] = sign * lt
-            _scale(step, 1, 1.0 / nsq * wi)
-            _take_step(mats, rows, i, nz_val, nz_idx, cnt, step, 1, averaging[1] + r)
-            n_updates += 1
-    _pass_end(mats, class_major, rows, averaging, order.shape[0])
     return n_updates
 
 
@@ -570,7 +416,7 @@ def _confidit_pass(W, state, params, rows, order, feedback, history, sw):
     happens between repeats of one row, the scores being then already inside).
 
     ``state`` is ``(A_diag, A_inv, journal)``, ``params`` ``(diagonal, eta, t)``; ``rows``,
-    ``feedback`` and ``history`` as in the linear passes (the module doc; ``feedback.cand`` not empty:
+    ``feedback`` and ``history`` as in :func:`_bandit_pass` (``feedback.cand`` not empty:
     the proposal is right when it is any acceptable label of the row).
 
     ``journal`` ``(Jv, Jg, Jc)``, buffers of one entry per row of the pass (the full form;
@@ -856,6 +702,8 @@ def _confidit_diag_dense_pass(state, params, rows, order, feedback, history, sw)
     n_updates = 0
     for r in range(order.shape[0]):
         i = order[r]
+        if r + 1 < order.shape[0]:
+            prefetch_row(X, order[r + 1])                # the next row's reads overlap this row's work
         nsq = _cm_scores_quad_diag(M, Ainv, X, i, scores, quad)
         if not _dense_row_in_range(X, i, nsq, rows.limits):
             return t, -1                               # a row out of range: stop, W and A unchanged

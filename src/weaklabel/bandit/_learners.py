@@ -22,8 +22,8 @@ from ..calibration import OutOfFoldTemperature
 from .._online import EARLY_STOPPING_CONSTRAINTS, Fitted, OnlineLinear
 from .._persist import register
 from ..linear import _weights_layout, with_intercept
-from ._kernels import (banditron_pass, bpa_pass, cspa_pass, spa_pass, _confidit_diag_dense_pass, _confidit_pass,
-                       _sketched_confidit_pass)
+from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, _bandit_pass,
+                       _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
 from .._validation import check_rows
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
@@ -32,16 +32,17 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
 
     _explores = False
-    #: the rule's pass (:mod:`weaklabel.bandit._kernels`), one for each linear learner
-    _pass = staticmethod(spa_pass)
+    _rule = RULE_SPA
     #: whether a log's propensities reach the kernel (Banditron's off-policy weighting)
     _reads_propensities = False
     #: whether the kernel averages the weights (Banditron with ``average=True``)
     _averages = False
 
     def _rule_params(self):
-        """The rule's parameters as its pass reads them, a tuple (each learner sets its own)."""
-        return ()
+        """The pass rule as the kernel reads it, one value: the rule, CSPA's beta, the
+        exploration rate and BPA's margin when right (each subclass sets its own).
+        """
+        return BanditRule(self._rule, 1.0, 0.0, 1.0)
 
     # ---- public API ---------------------------------------------------------------
     @transactional
@@ -230,7 +231,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
 
     def _pass_checks_rows(self):
-        return True                      # the passes read rows.limits
+        return True                      # _bandit_pass reads rows.limits
 
     def _epoch(self, rows, order, enc, hist, sw):
         n = order.shape[0]
@@ -240,13 +241,13 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             # the pass learns W_cur and acc and writes their mean, which predicts, into a new _W
             W_cur, acc = _weights_layout(self, ("_W_cur", "_acc"), dense)
             mean = np.empty_like(self._W_cur, order="K")
-            nu = self._pass((W_cur, dense), tuple(rows), order, self._rule_params(), enc.feedback(),
+            nu = _bandit_pass((W_cur, dense), tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
                               _history(hist), u, sw, (acc, float(self.t_), mean.T if dense else mean))
             if nu >= 0:
                 self._W = mean
         else:
             W, = _weights_layout(self, ("_W",), dense)
-            nu = self._pass((W, dense), tuple(rows), order, self._rule_params(), enc.feedback(),
+            nu = _bandit_pass((W, dense), tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
                               _history(hist), u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
         self.t_ += n
         return nu
@@ -539,7 +540,7 @@ class CSPA(_BanditLearner):
     >>> float(clf.correct_.mean()) > 0.9
     True
 """
-    _pass = staticmethod(cspa_pass)
+    _rule = RULE_CSPA
 
     def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
@@ -565,7 +566,7 @@ class CSPA(_BanditLearner):
             beta = 1.0 / (self.classes_.size - 1) if self.classes_.size > 2 else 1.0
         else:
             beta = float(self.beta)
-        return (beta,)
+        return BanditRule(self._rule, beta, 0.0, 1.0)
 
 
 @register
@@ -671,7 +672,7 @@ class SPA(_BanditLearner):
     >>> SPA().fit(X, [0, 1, 2]).predict(X).tolist()
     [0, 1, 2]
 """
-    _pass = staticmethod(spa_pass)
+    _rule = RULE_SPA
 
     def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
@@ -696,7 +697,7 @@ class _Exploring(_BanditLearner):
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN]}
 
     def _rule_params(self):
-        return (float(self.gamma),)
+        return BanditRule(self._rule, 1.0, float(self.gamma), 1.0)
 
     def _propose_index(self, scores, X):
         n, k = scores.shape
@@ -833,7 +834,7 @@ class Banditron(_Exploring):
     >>> float(clf.score(X, y)) > 0.9
     True
 """
-    _pass = staticmethod(banditron_pass)
+    _rule = RULE_BANDITRON
     _reads_propensities = True
     _averages = True
     _parameter_constraints = {**_Exploring._parameter_constraints, "average": ["boolean"],
@@ -988,7 +989,7 @@ class BPA(_Exploring):
     >>> float(clf.score(X, y)) > 0.9
     True
 """
-    _pass = staticmethod(bpa_pass)
+    _rule = RULE_BPA
 
     def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=True,
@@ -1011,7 +1012,7 @@ class BPA(_Exploring):
     _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
     def _rule_params(self):
-        return (float(self.gamma), float(self.correct_margin))
+        return BanditRule(self._rule, 1.0, float(self.gamma), float(self.correct_margin))
 
 
 @register

@@ -13,6 +13,7 @@ CSR rows: :func:`_uma_sparse_changes` updates the scores and records the flips, 
 
 import numpy as np
 from numba import njit
+from .._intrinsics import prefetch_row
 from .._row_kernels import DENSE_FASTMATH, _cm_scores
 
 
@@ -280,6 +281,8 @@ def _corrected_sgd_epoch(W, A, t, rows, order, Y, correction, sw, step_params, p
         for k in range(K):
             z[k] = 0.0
         if is_dense:
+            if r + 1 < order.shape[0]:
+                prefetch_row(dense, order[r + 1])      # the next row's reads overlap this row's work
             _cm_scores(M, dense, i, 1.0, z)
         else:
             for s in range(indptr[i], indptr[i + 1]):

@@ -15,6 +15,7 @@ the lowest class index.
 import numpy as np
 from numba import njit
 
+from .._intrinsics import prefetch_row
 from .._row_kernels import Rows, _cm_scores, _cm_update, _dense_row_in_range, _pass_matrix, _row_nonzeros, _row_scores, _row_update, _write_back
 
 # update rules
@@ -148,6 +149,8 @@ def _candidate_epoch(weights, state, rows, S, order, rule_params, predictions, s
         i = order[r]
         wi = sw[i] if weighted else 1.0
         if dense:
+            if r + 1 < order.shape[0]:
+                prefetch_row(rows.dense, order[r + 1])   # the next row's reads overlap this row's work
             cnt = 0
             nsq = _cm_scores(M, rows.dense, i, 1.0, raw)
             if not _dense_row_in_range(rows.dense, i, nsq, rows.limits):
