@@ -66,7 +66,7 @@ def test_the_weights_total_is_numpys_sum_and_meets_every_nan_and_infinity(rows, 
 
 def _rebuilding_probe():
     """A kernel that takes its arguments as the online passes do: ``Rows``, ``Feedback`` and
-    ``History`` rebuilt from whatever tuple arrived, the rule's parameters unpacked."""
+    ``History`` rebuilt from whatever tuple arrived, ``BanditRule`` unpacked."""
     from numba import njit
 
     from weaklabel._row_kernels import Rows
@@ -75,10 +75,10 @@ def _rebuilding_probe():
     @njit
     def probe(rows, rule_params, feedback, history):
         rows, feedback, history = Rows(*rows), Feedback(*feedback), History(*history)
-        beta, gamma, margin1 = rule_params
+        rule, beta, gamma, margin1 = rule_params
         for i in range(rows.dense.shape[0]):
             history.proposals[i] = feedback.y[i] + rows.intercept
-            history.propensities[i] = rows.dense[i].sum() * beta
+            history.propensities[i] = rows.dense[i].sum() * beta + rule
         return rows.dense.shape[1] + rows.indptr.size, feedback.logged, gamma + margin1
 
     return probe
@@ -96,7 +96,7 @@ def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
     tuples (every learner's call, all through the suite) types with namedtuples too: a
     namedtuple unpacks, indexes and star-expands as the tuple of its fields does; and MMS's
     round takes ``Rows`` itself."""
-    from weaklabel.bandit._kernels import Feedback, History
+    from weaklabel.bandit._kernels import RULE_CSPA, BanditRule, Feedback, History
     from weaklabel.linear import kernel_rows
 
     rng = np.random.default_rng(3)
@@ -109,14 +109,15 @@ def test_kernels_take_their_namedtuples_or_the_same_fields_as_plain_tuples():
         hist = History(np.empty(9, np.intp), np.empty(9, np.intp), np.empty(9, bool), np.empty(9))
         fb = Feedback(False, y.astype(np.intp), np.zeros(0, np.intp), np.zeros(0, bool), read_only(np.zeros((0, 0), bool)),
                       np.zeros(0))
-        args = (rows, (2.0, 0.5, 1.0), fb, hist)
+        rule = BanditRule(RULE_CSPA, 2.0, 0.5, 1.0)
+        args = (rows, rule, fb, hist)
         res = probe(*(tuple(a) for a in args) if plain else args)
         outs.append((res, hist.proposals, hist.propensities))
     assert outs[0][0] == outs[1][0] == (6 + 1, False, 1.5)
     for a, b in zip(outs[0][1:], outs[1][1:]):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(outs[0][1], y + 6)
-    np.testing.assert_allclose(outs[0][2], X.sum(axis=1) * 2.0)
+    np.testing.assert_allclose(outs[0][2], X.sum(axis=1) * 2.0 + RULE_CSPA)
 
 
 # ---- The range check of dense rows made by the pass itself, as it reads each row. ----
@@ -141,7 +142,9 @@ def _data(n=60, d=6, seed=0):
 
 
 def _state(est):
-    return {k: pickle.dumps(v) for k, v in est.__dict__.items()}
+    """Every attribute, the generator by its state (a copy of it holds a seed sequence of its own)."""
+    return {k: pickle.dumps(v.get_state() if isinstance(v, np.random.RandomState) else v)
+            for k, v in est.__dict__.items()}
 
 
 BAD_ROWS = [(np.float64, np.nan, r"contains NaN \(first at row 57\)"),

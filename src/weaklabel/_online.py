@@ -16,8 +16,8 @@
 6. commit the history (``predictions_``, ``prediction_rows_``, and the family's own).
 
 Any exception on the way restores the estimator exactly as it was before the call
-(the arrays the pass writes in place, :meth:`OnlineEngine._kept_in_place`, and the
-generator are copied first; the other attributes are replaced, never written), so a
+(the arrays the pass writes in place, :meth:`OnlineEngine._kept_in_place`, are copied
+first; the other attributes, the generator among them, are replaced, never written), so a
 rejected call never leaves a half-updated model.  A pass that meets a dense row out of
 range stops there; the estimator is restored and the call runs again with the exact
 check of every row first.
@@ -26,7 +26,9 @@ A family supplies:
 
 - ``_check_params()``;
 - ``_encode_target(X, target, classes, first, reset) -> (encoded, classes_)``;
-- ``_init_state(n_cols)`` for state beyond the weights (default: none);
+- ``_state``: its fitted arrays besides the weights, declared once (:class:`Fitted`), which
+  the fresh start, the rollback, parameter mixing and model files read, and
+  ``_restored(loaded)`` for what derives from them; ``_init_state(n_cols)`` for scalars;
 - ``_epoch(rows, order, encoded, hist) -> n_updates`` where ``rows`` is what
   :func:`weaklabel.linear.kernel_rows` returns and ``hist`` maps each name of
   ``_history`` to this epoch's slice of its buffer;
@@ -205,18 +207,17 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             setattr(self, h + "_", _labels_at(self.classes_, buf) if buf.dtype == np.intp else buf)
         self.prediction_rows_ = visited
 
-    #: whether a pass that does not start afresh draws from the generator (exploring learners)
-    _draws_when_continuing = False
-
     # ---- the template -----------------------------------------------------------------
     def _online_call(self, X, target, classes, reset, sample_weight=None):
         """``fit`` (``reset=True``, ``max_iter`` epochs) or one ``partial_fit`` epoch; a call
         that raises leaves the estimator as it was.
 
         The rollback is cheap: the attributes are kept by reference (a pass replaces them, it
-        does not write into them), and only the arrays the pass writes in place
-        (the weights and the declared ``_state``) and the generator's state are copied; a call that starts afresh
-        copies nothing (the old model's arrays are not written).
+        does not write into them), and only the arrays the pass writes in place (the weights
+        and the declared ``_state``) are copied; a call that starts afresh copies nothing (the
+        old model's arrays are not written).  A later call never draws from the generator in
+        place (the exploring learners draw ahead from a copy that replaces it), so only a
+        fresh ``fit`` seeded by the caller's own ``RandomState`` snapshots one.
         """
         saved = dict(self.__dict__)
         fresh = reset or "classes_" not in saved
@@ -227,13 +228,10 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         verified = ("_W",) + self._checked_with_weights()
         if not fresh:
             verified += tuple([k for k in ("_W", *self._state) if k not in kept])
-        rng = saved.get("_rng")
-        put_rng_back = (generator_snapshot(rng) if (not fresh and rng is not None and self._draws_when_continuing)
-                        else None)
         # a fresh fit seeded by the caller's RandomState draws from it: put it back for a second try
         user_rng = getattr(self, "random_state", None) if fresh else None
         put_user_rng_back = generator_snapshot(user_rng) if isinstance(user_rng, np.random.RandomState) else None
-        restore = _restorer(self, saved, copies, (put_rng_back, put_user_rng_back))
+        restore = _restorer(self, saved, copies, (put_user_rng_back,))
         try:
             try:
                 out = self._online_pass(X, target, classes, reset, sample_weight, defer_range=True)

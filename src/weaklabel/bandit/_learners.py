@@ -235,7 +235,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
 
     def _epoch(self, rows, order, enc, hist, sw):
         n = order.shape[0]
-        u = self._rng.random_sample(n) if (self._explores and not enc.logged) else _NO_FLOAT
+        u = self._uniforms(n, enc.fit) if (self._explores and not enc.logged) else _NO_FLOAT
         dense = rows.is_dense                # class-major weights for dense rows: no copy a pass
         if self._averages and self.average:
             # the pass learns W_cur and acc and writes their mean, which predicts, into a new _W
@@ -259,7 +259,13 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         self._validate_params()
 
     def _encode_target(self, X, target, classes, first, reset):
-        """Oracle labels or a log -> class indices (and the log's answers)."""
+        """Oracle labels or a log -> class indices (and the log's answers), marked as ``fit``'s
+        (``reset``) or ``partial_fit``'s."""
+        enc, classes_ = self._encode(X, target, classes, first, reset)
+        enc.fit = bool(reset)
+        return enc, classes_
+
+    def _encode(self, X, target, classes, first, reset):
         n = X.shape[0]
         if not first and type(target) is _OracleTarget:
             y = target.y                  # a stream's call: integer labels of the classes' dtype, first
@@ -413,12 +419,13 @@ class _Encoded:
     indices and answers.
     """
 
-    __slots__ = ("logged", "y", "proposed", "correct", "cand", "logp")
+    __slots__ = ("logged", "y", "proposed", "correct", "cand", "logp", "fit")
 
     def __init__(self, logged, y, proposed, correct, cand=None, logp=None):
         self.logged, self.y, self.proposed, self.correct = logged, y, proposed, correct
         self.cand = _NO_BOOL2 if cand is None else cand
         self.logp = _NO_FLOAT if logp is None else logp
+        self.fit = False                 # set for fit's passes (see _Exploring._uniforms)
 
     def feedback(self):
         """The kernels' one-value form: the fields of :class:`~weaklabel.bandit._kernels.Feedback`
@@ -692,7 +699,30 @@ class SPA(_BanditLearner):
 
 class _Exploring(_BanditLearner):
     _explores = True
-    _draws_when_continuing = True               # one uniform per round, in partial_fit too
+    _fitted_attrs = _BanditLearner._fitted_attrs + ("_u_ahead", "_u_next")
+    #: uniforms drawn ahead at once for partial_fit's rounds
+    _DRAWN_AHEAD = 4096
+
+    def _uniforms(self, n, fit):
+        """One uniform a round.  ``fit`` draws them from the generator itself, in turn with the
+        engine's shuffles.  ``partial_fit`` (and :meth:`propose`) take the next ones of the same
+        stream from a buffer drawn ahead (``_u_ahead``, read from ``_u_next``); a buffer that runs
+        out is drawn from a copy of the generator, which then replaces it.  So a call never
+        writes into the generator it started with, and its rollback, which keeps the attributes
+        it replaced, needs no snapshot of the generator (its ``get_state`` / ``set_state`` took
+        a third of a 100-row call).
+        """
+        if fit:
+            return self._rng.random_sample(n)
+        d = self.__dict__
+        ahead, at = d.get("_u_ahead", _NO_FLOAT), d.get("_u_next", 0)
+        if at + n > ahead.shape[0]:
+            rng = np.random.RandomState()
+            rng.set_state(self._rng.get_state())
+            ahead, at = np.concatenate([ahead[at:], rng.random_sample(max(n, self._DRAWN_AHEAD))]), 0
+            self._rng, self._u_ahead = rng, ahead
+        self._u_next = at + n
+        return ahead[at:at + n]
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN]}
 
@@ -702,7 +732,7 @@ class _Exploring(_BanditLearner):
     def _propose_index(self, scores, X):
         n, k = scores.shape
         yhat = np.argmax(scores, axis=1)
-        u = self._rng.random_sample(n)
+        u = self._uniforms(n, False)
         # inverse CDF of P(k) = (1 - gamma)[k = yhat] + gamma / K, as in the kernel
         cum = np.cumsum(np.full((n, k), self.gamma / k), axis=1)
         cum += (np.arange(k)[None, :] >= yhat[:, None]) * (1.0 - self.gamma)
