@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from numpy.testing import assert_array_equal
 
-from weaklabel import BanditFeedback, CandidateSets, dump_candidate_svmlight, load_candidate_svmlight
+from weaklabel import BagCandidates, BanditFeedback, CandidateSets, dump_candidate_svmlight, load_candidate_svmlight
 from weaklabel.simulate import make_candidate_sets
 
 
@@ -109,3 +109,47 @@ def test_dump_writes_the_1_based_indices_its_docstring_names():
     dump_candidate_svmlight(np.array([[1.0, 0.0, 2.0]]), [[0, 1]], buf)
     assert buf.getvalue() == b"0,1 1:1 3:2\n"
     assert "1-based feature indices" in dump_candidate_svmlight.__doc__
+
+
+# ---- BagCandidates ----
+
+def test_bag_candidates_layout():
+    B = BagCandidates([1, 0, 1, 0, 1], [[[7, 8]], [[1, 2, 3], [3, 2, 1], [1, 2, 3]]])
+    assert B.n_bags == 2 and B.n_rows == 5
+    assert B.bag_sizes.tolist() == [2, 3]
+    assert B.n_labelings.tolist() == [1, 2]            # repeats dropped
+    assert B.bag_rows(1).tolist() == [0, 2, 4]
+    assert B.classes_.tolist() == [1, 2, 3, 7, 8]
+    assert sorted(map(tuple, B.labelings(1).tolist())) == [(1, 2, 3), (3, 2, 1)]
+    assert B.instance_candidates().to_lists() == [[1, 3], [7], [2], [8], [1, 3]]
+    assert B.contains([1, 7, 2, 8, 3]).tolist() == [True, True]
+    assert B.contains([3, 7, 2, 8, 3]).tolist() == [True, False]
+    sub, rows = B.subset([1])
+    assert rows.tolist() == [0, 2, 4] and sub.n_bags == 1 and sub.bag_of.tolist() == [0, 0, 0]
+    assert np.array_equal(sub.classes_, B.classes_)
+
+
+def test_bag_candidates_errors_name_the_problem():
+    with pytest.raises(ValueError, match=r"labelings\[0\] has vectors of length 3 but bag 0 has 2 rows"):
+        BagCandidates([0, 0], [[[1, 2, 3]]])
+    with pytest.raises(ValueError, match=r"labelings\[1\] is empty"):
+        BagCandidates([0, 1], [[[1]], np.zeros((0, 1), int)])
+    with pytest.raises(ValueError, match=r"bags \[1\] have no row"):
+        BagCandidates([0, 0, 2], [[[1, 2]], [[1]], [[3]]])
+    with pytest.raises(ValueError, match="bag_of must hold ids in 0..0"):
+        BagCandidates([0, 1], [[[1, 2]]])
+    with pytest.raises(ValueError, match=r"not in classes \[0, 1\]"):
+        BagCandidates([0], [[[5]]], classes=[0, 1])
+    with pytest.raises(TypeError, match="integer bag ids"):
+        BagCandidates(["a"], [[[1]]])
+    with pytest.raises(ValueError, match="NaN"):
+        BagCandidates([0], [[[np.nan]]])
+
+
+def test_bag_candidates_from_labels_and_sets():
+    B = BagCandidates.from_labels([5, 6, 5], [0, 0, 1])
+    assert B.n_labelings.tolist() == [1, 1] and B.contains([5, 6, 5]).all()
+    S = CandidateSets.from_lists([[0, 2], [1]])
+    B = BagCandidates.from_candidate_sets(S)
+    assert B.bag_sizes.tolist() == [1, 1] and B.n_labelings.tolist() == [2, 1]
+    assert B.instance_candidates() == S
