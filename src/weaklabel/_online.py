@@ -186,8 +186,8 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         shapes = {k: f.shape(params, n_cols, classes_.size) for k, f in self._state.items()}
         shapes = {k: tuple(shape) for k, shape in shapes.items() if shape is not None}
         check_memory(8 * (n_cols * classes_.size + sum(math.prod(shape) for shape in shapes.values())),
-                     f"{type(self).__name__}'s weights and state over {Xk.shape[1]:,} features and "
-                     f"{classes_.size} classes",
+                     f"{type(self).__name__}'s weights{' and state' if shapes else ''} over {Xk.shape[1]:,} "
+                     f"features and {classes_.size} classes",
                      " Is X as wide as it should be (a sparse matrix's shape, a hashed feature index)?")
         self._W = np.zeros((n_cols, classes_.size), dtype=np.float64)
         self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
