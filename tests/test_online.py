@@ -260,19 +260,21 @@ def test_an_overflow_of_the_bandit_learners_weights_is_undone_with_its_draws(est
     before = _state(est)
     import weaklabel.bandit._learners as learners
 
-    real = learners._bandit_pass
+    real = learners.RULE_PASSES
 
-    def poisoned(weights, *args):
-        out = real(weights, *args)
-        mean = args[-1][2]                 # averaged: the mean the pass wrote, which predicts
-        (mean if mean.size else weights[0])[1, 2] = np.inf
-        return out
+    def poisoning(rule_pass):
+        def poisoned(weights, *args):
+            out = rule_pass(weights, *args)
+            mean = args[-1][2]                 # averaged: the mean the pass wrote, which predicts
+            (mean if mean.size else weights[0])[1, 2] = np.inf
+            return out
+        return poisoned
 
-    monkeypatch.setattr(learners, "_bandit_pass", poisoned)
+    monkeypatch.setattr(learners, "RULE_PASSES", tuple(poisoning(p) for p in real))
     with pytest.raises(FloatingPointError, match="overflowed"):
         est.partial_fit(*chunks[1], classes=np.arange(4))
     assert _state(est) == before
-    monkeypatch.setattr(learners, "_bandit_pass", real)
+    monkeypatch.setattr(learners, "RULE_PASSES", real)
     est.partial_fit(*chunks[1])
     twin.partial_fit(*chunks[1])
     assert _state(est) == _state(twin)

@@ -17,7 +17,7 @@ from weaklabel import CandidateSets
 from weaklabel._validation import checked_squared_norm, read_only
 from weaklabel.bags import MMS, CandidateLabelSVM
 from weaklabel.bandit import Banditron, Confidit, SketchedConfidit
-from weaklabel.bandit._kernels import _bandit_pass
+from weaklabel.bandit._kernels import RULE_BANDITRON, RULE_PASSES
 from weaklabel.partial import CLPL, PRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
 from weaklabel.partial._kernels import _candidate_epoch, _cc_from_exp, _clpl_loss_grad
 from weaklabel.partial._proden import candidate_likelihood_loss
@@ -344,7 +344,7 @@ def test_online_learners_compile_nothing_new_for_read_only_rows_and_sets():
         checked_squared_norm(rows)
     from weaklabel._validation import _row_norms_in_range
 
-    before = _counts(_candidate_epoch, _bandit_pass, _row_norms_in_range)
+    before = _counts(_candidate_epoch, RULE_PASSES[RULE_BANDITRON], _row_norms_in_range)
     # the same calls on read-only rows and sets
     Xr, Xsr = _frozen(X), sp.csr_matrix((_frozen(Xs.data), _frozen(Xs.indices), _frozen(Xs.indptr)), shape=Xs.shape)
     for rows in (Xr, _frozen(X.astype(np.float32)), Xsr):
@@ -353,7 +353,7 @@ def test_online_learners_compile_nothing_new_for_read_only_rows_and_sets():
         Banditron(random_state=0).fit(rows, _frozen(y)).partial_fit(rows[:20], _frozen(y[:20]))
         checked_squared_norm(rows)
         assert a.coef_.shape == b.coef_.shape
-    assert _counts(_candidate_epoch, _bandit_pass, _row_norms_in_range) == before
+    assert _counts(_candidate_epoch, RULE_PASSES[RULE_BANDITRON], _row_norms_in_range) == before
     # and the read-only rows learn what the writable ones do
     np.testing.assert_array_equal(AvgPegasos(random_state=0).fit(Xr, _frozen(mask)).coef_,
                                   AvgPegasos(random_state=0).fit(X, mask.copy()).coef_)

@@ -119,7 +119,7 @@ def _best_candidate(scores, cand, i):
 @njit(cache=True, nogil=True, inline="always")
 def _averaged_into(W, acc, T, out):
     """The mean of the weights after each of ``T`` rounds, ``((T + 1) W - acc) / T`` (see
-    :func:`_bandit_pass`'s ``averaging``), written into ``out`` in one pass; times ``1 / T``
+    :func:`_rule_pass`'s ``averaging``), written into ``out`` in one pass; times ``1 / T``
     (within an ulp of the quotient; a stream of short calls computes the mean at every call,
     and the divisions took 1.5 us of a call)."""
     inv = 1.0 / T
@@ -128,12 +128,89 @@ def _averaged_into(W, acc, T, out):
             out[a, b] = (W[a, b] * (T + 1.0) - acc[a, b]) * inv
 
 
-@njit(cache=True, nogil=True)
-def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, averaging):
-    """One pass of CSPA, SPA, Banditron or BPA over the rows in ``order``.
+# ---- the rules: each round's step, as its paper writes it --------------------------------
+# A step reads the round (the scores, the argmax ``yhat``, the proposal ``yt`` and whether it
+# was right, ``b``) and writes the classes that move and their coefficients into ``upd_k``,
+# ``upd_c``, returning their count: the pass then makes the step ``w_k += c wi x / ||x||^2``
+# (``wi`` the row's sample weight).  SPA's step, the support-class step towards a label
+# (:func:`_spa_coefs`), which CSPA makes when right, is made by the pass from the label the
+# rule names, in one place: inlined into two steps, it made the passes 10-25 % slower.
 
-    Parameters
-    ----------
+
+@njit(cache=True, nogil=True, inline="always")
+def _cspa_step(scores, yt, b, nsq, wi, beta, upd_k, upd_c):
+    """CSPA (bandit-feedback-cspa, Algorithm 1).  Right: the support-class step towards
+    ``yt`` (returned as its label, for the pass to make).  Wrong: with ``best`` the
+    highest-scored class other than ``yt`` and loss ``l = 1 + s[yt] - s[best]``,
+    ``w_yt -= c (K-1)/K x`` and every other class ``+= c/K x``, ``c = wi beta l / ||x||^2``;
+    returned as ``w_yt -= c x`` (its coefficient already holding ``wi``) and the coefficient
+    ``c/K`` of a step shared by every class.  Returns ``(n_upd, shared, label)``.
+    """
+    if b:
+        return 0, 0.0, yt
+    n_classes = scores.shape[0]
+    best = -1
+    for k in range(n_classes):
+        if k != yt and (best < 0 or scores[k] > scores[best]):
+            best = k
+    lt = 1.0 + scores[yt] - scores[best]
+    if lt <= 0.0:
+        return 0, 0.0, -1
+    c = wi * beta * lt / nsq
+    upd_k[0] = yt
+    upd_c[0] = -c * nsq
+    return 1, c / n_classes, -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _banditron_step(scores, yhat, yt, b, gamma, p_log, upd_k, upd_c):
+    """Banditron (Kakade, Shalev-Shwartz and Tewari 2008): ``w_yhat -= x`` every round, and
+    ``w_yt += x / P(yt)`` when the proposal was right, ``P(yt)`` the exploring policy's
+    probability of ``yt`` or, replaying a log, its propensity ``p_log`` (NaN: none)."""
+    upd_k[0] = yhat
+    upd_c[0] = -1.0
+    if not b:
+        return 1
+    if p_log == p_log:                 # a log's propensity (clipped by the caller): off-policy
+        p_yt = p_log
+    else:
+        p_yt = gamma / scores.shape[0]
+        if yt == yhat:
+            p_yt += 1.0 - gamma
+    upd_k[1] = yt
+    upd_c[1] = 1.0 / p_yt
+    return 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bpa_step(scores, yt, b, margin1, upd_k, upd_c):
+    """BPA: only the played class moves, a passive-aggressive step on its one-class hinge
+    loss: up to the margin ``margin1`` when right, below -1 when wrong."""
+    if b:
+        lt = margin1 - scores[yt]
+        sign = 1.0
+    else:
+        lt = 1.0 + scores[yt]
+        sign = -1.0
+    if lt <= 0.0:
+        return 0
+    upd_k[0] = yt
+    upd_c[0] = sign * lt
+    return 1
+
+
+def _rule_pass(kind):
+    """The pass of one rule (``RULE_*``) over the rows in ``order``, compiled for that rule
+    (``kind`` is a constant of the compiled code: the other rules' branches are not in it).
+
+    Each round calls the rule's step (above).  Banditron and BPA explore: the proposal is
+    drawn around the argmax, else it is the argmax.  CSPA's steps have a part common to every
+    class (its wrong answers), kept in one vector ``U`` (true weights ``W[:, k] + U``) so that
+    such a step costs O(nnz), not O(nnz K).  Score differences, hence every decision, ignore
+    ``U``; it is folded into ``W`` at the end.
+
+    The returned pass takes:
+
     weights : ``(W, class_major)``: float64 weights, updated in place, (n_features, n_classes)
         or with ``class_major`` its transposed view (n_classes, n_features), C-contiguous
         (see :func:`weaklabel.partial._kernels._candidate_epoch`; sparse rows need the
@@ -141,235 +218,208 @@ def _bandit_pass(weights, rows, order, rule_params, feedback, history, u, sw, av
     rows : Rows, dense or CSR (:func:`weaklabel.linear.kernel_rows`); this and the next three
         arguments may be passed as plain tuples of their fields (see ``_row_kernels.Rows``).
     order : int array of the rows to visit.
-    rule_params : BanditRule ``(kind, beta, gamma, margin1)``: RULE_CSPA, RULE_SPA, RULE_BANDITRON
-        or RULE_BPA; CSPA's beta; the exploration rate; BPA's margin when right.
+    rule : BanditRule ``(kind, beta, gamma, margin1)``: CSPA's beta; the exploration rate;
+        BPA's margin when right.
     feedback : Feedback ``(logged, y, proposed, correct, cand, logp)``: oracle mode reads
         ``y[i]``, logged mode ``proposed[i]``, ``correct[i]``.  ``cand`` : bool
         (n_samples, n_classes) acceptable labels per row (oracle mode), or (0, 0): ``y``
-        holds the one right label.  SPA, which learns from the right label itself, takes
-        the acceptable label the model scores highest (the Max rule of the candidate-label
-        Perceptron).  ``logp`` : float64 (n_rows,) or empty; Banditron in logged mode
-        weighs a right answer by ``1 / logp[i]`` (the logging policy's propensity) instead
-        of its own policy's.
+        holds the one right label.  ``logp`` : float64 (n_rows,) or empty; Banditron in
+        logged mode weighs a right answer by ``1 / logp[i]`` (the logging policy's
+        propensity) instead of its own policy's.
     history : History, written per round: argmax prediction, proposal, correct, propensity.
-    u : float array, one uniform per round (exploring learners).
+    u : float array, one uniform per round (exploring rules).
     sw : float array, sample weights (each row's step is multiplied by ``sw[i]``); empty: all 1.
-    averaging : ``(acc, t0, mean)``; for averaged weights (not CSPA), ``acc += t * step`` with
+    averaging : ``(acc, t0, mean)``; for averaged weights, ``acc += t * step`` with
         ``t = t0 + r`` the round's number; ``acc`` empty: no averaging.  The mean of the
         weights after each round is then ``((T + 1) W - acc) / T`` after ``T`` rounds
         (:func:`_averaged_into`), which the pass writes into ``mean`` (of ``W``'s shape; empty:
         not asked) at its end, ``T = t0 + len(order) - 1`` (``W`` itself when ``T`` is 0).
 
-    Returns
-    -------
-    n_updates : rounds that changed W; -1 when a dense row fails ``rows.limits`` (the pass
-        stopped at it; the caller puts the weights back).
+    and returns the number of rounds that changed W; -1 when a dense row fails
+    ``rows.limits`` (the pass stopped at it; the caller puts the weights back).
     """
-    rows = Rows(*rows)                 # plain tuples cross the boundary (see _row_kernels.Rows)
-    W, class_major = weights
-    X_dense, is_dense = rows.dense, rows.is_dense
-    rule, beta, gamma, margin1 = rule_params
-    logged, y, proposed, correct, cand, logp = feedback
-    pred_out, prop_out, corr_out, prob_out = history
-    acc, t0, mean = averaging
-    # dense rows: weights (and the average's accumulator) class-major for the pass
-    # (contiguous, vectorised dot products and updates), in the rows' precision (float32
-    # rows: float32 weights and steps for the pass; the average's accumulator stays float64):
-    # W and acc themselves when kept class-major, else copies written back at the end; sparse
-    # rows update W in place (M is empty)
-    M = _pass_matrix(W, class_major, X_dense) if is_dense else np.empty((0, 0), dtype=X_dense.dtype)
-    if is_dense and acc.shape[0] > 0:
-        Acc = _pass_matrix(acc, class_major, acc)
-    else:
-        Acc = acc
-    n_classes = W.shape[0] if class_major else W.shape[1]
-    n_feat = W.shape[1] if class_major else W.shape[0]
-    width = 0 if is_dense else W.shape[0]
-    nz_val = np.empty(width, dtype=W.dtype)
-    nz_idx = np.empty(width, dtype=np.int64)
-    scores = np.empty(n_classes)
-    loss = np.empty(n_classes)
-    sel = np.empty(n_classes, dtype=np.int64)
-    upd_k = np.empty(n_classes + 1, dtype=np.int64)
-    upd_c = np.empty(n_classes + 1)
-    upd_m = np.empty(n_classes + 1, dtype=M.dtype)     # the steps in M's precision
-    upd_a = np.empty(n_classes + 1)
-    coef = np.empty(n_classes)
-    # CSPA's wrong-answer step adds the same multiple of x to every class but one: that
-    # common part is kept in U (true weights W[:, k] + U), so the step costs O(nnz), not
-    # O(nnz K).  Score differences, hence every decision, ignore U; it is folded in at the end.
-    use_u = rule == RULE_CSPA
-    # (dense rows: Ud, in M's precision; sparse rows: U)
-    U = np.zeros(n_feat if use_u and not is_dense else 0)
-    Ud = np.zeros(n_feat if use_u and is_dense else 0, dtype=M.dtype)
-    has_cand = cand.shape[0] > 0
-    n_updates = 0
-    ux = 0.0
-    for r in range(order.shape[0]):
-        i = order[r]
-        if is_dense:
-            if r + 1 < order.shape[0]:
-                prefetch_row(X_dense, order[r + 1])      # the next row's reads overlap this row's work
-            cnt = 0
-            nsq = _cm_scores(M, X_dense, i, 1.0, scores)
-            if use_u:
-                ux = _cm_dot(Ud, X_dense, i)
-            if not _dense_row_in_range(X_dense, i, nsq, rows.limits):
-                return -1                              # a row out of range: stop, W unchanged
-            if rows.intercept >= 0:
-                nsq += 1.0                             # the implicit constant feature
-        else:
-            cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
-            _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
-            nsq = 0.0
-            for p in range(cnt):
-                nsq += nz_val[p] * nz_val[p]
-        if use_u:
-            if not is_dense:
-                ux = 0.0
-                for p in range(cnt):
-                    ux += nz_val[p] * U[nz_idx[p]]
-            for k in range(n_classes):
-                scores[k] += ux
-        yhat = _argmax(scores)
+    explores = kind == RULE_BANDITRON or kind == RULE_BPA
+    shares = kind == RULE_CSPA
 
-        # proposal and feedback
-        explore = rule == RULE_BANDITRON or rule == RULE_BPA
-        if logged:
-            yt = proposed[i]
-            b = correct[i]
+    @njit(cache=True, nogil=True)
+    def rule_pass(weights, rows, order, rule, feedback, history, u, sw, averaging):
+        rows = Rows(*rows)                 # plain tuples cross the boundary (see _row_kernels.Rows)
+        W, class_major = weights
+        X_dense, is_dense = rows.dense, rows.is_dense
+        beta, gamma, margin1 = rule[1], rule[2], rule[3]
+        logged, y, proposed, correct, cand, logp = feedback
+        pred_out, prop_out, corr_out, prob_out = history
+        acc, t0, mean = averaging
+        # dense rows: weights (and the average's accumulator) class-major for the pass
+        # (contiguous, vectorised dot products and updates), in the rows' precision (float32
+        # rows: float32 weights and steps for the pass; the average's accumulator stays float64):
+        # W and acc themselves when kept class-major, else copies written back at the end; sparse
+        # rows update W in place (M is empty)
+        M = _pass_matrix(W, class_major, X_dense) if is_dense else np.empty((0, 0), dtype=X_dense.dtype)
+        if is_dense and acc.shape[0] > 0:
+            Acc = _pass_matrix(acc, class_major, acc)
         else:
-            yt = _explore(yhat, gamma, u[r], n_classes) if explore else yhat
-            b = cand[i, yt] if has_cand else y[i] == yt
-        pred_out[r] = yhat
-        prop_out[r] = yt
-        corr_out[r] = b
-        if logged:
-            prob_out[r] = np.nan                 # the log's own propensities apply
-        elif explore:                            # as drawn by _explore
-            prob_out[r] = 1.0 - gamma + gamma / n_classes if yt == yhat else gamma / n_classes
-        else:
-            prob_out[r] = 1.0
-        wi = sw[i] if sw.shape[0] > 0 else 1.0
-        if nsq == 0.0 or wi == 0.0:        # x = 0 or weight 0: no step, still a round
-            continue
-
-        n_upd = 0
-        # the label a support-class step learns (SPA; CSPA when right), -1 for none, for one
-        # call of that step below (a call in each case made numba inline and compile it thrice)
-        spa_label = -1
-        if rule == RULE_SPA:
-            if logged:
-                if b:
-                    spa_label = yt
-            else:
-                spa_label = _best_candidate(scores, cand, i) if has_cand else y[i]
-        elif rule == RULE_CSPA:
-            if b:
-                spa_label = yt
-            else:
-                best = -1
-                for k in range(n_classes):
-                    if k != yt and (best < 0 or scores[k] > scores[best]):
-                        best = k
-                lt = 1.0 + scores[yt] - scores[best]
-                if lt > 0.0:
-                    # w_i += (c/K) x (i != yt), w_yt -= c (K-1)/K x  ==  U += (c/K) x, w_yt -= c x
-                    c = wi * beta * lt / nsq
-                    shared = c / n_classes
-                    if is_dense:
-                        _cm_axpy(Ud, shared, X_dense, i)
-                    else:
-                        for p in range(cnt):
-                            U[nz_idx[p]] += shared * nz_val[p]
-                    upd_k[0] = yt
-                    upd_c[0] = -c * nsq
-                    n_upd = 1
-        elif rule == RULE_BANDITRON:
-            upd_k[0] = yhat
-            upd_c[0] = -1.0
-            n_upd = 1
-            if b:
-                if logp.shape[0] > 0:          # a log's propensity (clipped by the caller): off-policy
-                    p_yt = logp[i]
-                else:
-                    p_yt = gamma / n_classes
-                    if yt == yhat:
-                        p_yt += 1.0 - gamma
-                upd_k[1] = yt
-                upd_c[1] = 1.0 / p_yt
-                n_upd = 2
-        else:                              # RULE_BPA: only the played row moves
-            if b:
-                lt = margin1 - scores[yt]
-                sign = 1.0
-            else:
-                lt = 1.0 + scores[yt]
-                sign = -1.0
-            if lt > 0.0:
-                upd_k[0] = yt
-                upd_c[0] = sign * lt
-                n_upd = 1
-        if spa_label >= 0:
-            n_upd = _spa_coefs(scores, spa_label, upd_k, upd_c, loss, sel)
-        if n_upd > 0:
-            inv = 1.0 / nsq
-            if rule != RULE_CSPA or b:     # CSPA's wrong-answer step already holds wi (in c)
-                inv *= wi
-            for q in range(n_upd):
-                upd_c[q] *= inv
-            averaged = acc.shape[0] > 0
-            if averaged:                    # the same step into acc, times the round's number
-                tr = t0 + r                 # (in its own array: scaling upd_c and back would round
-                for q in range(n_upd):      # W's step, and averaging must not change the learning)
-                    upd_a[q] = upd_c[q] * tr
-                if not is_dense:
-                    _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_a, n_upd, False)
+            Acc = acc
+        n_classes = W.shape[0] if class_major else W.shape[1]
+        n_feat = W.shape[1] if class_major else W.shape[0]
+        width = 0 if is_dense else W.shape[0]
+        nz_val = np.empty(width, dtype=W.dtype)
+        nz_idx = np.empty(width, dtype=np.int64)
+        scores = np.empty(n_classes)
+        loss = np.empty(n_classes)
+        sel = np.empty(n_classes, dtype=np.int64)
+        upd_k = np.empty(n_classes + 1, dtype=np.int64)
+        upd_c = np.empty(n_classes + 1)
+        upd_m = np.empty(n_classes + 1, dtype=M.dtype)     # the steps in M's precision
+        upd_a = np.empty(n_classes + 1)
+        coef = np.empty(n_classes)
+        # CSPA's wrong-answer step adds the same multiple of x to every class but one: that
+        # common part is kept in U (true weights W[:, k] + U), so the step costs O(nnz), not
+        # O(nnz K).  Score differences, hence every decision, ignore U; it is folded in at the end.
+        # (dense rows: Ud, in M's precision; sparse rows: U)
+        U = np.zeros(n_feat if shares and not is_dense else 0)
+        Ud = np.zeros(n_feat if shares and is_dense else 0, dtype=M.dtype)
+        has_cand = cand.shape[0] > 0
+        n_updates = 0
+        ux = 0.0
+        for r in range(order.shape[0]):
+            i = order[r]
             if is_dense:
-                for q in range(n_upd):      # (a loop: numba's array slice assignment compiles a message)
-                    upd_m[q] = upd_c[q]
-                if averaged:                # the weights and the accumulator in one sweep of the row
-                    _cm_update_pair(M, Acc, X_dense, i, upd_k, upd_m, upd_a, n_upd)
-                else:
-                    _cm_update(M, X_dense, i, upd_k, upd_m, n_upd, False)
-            elif 4 * n_upd > n_classes:
-                # many classes move (SPA's support set early on): one contiguous,
-                # vectorised row update beats scattered per-class writes
-                for k in range(n_classes):
-                    coef[k] = 0.0
-                for q in range(n_upd):
-                    coef[upd_k[q]] += upd_c[q]
-                for p in range(cnt):
-                    xj = nz_val[p]
-                    j = nz_idx[p]
-                    for k in range(n_classes):
-                        W[j, k] += coef[k] * xj
+                if r + 1 < order.shape[0]:
+                    prefetch_row(X_dense, order[r + 1])      # the next row's reads overlap this row's work
+                cnt = 0
+                nsq = _cm_scores(M, X_dense, i, 1.0, scores)
+                if shares:
+                    ux = _cm_dot(Ud, X_dense, i)
+                if not _dense_row_in_range(X_dense, i, nsq, rows.limits):
+                    return -1                              # a row out of range: stop, W unchanged
+                if rows.intercept >= 0:
+                    nsq += 1.0                             # the implicit constant feature
             else:
-                _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
-            n_updates += 1
-    if is_dense:
-        if use_u:
-            for k in range(n_classes):
-                for j in range(Ud.shape[0]):
-                    M[k, j] += Ud[j]
-        _write_back(M, W, class_major)
-        if acc.shape[0] > 0:
-            _write_back(Acc, acc, class_major)
-    elif use_u:
-        for j in range(U.shape[0]):
-            uj = U[j]
-            if uj != 0.0:
+                cnt = _row_nonzeros(rows, i, nz_val, nz_idx)
+                _row_scores(W, 1.0, nz_val, nz_idx, cnt, scores)
+                nsq = 0.0
+                for p in range(cnt):
+                    nsq += nz_val[p] * nz_val[p]
+            if shares:
+                if not is_dense:
+                    ux = 0.0
+                    for p in range(cnt):
+                        ux += nz_val[p] * U[nz_idx[p]]
                 for k in range(n_classes):
-                    W[j, k] += uj
-    if mean.shape[0] > 0:
-        T = t0 + order.shape[0] - 1.0
-        if T > 0.0:
-            _averaged_into(W, acc, T, mean)
-        else:
-            for ra in range(W.shape[0]):    # (loops: numba's array slice assignment compiles a message)
-                for ca in range(W.shape[1]):
-                    mean[ra, ca] = W[ra, ca]
-    return n_updates
+                    scores[k] += ux
+            yhat = _argmax(scores)
+
+            # proposal and feedback
+            if logged:
+                yt = proposed[i]
+                b = correct[i]
+            else:
+                yt = _explore(yhat, gamma, u[r], n_classes) if explores else yhat
+                b = cand[i, yt] if has_cand else y[i] == yt
+            pred_out[r] = yhat
+            prop_out[r] = yt
+            corr_out[r] = b
+            if logged:
+                prob_out[r] = np.nan                 # the log's own propensities apply
+            elif explores:                           # as drawn by _explore
+                prob_out[r] = 1.0 - gamma + gamma / n_classes if yt == yhat else gamma / n_classes
+            else:
+                prob_out[r] = 1.0
+            wi = sw[i] if sw.shape[0] > 0 else 1.0
+            if nsq == 0.0 or wi == 0.0:        # x = 0 or weight 0: no step, still a round
+                continue
+
+            n_upd = 0
+            shared = 0.0
+            label = -1      # the label of a support-class step (SPA; CSPA when right), made below
+            if kind == RULE_CSPA:
+                n_upd, shared, label = _cspa_step(scores, yt, b, nsq, wi, beta, upd_k, upd_c)
+            elif kind == RULE_SPA:
+                # SPA, the full-information baseline: the support-class step towards the right
+                # label, y[i]; with acceptable labels, the one scored highest; from a log, the
+                # proposal when it was right
+                if logged:
+                    if b:
+                        label = yt
+                else:
+                    label = _best_candidate(scores, cand, i) if has_cand else y[i]
+            elif kind == RULE_BANDITRON:
+                p_log = logp[i] if logp.shape[0] > 0 else np.nan
+                n_upd = _banditron_step(scores, yhat, yt, b, gamma, p_log, upd_k, upd_c)
+            else:
+                n_upd = _bpa_step(scores, yt, b, margin1, upd_k, upd_c)
+            if label >= 0:
+                n_upd = _spa_coefs(scores, label, upd_k, upd_c, loss, sel)
+            if shares and shared != 0.0:
+                if is_dense:
+                    _cm_axpy(Ud, shared, X_dense, i)
+                else:
+                    for p in range(cnt):
+                        U[nz_idx[p]] += shared * nz_val[p]
+            if n_upd > 0:
+                inv = 1.0 / nsq                # the passive-aggressive step size, times wi
+                if not shares or b:            # (CSPA's wrong-answer step already holds wi)
+                    inv *= wi
+                for q in range(n_upd):
+                    upd_c[q] *= inv
+                averaged = acc.shape[0] > 0
+                if averaged:                    # the same step into acc, times the round's number
+                    tr = t0 + r                 # (in its own array: scaling upd_c and back would round
+                    for q in range(n_upd):      # W's step, and averaging must not change the learning)
+                        upd_a[q] = upd_c[q] * tr
+                    if not is_dense:
+                        _row_update(acc, nz_val, nz_idx, cnt, upd_k, upd_a, n_upd, False)
+                if is_dense:
+                    for q in range(n_upd):      # (a loop: numba's array slice assignment compiles a message)
+                        upd_m[q] = upd_c[q]
+                    if averaged:                # the weights and the accumulator in one sweep of the row
+                        _cm_update_pair(M, Acc, X_dense, i, upd_k, upd_m, upd_a, n_upd)
+                    else:
+                        _cm_update(M, X_dense, i, upd_k, upd_m, n_upd, False)
+                elif 4 * n_upd > n_classes:
+                    # many classes move (SPA's support set early on): one contiguous,
+                    # vectorised row update beats scattered per-class writes
+                    for k in range(n_classes):
+                        coef[k] = 0.0
+                    for q in range(n_upd):
+                        coef[upd_k[q]] += upd_c[q]
+                    for p in range(cnt):
+                        xj = nz_val[p]
+                        j = nz_idx[p]
+                        for k in range(n_classes):
+                            W[j, k] += coef[k] * xj
+                else:
+                    _row_update(W, nz_val, nz_idx, cnt, upd_k, upd_c, n_upd, False)
+                n_updates += 1
+        if is_dense:
+            if shares:
+                for k in range(n_classes):
+                    for j in range(Ud.shape[0]):
+                        M[k, j] += Ud[j]
+            _write_back(M, W, class_major)
+            if acc.shape[0] > 0:
+                _write_back(Acc, acc, class_major)
+        elif shares:
+            for j in range(U.shape[0]):
+                uj = U[j]
+                if uj != 0.0:
+                    for k in range(n_classes):
+                        W[j, k] += uj
+        if mean.shape[0] > 0:
+            T = t0 + order.shape[0] - 1.0
+            if T > 0.0:
+                _averaged_into(W, acc, T, mean)
+            else:
+                for ra in range(W.shape[0]):    # (loops: numba's array slice assignment compiles a message)
+                    for ca in range(W.shape[1]):
+                        mean[ra, ca] = W[ra, ca]
+        return n_updates
+    return rule_pass
+
+
+#: each rule's pass, by its ``RULE_*`` number
+RULE_PASSES = tuple(_rule_pass(kind) for kind in (RULE_CSPA, RULE_SPA, RULE_BANDITRON, RULE_BPA))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -416,7 +466,7 @@ def _confidit_pass(W, state, params, rows, order, feedback, history, sw):
     happens between repeats of one row, the scores being then already inside).
 
     ``state`` is ``(A_diag, A_inv, journal)``, ``params`` ``(diagonal, eta, t)``; ``rows``,
-    ``feedback`` and ``history`` as in :func:`_bandit_pass` (``feedback.cand`` not empty:
+    ``feedback`` and ``history`` as in :func:`_rule_pass` (``feedback.cand`` not empty:
     the proposal is right when it is any acceptable label of the row).
 
     ``journal`` ``(Jv, Jg, Jc)``, buffers of one entry per row of the pass (the full form;

@@ -22,7 +22,7 @@ from ..calibration import OutOfFoldTemperature
 from .._online import EARLY_STOPPING_CONSTRAINTS, Fitted, OnlineLinear
 from .._persist import register
 from ..linear import _weights_layout, with_intercept
-from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_SPA, BanditRule, _bandit_pass,
+from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_PASSES, RULE_SPA, BanditRule,
                        _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
 from .._validation import check_rows
 
@@ -231,24 +231,26 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
 
     def _pass_checks_rows(self):
-        return True                      # _bandit_pass reads rows.limits
+        return True                      # the rule's pass reads rows.limits
 
     def _epoch(self, rows, order, enc, hist, sw):
         n = order.shape[0]
         u = self._uniforms(n, enc.fit) if (self._explores and not enc.logged) else _NO_FLOAT
         dense = rows.is_dense                # class-major weights for dense rows: no copy a pass
+        rule = self._rule_params()
+        rule_pass = RULE_PASSES[rule.kind]
         if self._averages and self.average:
             # the pass learns W_cur and acc and writes their mean, which predicts, into a new _W
             W_cur, acc = _weights_layout(self, ("_W_cur", "_acc"), dense)
             mean = np.empty_like(self._W_cur, order="K")
-            nu = _bandit_pass((W_cur, dense), tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
-                              _history(hist), u, sw, (acc, float(self.t_), mean.T if dense else mean))
+            nu = rule_pass((W_cur, dense), tuple(rows), order, tuple(rule), enc.feedback(),
+                           _history(hist), u, sw, (acc, float(self.t_), mean.T if dense else mean))
             if nu >= 0:
                 self._W = mean
         else:
             W, = _weights_layout(self, ("_W",), dense)
-            nu = _bandit_pass((W, dense), tuple(rows), order, tuple(self._rule_params()), enc.feedback(),
-                              _history(hist), u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
+            nu = rule_pass((W, dense), tuple(rows), order, tuple(rule), enc.feedback(),
+                           _history(hist), u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
         self.t_ += n
         return nu
 
