@@ -234,7 +234,7 @@ def _edited(meta, **state_or_params):
     ("meta.json is null", lambda m: _NULL, "holds a NoneType"),
     ("no params", lambda m: {k: v for k, v in m.items() if k != "params"}, "lacks 'params'"),
     ("eta = -5", lambda m: _edited(m, eta=-5.0), "'eta' parameter of Perceptron"),
-    ("t = -100", lambda m: _edited(m, t=-100), "t >= 1"),
+    ("t = -100", lambda m: _edited(m, t=-100), "t must be an int >= 0"),
     ("n_features_in = 3", lambda m: _edited(m, n_features_in=3), "do not fit|must have shape"),
     ("unknown dtype", lambda m: {**m, "arrays": {**m["arrays"], "W": {**m["arrays"]["W"], "dtype": "nope"}}},
      "unknown dtype|malformed|does not match"),
@@ -258,7 +258,7 @@ def test_an_edited_header_without_a_new_checksum_is_rejected(tmp_path):
 @pytest.mark.parametrize("what, arrays, match", [
     ("W reshaped", {"W": np.zeros((2, 6))}, "do not fit|must have shape"),
     ("W one-dimensional", {"W": np.zeros(12)}, "do not fit|must have shape"),
-    ("W of NaN", {"W": np.full((4, 3), np.nan)}, "not finite"),
+    ("W of NaN", {"W": np.full((4, 3), np.nan)}, "non-finite"),
     ("classes of the wrong length", {"classes": np.arange(5)}, "do not fit|must have shape"),
     ("classes repeated", {"classes": np.array([0, 0, 1])}, "distinct"),
 ])

@@ -53,9 +53,10 @@ from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import (ROW_LIMITS, _check_finite_state, check_memory, check_sample_weight, check_X,
-                          class_weighted, row_scale_of, saved_row_scale, saved_temperature)
+                          class_weighted, row_scale_of)
 from ._row_kernels import _total
 from ._intrinsics import aligned_class_major
+from ._persist import Scalar
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
 __all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore", "Fitted"]
@@ -480,16 +481,15 @@ class OnlineLinear(OnlineEngine):
         self._restored(loaded=False)
         return self
 
-    def _restored(self, loaded):
-        """After the fitted arrays were replaced (``loaded``: from a model file, else by
-        parameter mixing): recompute what derives from them, and on a load check what a fit
-        guarantees of them beyond their declaration (default: nothing)."""
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) -----------------
+    _saved_scalars = {**LinearMulticlass._saved_scalars, "t": Scalar("t_", "int"), "n_iter": Scalar("n_iter_", "int"),
+                      "n_updates": Scalar("n_updates_", "int"), "row_scale": Scalar("row_scale_", "positive", True),
+                      "temperature": Scalar("temperature_", "positive", True)}
 
-    # ---- persistence / tags: model files read the declared state ----------------------------
-    def _state_arrays(self):
-        out = {"W": self._W, "classes": self.classes_}
-        out.update({f.name: self.__dict__[k] for k, f in self._state.items() if k in self.__dict__})
-        return out
+    def __init_subclass__(cls, **kwargs):
+        """A learner's files hold the weights, the classes and its declared ``_state``."""
+        super().__init_subclass__(**kwargs)
+        cls._saved_arrays = {**LinearMulticlass._saved_arrays, **{f.name: k for k, f in cls._state.items()}}
 
     @classmethod
     def _declared_state(cls, params, state, shapes):
@@ -501,45 +501,22 @@ class OnlineLinear(OnlineEngine):
                 spec[f.name] = ("f" if np.dtype(f.dtype).kind == "f" else "iu", shape, True)
         return spec
 
-    def _state_meta(self):
-        meta = {"n_features_in": int(self.n_features_in_), "t": int(self.t_),
-                "n_iter": int(self.n_iter_), "n_updates": int(self.n_updates_)}
-        if hasattr(self, "row_scale_"):
-            meta["row_scale"] = float(self.row_scale_)
-        if hasattr(self, "temperature_"):
-            meta["temperature"] = float(self.temperature_)
-        return meta
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        if "row_scale" in self._get_param_names():
-            self.row_scale_ = saved_row_scale(meta)
-        if saved_temperature(meta) is not None:
-            self.temperature_ = saved_temperature(meta)
-        t, n_iter, n_updates = meta["t"], meta["n_iter"], meta["n_updates"]
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (t, n_iter, n_updates)) \
-                or t < 1 or n_iter < 0 or n_updates < 0:
-            raise ValueError(f"round counters must be ints with t >= 1, n_iter >= 0 and n_updates >= 0; got "
-                             f"t={t!r}, n_iter={n_iter!r}, n_updates={n_updates!r}")
-        self.t_, self.n_iter_, self.n_updates_ = t, n_iter, n_updates
+    def _restored(self, loaded):
+        """After the fitted arrays were replaced (``loaded``: from a model file, else by
+        parameter mixing): on a load, the round counters as a fit leaves them, the generator
+        the parameters make, the declared arrays in their dtypes; a family adds what derives
+        from its arrays and what a fit guarantees of them beyond their declaration."""
+        if not loaded:
+            return
+        super()._restored(loaded)
+        if self.t_ < 1:
+            raise ValueError(f"round counter t must be >= 1; got {self.t_}")
+        if "row_scale" in self._get_param_names() and not hasattr(self, "row_scale_"):
+            self.row_scale_ = 1.0
         self._rng = check_random_state(self.random_state)
-        n_cols, K = self._W.shape
-        params = self.get_params(deep=False)
-        name = type(self).__name__
         for k, f in self._state.items():
-            shape = f.shape(params, n_cols, K)
-            if shape is None:
-                continue
-            if f.name not in arrays:
-                raise ValueError(f"a {name} file with these parameters must hold {f.name}")
-            a = np.asarray(arrays[f.name])
-            if a.shape != tuple(shape) or a.dtype.kind not in ("f" if np.dtype(f.dtype).kind == "f" else "iu"):
-                raise ValueError(f"{name}'s {f.name} of shape {a.shape} ({a.dtype}) does not fit weights of shape "
-                                 f"{self._W.shape}: expected {tuple(shape)}")
-            if a.dtype.kind == "f" and not np.isfinite(a).all():
-                raise ValueError(f"{name}'s {f.name} is not finite")
-            setattr(self, k, np.ascontiguousarray(a, dtype=f.dtype))
-        self._restored(loaded=True)
+            if k in self.__dict__:
+                setattr(self, k, np.ascontiguousarray(self.__dict__[k], dtype=f.dtype))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -6,14 +6,15 @@ classes put themselves in the registry with :func:`register` when their module i
 imported; :func:`weaklabel.load` imports the learner packages first, so every kind is
 known when a file is read.
 
-An estimator that can be saved implements three methods:
-
-- ``_state_arrays() -> dict[str, ndarray]``: the fitted arrays;
-- ``_state_meta() -> dict``: JSON-able fitted scalars;
-- ``_set_state(arrays, meta)``: restore them (raising ``ValueError`` on any inconsistency);
-
-and, where a parameter is not JSON (a structured learner's ``graph``), ``_params_to_save()``
-returning the parameters to write, the rest being restored by ``_set_state``.
+An estimator that can be saved derives from :class:`SavesModel` and declares its fitted state
+once, as values: ``_saved_arrays`` (``{name in the file: attribute}``), ``_saved_scalars``
+(``{name in the header: Scalar(attribute, kind)}``) and ``_declared_state(params, state,
+shapes)``, the arrays' dtype kinds and shapes in terms of the fitted dimensions (checked from
+the header before any array is read).  Saving, loading and the loader's checks read these;
+a class adds only ``_restored(loaded)``, for what derives from the restored values and what
+a fit guarantees of them beyond their declaration (raising ``ValueError``).  Where a
+parameter is not JSON (a structured learner's ``graph``), ``_params_to_save()`` returns the
+parameters to write, the rest being restored by ``_restored``.
 """
 
 from __future__ import annotations
@@ -27,13 +28,15 @@ import stat
 import tempfile
 import threading
 import zipfile
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator
 
 from ._version import __version__
 
-__all__ = ["FORMAT_VERSION", "register", "save_model", "load_model", "registered_kinds", "length", "count"]
+__all__ = ["FORMAT_VERSION", "register", "save_model", "load_model", "registered_kinds", "length", "count", "Scalar",
+           "SavesModel"]
 
 FORMAT_VERSION = 2          # 2: the JSON header is checksummed too (meta.sha256)
 _MAX_META_BYTES = 1 << 20   # a header larger than 1 MiB is not one of ours
@@ -395,13 +398,81 @@ def _param_names(cls):
     return tuple(BaseEstimator._get_param_names.__func__(cls))
 
 
+class Scalar(NamedTuple):
+    """A fitted scalar a model file holds in its header: the estimator's attribute, its kind
+    (``"int"``: an int >= 0; ``"float"``: a finite number; ``"positive"``: a number in
+    (0, 1e150); ``"bool"``) and, when ``optional``, the value a file without it gives
+    (``default``; None: the attribute stays unset, and a model without it saves none).
+    """
+
+    attr: str
+    kind: str
+    optional: bool = False
+    default: object = None
+
+
+_SCALAR_TYPES = {"int": int, "float": float, "positive": float, "bool": bool}
+
+
+def _scalar(name, v, kind):
+    """A header's value ``v`` of ``name`` checked as a fit leaves a scalar of ``kind``."""
+    if kind == "bool":
+        ok = isinstance(v, bool)
+    elif isinstance(v, bool):
+        ok = False
+    elif kind == "int":
+        ok = isinstance(v, int) and v >= 0
+    else:
+        ok = isinstance(v, (int, float)) and np.isfinite(v) and (kind == "float" or 0 < v < _MAX_STATE_VALUE)
+    if not ok:
+        expected = {"int": "an int >= 0", "float": "a finite number", "positive": "a positive finite number",
+                    "bool": "true or false"}[kind]
+        raise ValueError(f"{name} must be {expected}, as a fit leaves it; got {v!r}")
+    return _SCALAR_TYPES[kind](v)
+
+
 class SavesModel:
-    """Mixin of every estimator with a model file: one ``save``.  A class names the attribute
-    its fit sets (``_fitted_marker``) and declares its state (``_state_arrays``,
-    ``_state_meta``, ``_declared_state``, ``_set_state``).
+    """Mixin of every estimator with a model file: ``save``, and the state a file holds read
+    from the class's declaration.  A class names the attribute its fit sets
+    (``_fitted_marker``), declares its fitted arrays (``_saved_arrays``, with their shapes in
+    ``_declared_state``) and scalars (``_saved_scalars``), and may add ``_restored``.
     """
 
     _fitted_marker = "classes_"
+    #: the fitted arrays a model file holds, ``{name in the file: attribute}`` (an attribute a
+    #: fit may leave unset is saved when set; ``_declared_state`` says which a file must hold)
+    _saved_arrays = {}
+    #: the fitted scalars it holds, ``{name in the header: Scalar}``
+    _saved_scalars = {}
+
+    def _state_arrays(self):
+        return {k: getattr(self, a) for k, a in self._saved_arrays.items() if hasattr(self, a)}
+
+    def _state_meta(self):
+        return {k: _SCALAR_TYPES[s.kind](getattr(self, s.attr)) for k, s in self._saved_scalars.items()
+                if not s.optional or hasattr(self, s.attr)}
+
+    def _set_state(self, arrays, meta):
+        """Restore the declared scalars (each checked as a fit leaves it) and arrays (their
+        names, dtype kinds, shapes and finiteness already checked by the loader; floats as
+        C-contiguous float64), then ``_restored(loaded=True)``."""
+        for k, s in self._saved_scalars.items():
+            if k in meta:
+                setattr(self, s.attr, _scalar(k, meta[k], s.kind))
+            elif not s.optional:
+                raise ValueError(f"the file's state lacks {k!r}")
+            elif s.default is not None:
+                setattr(self, s.attr, s.default)
+        for k, a in self._saved_arrays.items():
+            if k in arrays:
+                v = np.asarray(arrays[k])
+                setattr(self, a, np.ascontiguousarray(v, dtype=np.float64) if v.dtype.kind == "f" else v)
+        self._restored(loaded=True)
+
+    def _restored(self, loaded):
+        """After the fitted state was replaced (``loaded``: from a model file): recompute what
+        derives from it, and check what a fit guarantees of it beyond its declaration, raising
+        ``ValueError`` (default: nothing)."""
 
     @classmethod
     def _get_param_names(cls):

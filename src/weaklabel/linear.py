@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._persist import SavesModel
+from ._persist import Scalar, SavesModel
 from ._intrinsics import aligned_class_major
 from ._row_kernels import NO_LIMITS, Rows
 from ._validation import check_X_values, read_only
@@ -118,32 +118,17 @@ class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
         rows = count(state, "n_features_in") + int(bool(params.get("fit_intercept", False)))
         return {"W": ("f", (rows, K), True), "classes": ("*", (K,), True)}
 
-    def _state_arrays(self):
-        return {"W": self._W, "classes": self.classes_}
+    _saved_arrays = {"W": "_W", "classes": "classes_"}
+    _saved_scalars = {"n_features_in": Scalar("n_features_in_", "int")}
 
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_)}
-
-    def _set_state(self, arrays, meta):
-        """Restore the weights from a model file, checking them as a fit would leave them:
-        ``n_features_in`` an int >= 1, distinct classes, finite float weights of shape
-        (n_features [+1 with an intercept], n_classes).
-        """
-        n = meta["n_features_in"]
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ValueError(f"n_features_in must be an int >= 1; got {n!r}")
-        classes, W = np.asarray(arrays["classes"]), np.asarray(arrays["W"])
-        if classes.ndim != 1 or classes.size < 1 or np.unique(classes).size != classes.size:
-            raise ValueError(f"classes must be distinct labels; got an array of shape {classes.shape}")
-        rows = n + int(bool(getattr(self, "fit_intercept", False)))
-        if W.dtype.kind != "f" or W.shape != (rows, classes.size):
-            raise ValueError(f"weights of shape {W.shape} ({W.dtype}) do not fit {classes.size} classes and {n} "
-                             "features")
-        if not np.isfinite(W).all():
-            raise ValueError("weights are not finite")
-        self._W = np.ascontiguousarray(W, dtype=np.float64)
-        self.classes_ = classes
-        self.n_features_in_ = n
+    def _restored(self, loaded):
+        """A loaded model as a fit leaves it: ``n_features_in`` >= 1, distinct classes (the
+        weights' shape and finiteness are checked by the loader)."""
+        if loaded:
+            if self.n_features_in_ < 1:
+                raise ValueError(f"n_features_in must be an int >= 1; got {self.n_features_in_!r}")
+            if np.unique(self.classes_).size != self.classes_.size:
+                raise ValueError("classes must be distinct labels")
 
     def _check_weight_shape(self):
         """Loaded weights must be (n_features [+1 with an intercept], n_classes)."""

@@ -1281,6 +1281,7 @@ class Confidit(_BanditLearner):
         return _ucb_choice(scores, quad, float(self.eta), self.t_)
 
     def _restored(self, loaded):
+        super()._restored(loaded)
         if not loaded:
             return
         # A starts at (1 + alpha)^2 I and only grows: a fit leaves positive variances
@@ -1494,6 +1495,7 @@ class SketchedConfidit(_BanditLearner):
         return _ucb_choice(scores, quad, float(self.eta), self.t_)
 
     def _restored(self, loaded):
+        super()._restored(loaded)
         if loaded and ((self._nrows < 0).any() or (self._nrows > int(self.sketch_size)).any()):
             raise ValueError(f"a sketch holds 0 to sketch_size={self.sketch_size} rows; the file's counts run from "
                              f"{self._nrows.min()} to {self._nrows.max()}")

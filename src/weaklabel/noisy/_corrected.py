@@ -10,10 +10,11 @@ from scipy.special import log_softmax
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._persist import register
+from .._persist import Scalar, register
 from .._validation import (check_class_labels, check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
 from .._online import Fitted, OnlineEngine
+from ..linear import LinearMulticlass
 from .._lbfgs import lbfgs_fit
 from ._kernels import _forward_corrected
 from ..linear import SoftmaxProba
@@ -417,44 +418,32 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
         idx = _labels_to_index(arr, classes, "y")
         return np.eye(classes.size)[idx], classes
 
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    _saved_arrays = {**LinearMulticlass._saved_arrays, "confusion": "confusion_", "W_sgd": "_W_sgd"}
+    _saved_scalars = {**LinearMulticlass._saved_scalars, "n_iter": Scalar("n_iter_", "int"),
+                      "loss": Scalar("loss_", "float"), "t": Scalar("t_", "int", True),
+                      "eta": Scalar("eta_", "positive", True)}
+
     @classmethod
     def _declared_state(cls, params, state, shapes):
         spec = super()._declared_state(params, state, shapes)
+        K = spec["W"][1][1]
+        spec["confusion"] = ("f", (K, K), False)            # the noise model, when the fit had one
         spec["W_sgd"] = ("f", spec["W"][1], False)          # the SGD iterate of partial_fit, when there is one
         return spec
 
-    def _state_arrays(self):
-        arrays = super()._state_arrays()
-        if "_W_sgd" in self.__dict__:
-            arrays["W_sgd"] = self._W_sgd
-        return arrays
-
-    def _state_meta(self):
-        check_is_fitted(self, "classes_")
-        meta = {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
-        if isinstance(self.confusion, str) and self.confusion == "anchors" and "confusion_" in self.__dict__:
-            meta["confusion"] = self.confusion_.tolist()
-        if "_W_sgd" in self.__dict__:
-            meta.update(t=int(self.t_), eta=float(self.eta_))
-        return meta
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        self._check_weight_shape()
-        self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
+    def _restored(self, loaded):
+        super()._restored(loaded)
         K = self.classes_.size
-        if "confusion" in meta:
-            self.confusion_ = check_confusion(np.asarray(meta["confusion"], dtype=np.float64), K)
+        if "confusion_" in self.__dict__:
+            self.confusion_ = check_confusion(self.confusion_, K)
         elif not isinstance(self.confusion, str):
             self.confusion_ = check_confusion(self.confusion, K)
         elif self.confusion == "identity":
             self.confusion_ = np.eye(K)
-        if "W_sgd" in arrays:
-            W = np.asarray(arrays["W_sgd"])
-            if W.shape != self._W.shape or W.dtype.kind != "f" or not np.isfinite(W).all():
-                raise ValueError(f"SGD weights of shape {W.shape} do not match the weights {self._W.shape}")
-            self._W_sgd = np.ascontiguousarray(W, dtype=np.float64)
-            self.t_, self.eta_ = int(meta["t"]), float(meta["eta"])
+        if ("_W_sgd" in self.__dict__) != ("t_" in self.__dict__ and "eta_" in self.__dict__):
+            raise ValueError("the SGD iterate W_sgd, its round t and its step eta come together, as partial_fit "
+                             "leaves them")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

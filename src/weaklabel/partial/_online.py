@@ -150,6 +150,7 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         return float(_squared_norm(np.ascontiguousarray(W), False))
 
     def _restored(self, loaded):
+        super()._restored(loaded)
         # a model file or parameter mixing hands over true weights: no lazy scale, and
         # Pegasos' squared norm from them
         self._scale = 1.0
