@@ -139,26 +139,6 @@ def keyword_only(init):
 
 
 
-def saved_temperature(meta):
-    """``temperature_`` from a model file's meta (``probability=True``), or None."""
-    if "temperature" not in meta:
-        return None
-    T = meta["temperature"]
-    if isinstance(T, bool) or not isinstance(T, (int, float)) or not 0 < T < 1e150:
-        raise ValueError(f"the temperature must be a positive finite number, as a fit leaves it; got {T!r}")
-    return float(T)
-
-
-def saved_row_scale(meta):
-    """``row_scale_`` from a model file's meta: files saved before ``row_scale`` existed were
-    fitted on ``X`` as it was (1.0).
-    """
-    scale = meta.get("row_scale", 1.0)
-    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0 < scale < 1e150:
-        raise ValueError(f"row_scale must be a positive finite number; got {scale!r}")
-    return float(scale)
-
-
 def row_scale_of(X, row_scale, skip_last=False, squared_norm=None):
     """``row_scale`` resolved on ``X``: ``"auto"``: the root mean squared row norm of ``X``
     (dense or sparse; ``skip_last`` leaves out an appended intercept column), or 1.0 for an

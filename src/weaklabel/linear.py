@@ -130,13 +130,6 @@ class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
             if np.unique(self.classes_).size != self.classes_.size:
                 raise ValueError("classes must be distinct labels")
 
-    def _check_weight_shape(self):
-        """Loaded weights must be (n_features [+1 with an intercept], n_classes)."""
-        if self._W.ndim != 2 or self._W.shape[1] != self.classes_.size or \
-                self._W.shape[0] != self.n_features_in_ + int(bool(self.fit_intercept)):
-            raise ValueError(f"weights of shape {self._W.shape} do not fit {self.classes_.size} classes and "
-                             f"{self.n_features_in_} features")
-
 
 class ScoredClassifier:
     """Mixin: ``decision_function`` and ``predict`` from the class scores a class gives by

@@ -10,8 +10,8 @@ from sklearn.svm import LinearSVC
 
 from .._validation import StrOptions
 
-from .._validation import class_weighted, keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_of, saved_row_scale, transactional
-from .._persist import register
+from .._validation import class_weighted, keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_of, transactional
+from .._persist import Scalar, register
 from ..linear import LinearMulticlass
 from ._mms import BagScoring, BagTemperature, validated_input
 
@@ -165,16 +165,9 @@ class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
             self._fit_probability(X, bags, sample_weight)
         return self
 
-    def _state_meta(self):
-        return self._temperature_meta({"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_),
-                                       "row_scale": float(self.row_scale_)})
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        self.n_iter_ = int(meta["n_iter"])
-        self.row_scale_ = saved_row_scale(meta)
-        self._read_temperature(meta)
-        self._check_weight_shape()
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    _saved_scalars = {**LinearMulticlass._saved_scalars, "n_iter": Scalar("n_iter_", "int"),
+                      "row_scale": Scalar("row_scale_", "positive"), "temperature": Scalar("temperature_", "positive", True)}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

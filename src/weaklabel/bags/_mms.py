@@ -6,11 +6,11 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from .._validation import (check_class_labels, StrOptions, class_weighted, saved_temperature, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values,
-                           row_scale_of, saved_row_scale, transactional)
+from .._validation import (check_class_labels, StrOptions, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values,
+                           row_scale_of, transactional)
 from ..calibration import OutOfFoldTemperature
 from ..labels import BagCandidates, CandidateSets
-from .._persist import register
+from .._persist import Scalar, register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
 from ._kernels import _bag_pass, _pegasos_round
 from .._validation import check_rows
@@ -72,15 +72,6 @@ class BagTemperature(OutOfFoldTemperature):
         for trb, teb in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(B.n_bags)):
             sub, rows = B.subset(np.sort(trb))
             yield rows, sub, B.subset(np.sort(teb))[1]
-
-    def _temperature_meta(self, meta):
-        if hasattr(self, "temperature_"):
-            meta["temperature"] = float(self.temperature_)
-        return meta
-
-    def _read_temperature(self, meta):
-        if saved_temperature(meta) is not None:
-            self.temperature_ = saved_temperature(meta)
 
 
 class BagScoring:
@@ -426,25 +417,29 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
                                                     B.Z, B.z_ptr, lab_ptr), cand)
         return _objective(self._W, self.alpha_, viol, cand, lab_ptr)
 
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "n_rounds": int(self.n_rounds_),
-                "n_iter": int(self.n_iter_), "alpha": float(self.alpha_), "best_round": int(self.best_round_),
-                "objective": [float(v) for v in self.objective_], "n_tied": [float(v) for v in self.n_tied_],
-                "n_passes": [int(v) for v in self.n_passes_], "row_scale": float(self.row_scale_),
-                **self._temperature_meta({})}
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    _saved_arrays = {**LinearMulticlass._saved_arrays, "objective": "objective_", "n_tied": "n_tied_",
+                     "n_passes": "n_passes_"}
+    _saved_scalars = {**LinearMulticlass._saved_scalars, "n_rounds": Scalar("n_rounds_", "int"),
+                      "n_iter": Scalar("n_iter_", "int"), "alpha": Scalar("alpha_", "positive"),
+                      "best_round": Scalar("best_round_", "int"), "row_scale": Scalar("row_scale_", "positive"),
+                      "temperature": Scalar("temperature_", "positive", True)}
 
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        self._check_weight_shape()
-        self.n_rounds_, self.n_iter_ = int(meta["n_rounds"]), int(meta["n_iter"])
-        self.alpha_ = float(meta["alpha"])
-        self.row_scale_ = saved_row_scale(meta)
-        self._read_temperature(meta)
-        self.best_round_ = int(meta["best_round"])
-        self.objective_ = np.asarray(meta["objective"], dtype=float)
-        self.n_tied_ = np.asarray(meta["n_tied"], dtype=float)
-        # files written before max_passes existed ran max_iter passes every round
-        self.n_passes_ = np.asarray(meta.get("n_passes", [self.max_iter] * self.n_rounds_), dtype=np.int64)
+    @classmethod
+    def _declared_state(cls, params, state, shapes):
+        from .._persist import count
+
+        spec = super()._declared_state(params, state, shapes)
+        rounds = count(state, "n_rounds")
+        spec.update(objective=("f", (rounds + 1,), True), n_tied=("f", (rounds,), True),
+                    n_passes=("iu", (rounds,), True))
+        return spec
+
+    def _restored(self, loaded):
+        super()._restored(loaded)
+        self.n_passes_ = self.n_passes_.astype(np.int64)
+        if self.best_round_ > self.n_rounds_:
+            raise ValueError(f"best_round {self.best_round_} is past the {self.n_rounds_} rounds run")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import log_softmax
 from .._validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, column_or_1d
+from sklearn.utils.validation import column_or_1d
 
 from .._persist import Scalar, register
 from .._validation import (check_class_labels, check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,

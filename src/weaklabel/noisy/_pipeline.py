@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, column_or_1d
+from sklearn.utils.validation import column_or_1d
 
 from .._validation import check_class_labels, StrOptions
 
@@ -241,7 +241,3 @@ class LabelALittle(LinearMulticlass):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
-
-    def _state_meta(self):
-        check_is_fitted(self, "classes_")
-        return super()._state_meta()

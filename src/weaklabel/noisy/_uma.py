@@ -13,7 +13,7 @@ from sklearn.utils.validation import column_or_1d
 from .._validation import read_only
 from .._validation import StrOptions
 
-from .._validation import (check_class_labels, class_weighted, keyword_only, saved_temperature, 
+from .._validation import (check_class_labels, class_weighted, keyword_only, 
     AT_LEAST_1,
     NON_NEGATIVE,
     _classes_array,
@@ -22,7 +22,7 @@ from .._validation import (check_class_labels, class_weighted, keyword_only, sav
     check_X,
     transactional,
 )
-from .._persist import register
+from .._persist import Scalar, register
 from ..calibration import OutOfFoldTemperature
 from ..linear import LinearMulticlass, with_intercept
 from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_sparse_apply, _uma_sparse_changes
@@ -240,17 +240,8 @@ class UMA(OutOfFoldTemperature, LinearMulticlass):
                 self._fit_probability(X_in, y, sample_weight)
         return self
 
-    def _state_meta(self):
-        meta = {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_)}
-        if hasattr(self, "temperature_"):
-            meta["temperature"] = float(self.temperature_)
-        return meta
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        self.n_iter_ = int(meta["n_iter"])
-        if saved_temperature(meta) is not None:
-            self.temperature_ = saved_temperature(meta)
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    _saved_scalars = {**LinearMulticlass._saved_scalars, "n_iter": Scalar("n_iter_", "int"), "temperature": Scalar("temperature_", "positive", True)}
 
     # ---- probability=True: the likelihood of a noisy label is sum_q C[p, q] p(q | x) ----
     def _temperature_targets(self, y, n):

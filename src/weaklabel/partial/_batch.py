@@ -9,7 +9,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._online import CandidateScore
-from .._validation import check_X, saved_temperature, transactional
+from .._persist import Scalar
+from .._validation import check_X, transactional
 from ..labels import check_candidates
 from ..linear import LinearMulticlass
 
@@ -60,18 +61,9 @@ class BatchPartialLinear(CandidateScore, LinearMulticlass, metaclass=ABCMeta):
         """After a fit on merged rows (:func:`merge_duplicate_rows`): give each training row
         its merged row's per-row results (PRODEN's confidences); default nothing."""
 
-    def _state_meta(self):
-        meta = {"n_features_in": int(self.n_features_in_), "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
-        if hasattr(self, "temperature_"):
-            meta["temperature"] = float(self.temperature_)
-        return meta
-
-    def _set_state(self, arrays, meta):
-        super()._set_state(arrays, meta)
-        self._check_weight_shape()
-        self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
-        if saved_temperature(meta) is not None:
-            self.temperature_ = saved_temperature(meta)
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    _saved_scalars = {**LinearMulticlass._saved_scalars, "n_iter": Scalar("n_iter_", "int"),
+                      "loss": Scalar("loss_", "float"), "temperature": Scalar("temperature_", "positive", True)}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
