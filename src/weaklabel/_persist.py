@@ -401,7 +401,7 @@ def _param_names(cls):
 class Scalar(NamedTuple):
     """A fitted scalar a model file holds in its header: the estimator's attribute, its kind
     (``"int"``: an int >= 0; ``"float"``: a finite number; ``"positive"``: a number in
-    (0, 1e150); ``"bool"``) and, when ``optional``, the value a file without it gives
+    (0, 1e150); ``"bool"``; ``"str"``) and, when ``optional``, the value a file without it gives
     (``default``; None: the attribute stays unset, and a model without it saves none).
     """
 
@@ -411,13 +411,15 @@ class Scalar(NamedTuple):
     default: object = None
 
 
-_SCALAR_TYPES = {"int": int, "float": float, "positive": float, "bool": bool}
+_SCALAR_TYPES = {"int": int, "float": float, "positive": float, "bool": bool, "str": str}
 
 
 def _scalar(name, v, kind):
     """A header's value ``v`` of ``name`` checked as a fit leaves a scalar of ``kind``."""
     if kind == "bool":
         ok = isinstance(v, bool)
+    elif kind == "str":
+        ok = isinstance(v, str)
     elif isinstance(v, bool):
         ok = False
     elif kind == "int":
@@ -426,7 +428,7 @@ def _scalar(name, v, kind):
         ok = isinstance(v, (int, float)) and np.isfinite(v) and (kind == "float" or 0 < v < _MAX_STATE_VALUE)
     if not ok:
         expected = {"int": "an int >= 0", "float": "a finite number", "positive": "a positive finite number",
-                    "bool": "true or false"}[kind]
+                    "bool": "true or false", "str": "a string"}[kind]
         raise ValueError(f"{name} must be {expected}, as a fit leaves it; got {v!r}")
     return _SCALAR_TYPES[kind](v)
 

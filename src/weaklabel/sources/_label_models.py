@@ -17,7 +17,7 @@ from sklearn.base import BaseEstimator
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._persist import SavesModel, register
+from .._persist import SavesModel, Scalar, register
 from .._validation import transactional
 from ._kernels import em_step, lift_pass, posterior_pass, vote_winners, weighted_votes
 from ._votes import Votes, check_gold, check_memory, check_sets, check_votes, outputs_table, votes_from_long
@@ -483,20 +483,20 @@ class _LabelModel(SavesModel, BaseEstimator):
         return best
 
     # what a model file keeps of the guard (files written before it had none: not collapsed)
-    def _guard_arrays(self):
-        return {"majority_balance": self._majority_balance}
+    #: the collapse guard's state in model files (DawidSkene, PrecisionVote)
+    _GUARD_ARRAYS = {"majority_balance": "_majority_balance"}
+    _GUARD_SCALARS = {"collapsed": Scalar("collapsed_", "bool", True, False),
+                      "start": Scalar("start_", "str", True, "majority")}
 
-    def _guard_meta(self):
-        return {"collapsed": bool(self.collapsed_), "start": str(self.start_)}
-
-    def _set_guard(self, arrays, meta, K):
-        balance = np.asarray(arrays.get("majority_balance", np.full(K, 1.0 / K)), dtype=np.float64)
-        if balance.shape != (K,) or (balance <= 0).any() or not np.isclose(balance.sum(), 1.0, atol=1e-6):
+    def _restore_guard(self, K):
+        """The loaded guard as a fit leaves it (a file without majority_balance: uniform)."""
+        if "_majority_balance" not in self.__dict__:
+            self._majority_balance = np.full(K, 1.0 / K)
+        balance = self._majority_balance
+        if (balance <= 0).any() or not np.isclose(balance.sum(), 1.0, atol=1e-6):
             raise ValueError(f"majority_balance must be {K} positive shares that sum to 1, as a fit leaves them")
-        start = meta.get("start", "majority")
-        if start not in ("majority", "prior"):
-            raise ValueError(f"start must be 'majority' or 'prior'; the file says {start!r}")
-        self._majority_balance, self.collapsed_, self.start_ = balance, bool(meta.get("collapsed", False)), start
+        if self.start_ not in ("majority", "prior"):
+            raise ValueError(f"start must be 'majority' or 'prior'; the file says {self.start_!r}")
 
 
 @register
@@ -652,20 +652,16 @@ class MajorityVote(_LabelModel):
         K = count(state, "n_classes")
         return {"winners": ("f", (K,), True), "class_balance": ("f", (K,), True)}
 
-    def _state_arrays(self):
-        return {"winners": self._winners, "class_balance": self.class_balance_}
+    _saved_arrays = {"winners": "_winners", "class_balance": "class_balance_"}
+    _saved_scalars = {"n_classes": Scalar("n_classes_", "int"), "n_sources": Scalar("n_sources_", "int")}
 
-    def _state_meta(self):
-        return {"n_classes": int(self.n_classes_), "n_sources": int(self.n_sources_)}
-
-    def _set_state(self, arrays, meta):
-        K, m = int(meta["n_classes"]), int(meta["n_sources"])
-        winners = np.asarray(arrays["winners"], dtype=np.float64)
-        if K < 2 or m < 1 or winners.shape != (K,) or (winners < 0).any():
-            raise ValueError(f"a majority vote over {m} sources and {K} classes cannot hold counts {winners.shape}")
+    def _restored(self, loaded):
+        K, m = self.n_classes_, self.n_sources_
+        if K < 2 or m < 1 or (self._winners < 0).any():
+            raise ValueError(f"a majority vote over {m} sources and {K} classes cannot hold counts "
+                             f"{self._winners.shape}")
         self._source_weights(m)
-        self.n_classes_, self.n_sources_, self._winners = K, m, winners
-        self.class_balance_ = (winners + 1.0) / (winners.sum() + K)
+        self.class_balance_ = (self._winners + 1.0) / (self._winners.sum() + K)
 
 
 @register
@@ -965,37 +961,24 @@ class DawidSkene(_LabelModel):
                 "s_counts": ("f", (m, n_out, K), True), "s_class": ("f", (K,), True),
                 "majority_balance": ("f", (K,), False)}
 
-    def _state_arrays(self):
-        return {"confusions": self.confusions_, "class_balance": self.class_balance_, "s_counts": self._s_counts,
-                "s_class": self._s_class, **self._guard_arrays()}
+    _saved_arrays = {"confusions": "confusions_", "class_balance": "class_balance_", "s_counts": "_s_counts",
+                     "s_class": "_s_class", **_LabelModel._GUARD_ARRAYS}
+    _saved_scalars = {"n_seen": Scalar("_n_seen", "float"), "t": Scalar("_t", "int"),
+                      "log_likelihood": Scalar("log_likelihood_", "float"), "n_iter": Scalar("n_iter_", "int"),
+                      "converged": Scalar("converged_", "bool"), **_LabelModel._GUARD_SCALARS}
 
-    def _state_meta(self):
-        return {"n_seen": float(self._n_seen), "t": int(self._t), "log_likelihood": float(self.log_likelihood_),
-                "n_iter": int(self.n_iter_), "converged": bool(self.converged_), **self._guard_meta()}
-
-    def _set_state(self, arrays, meta):
-        theta = np.asarray(arrays["confusions"], dtype=np.float64)
-        pi = np.asarray(arrays["class_balance"], dtype=np.float64)
-        s_counts = np.asarray(arrays["s_counts"], dtype=np.float64)
-        s_class = np.asarray(arrays["s_class"], dtype=np.float64)
+    def _restored(self, loaded):
+        theta, pi = self.confusions_, self.class_balance_
         K = pi.size
-        n_out = K + (0 if self.sets is None else len(self.sets)) + 1
-        if K < 2 or theta.ndim != 3 or theta.shape[1:] != (n_out, K) or s_counts.shape != theta.shape \
-                or s_class.shape != (K,):
-            raise ValueError(f"confusions {theta.shape}, class balance {pi.shape} and statistics {s_counts.shape} / "
-                             f"{s_class.shape} do not fit")
+        if K < 2:
+            raise ValueError(f"a label model needs 2 classes or more; the file has {K}")
         for name, v, axis in (("confusions", theta, 1), ("class_balance", pi, 0)):
             if (v <= 0).any() or not np.allclose(v.sum(axis=axis), 1.0, atol=1e-6):
                 raise ValueError(f"{name} must hold positive probabilities that sum to 1, as EM leaves them")
-        if (s_counts < 0).any() or (s_class < 0).any() or not float(meta["n_seen"]) >= 0 \
-                or not np.isfinite(float(meta["n_seen"])) or int(meta["t"]) < 0:
+        if (self._s_counts < 0).any() or (self._s_class < 0).any() or self._n_seen < 0:
             raise ValueError("the running statistics and the rows seen (n_seen) must be finite and non-negative")
-        self.confusions_, self.class_balance_, self._s_counts, self._s_class = theta, pi, s_counts, s_class
         self.n_classes_, self.n_sources_ = K, theta.shape[0]
-        self._n_seen, self._t = float(meta["n_seen"]), int(meta["t"])
-        self.log_likelihood_, self.n_iter_ = float(meta["log_likelihood"]), int(meta["n_iter"])
-        self.converged_ = bool(meta["converged"])
-        self._set_guard(arrays, meta, K)
+        self._restore_guard(K)
 
 
 @register
@@ -1246,32 +1229,23 @@ class PrecisionVote(_LabelModel):
                 "n_votes": ("f", (m, K), True), "class_balance": ("f", (K,), True),
                 "majority_balance": ("f", (K,), False)}
 
-    def _state_arrays(self):
-        return {"s_right": self._s_right, "s_total": self._s_total, "s_class": self._s_class,
-                "n_votes": self.n_votes_, "class_balance": self.class_balance_, **self._guard_arrays()}
+    _saved_arrays = {"s_right": "_s_right", "s_total": "_s_total", "s_class": "_s_class", "n_votes": "n_votes_",
+                     "class_balance": "class_balance_", **_LabelModel._GUARD_ARRAYS}
+    _saved_scalars = {"n_seen": Scalar("_n_seen", "float"), "t": Scalar("_t", "int"), "n_iter": Scalar("n_iter_", "int"),
+                      "converged": Scalar("converged_", "bool"), **_LabelModel._GUARD_SCALARS}
 
-    def _state_meta(self):
-        return {"n_seen": float(self._n_seen), "t": int(self._t), "n_iter": int(self.n_iter_),
-                "converged": bool(self.converged_), **self._guard_meta()}
-
-    def _set_state(self, arrays, meta):
-        s_right, s_total, s_class, n_votes = (np.asarray(arrays[k], dtype=np.float64)
-                                              for k in ("s_right", "s_total", "s_class", "n_votes"))
+    def _restored(self, loaded):
+        s_right, s_total, s_class, n_votes = self._s_right, self._s_total, self._s_class, self.n_votes_
         K = s_class.size
-        if K < 2 or s_right.ndim != 2 or s_right.shape[1] != K or s_total.shape != s_right.shape \
-                or n_votes.shape != s_right.shape:
-            raise ValueError(f"statistics {s_right.shape} / {s_total.shape} / {s_class.shape} do not fit")
+        if K < 2:
+            raise ValueError(f"a label model needs 2 classes or more; the file has {K}")
         if (s_right < 0).any() or (s_total < 0).any() or (s_class < 0).any() or (n_votes < 0).any() \
-                or (s_right > s_total + 1e-9).any() or not float(meta["n_seen"]) >= 0 \
-                or not np.isfinite(float(meta["n_seen"])) or int(meta["t"]) < 0:
+                or (s_right > s_total + 1e-9).any() or self._n_seen < 0:
             raise ValueError("the running statistics must be non-negative, with no more right votes than votes")
-        self._s_right, self._s_total, self._s_class, self.n_votes_ = s_right, s_total, s_class, n_votes
         self.n_classes_, self.n_sources_ = K, s_right.shape[0]
-        self._n_seen, self._t = float(meta["n_seen"]), int(meta["t"])
-        self.n_iter_, self.converged_ = int(meta["n_iter"]), bool(meta["converged"])
         n_eff = max(self._n_seen, 1.0)
         self._publish(s_right * n_eff, s_total * n_eff, s_class * n_eff)
-        self._set_guard(arrays, meta, K)
+        self._restore_guard(K)
 
 
 def _source_votes(votes):

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, linear_sum_assignment, minimize
 from .._validation import Interval, StrOptions
 
-from .._persist import register
+from .._persist import Scalar, register
 from .._validation import transactional
 from ._label_models import _LabelModel, _gold, _n_kept, _partitioned
 from ._votes import check_gold
@@ -323,35 +323,34 @@ class MatrixCompletion(_LabelModel):
                 "class_balance": ("f", (K,), True), "gold_counts": ("f", (K,), True),
                 "majority_balance": ("f", (K,), False)}
 
-    def _state_arrays(self):
-        return {"O_data": self._O_sum.data, "O_indices": self._O_sum.indices, "O_indptr": self._O_sum.indptr,
-                "mu": self.mu_, "class_balance": self.class_balance_,
-                "gold_counts": self._gold_counts, **self._guard_arrays()}
+    _saved_arrays = {"mu": "mu_", "class_balance": "class_balance_", "gold_counts": "_gold_counts",
+                     **_LabelModel._GUARD_ARRAYS}
+    _saved_scalars = {"n_classes": Scalar("n_classes_", "int"), "n_sources": Scalar("n_sources_", "int"),
+                      "n_rows": Scalar("n_rows_", "int"), "loss": Scalar("loss_", "float"),
+                      **_LabelModel._GUARD_SCALARS}
 
-    def _state_meta(self):
-        return {"n_classes": int(self.n_classes_), "n_sources": int(self.n_sources_), "n_rows": int(self.n_rows_),
-                "loss": float(self.loss_), **self._guard_meta()}
+    # the overlaps are a sparse matrix, saved as its three CSR arrays beside the declared state
+    def _state_arrays(self):
+        return {**super()._state_arrays(), "O_data": self._O_sum.data, "O_indices": self._O_sum.indices,
+                "O_indptr": self._O_sum.indptr}
 
     def _set_state(self, arrays, meta):
-        K, m = int(meta["n_classes"]), int(meta["n_sources"])
-        mu = np.asarray(arrays["mu"], np.float64)
-        O_sum = _sparse_overlaps(arrays, m * K)
-        pi = np.asarray(arrays["class_balance"], np.float64)
-        gold_counts = np.asarray(arrays["gold_counts"], np.float64)
-        if gold_counts.shape != (K,) or (gold_counts < 0).any():
-            raise ValueError(f"gold counts {gold_counts.shape} must be {K} non-negative counts")
-        if K < 2 or m < 1 or mu.shape != (m, K, K) or pi.shape != (K,):
+        self._O_sum = _sparse_overlaps(arrays, int(meta["n_sources"]) * int(meta["n_classes"]))
+        super()._set_state(arrays, meta)
+
+    def _restored(self, loaded):
+        K, m, mu, pi = self.n_classes_, self.n_sources_, self.mu_, self.class_balance_
+        if K < 2 or m < 1:
             raise ValueError(f"mu {mu.shape} and balance {pi.shape} do not fit {m} sources and {K} classes")
-        if (O_sum.data < 0).any() or (mu < 0).any() or (mu > 1).any() or (pi <= 0).any() or int(meta["n_rows"]) < 0:
+        if (self._gold_counts < 0).any():
+            raise ValueError(f"gold counts {self._gold_counts.shape} must be {K} non-negative counts")
+        if (self._O_sum.data < 0).any() or (mu < 0).any() or (mu > 1).any() or (pi <= 0).any():
             raise ValueError("overlaps must be counts, mu probabilities and the balance positive")
         if not np.isclose(pi.sum(), 1.0, atol=1e-6):
             raise ValueError(f"the class balance must sum to 1, as a fit leaves it; it sums to {pi.sum():.6g}")
-        if O_sum.nnz and not mu.any():
+        if self._O_sum.nnz and not mu.any():
             raise ValueError("mu is all zero while the overlaps hold votes, which no fit leaves")
-        self._O_sum, self.mu_, self.class_balance_, self._gold_counts = O_sum, mu, pi, gold_counts
-        self.n_classes_, self.n_sources_, self.n_rows_ = K, m, int(meta["n_rows"])
-        self.loss_ = float(meta["loss"])
-        self._set_guard(arrays, meta, K)
+        self._restore_guard(K)
 
 
 def _sparse_overlaps(arrays, d):
