@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._persist import SavesModel, register
+from .._persist import SavesModel, Scalar, register
 from .._validation import keyword_only, AT_LEAST_1, POSITIVE, check_memory, check_X, transactional
 
 __all__ = ["GaussianSupport"]
@@ -172,22 +172,16 @@ class GaussianSupport(SavesModel, TransformerMixin, BaseEstimator):
         return {"support": ("f", (None, count(state, "n_features_in")), True),
                 "offset": ("f", (shapes.get("support", (-1,))[0],), True)}
 
-    def _state_arrays(self):
-        return {"support": self.support_, "offset": self.offset_}
+    _saved_arrays = {"support": "support_", "offset": "offset_"}
+    _saved_scalars = {"n_features_in": Scalar("n_features_in_", "int")}
 
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_)}
-
-    def _set_state(self, arrays, meta):
-        B = np.asarray(arrays["support"], dtype=np.float64)
-        offset = np.asarray(arrays["offset"], dtype=np.float64)
-        d = int(meta["n_features_in"])
-        if B.ndim != 2 or B.shape[1] != d or not 1 <= B.shape[0] <= self.n_support or offset.shape != (B.shape[0],):
-            raise ValueError(f"a support set of shape {B.shape} and offset {offset.shape} do not fit "
-                             f"n_features_in={d}, n_support={self.n_support}")
-        if not self.center and offset.any():
+    def _restored(self, loaded):
+        B = self.support_
+        if not 1 <= B.shape[0] <= self.n_support:
+            raise ValueError(f"a support set of {B.shape[0]} points does not fit n_support={self.n_support}")
+        if not self.center and self.offset_.any():
             raise ValueError("offset must be 0 without center, as fit leaves it")
-        self.support_, self.offset_, self.n_support_, self.n_features_in_ = B, offset, B.shape[0], d
+        self.n_support_ = B.shape[0]
         self._support_sq = np.einsum("ij,ij->i", B, B)
 
     def __sklearn_tags__(self):

@@ -10,7 +10,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
 from .._validation import Interval
 
-from .._persist import SavesModel, register
+from .._persist import SavesModel, Scalar, register
 from .._validation import keyword_only, transactional
 
 __all__ = ["DawidSkene"]
@@ -158,25 +158,19 @@ class DawidSkene(SavesModel, BaseEstimator):
         return {"posterior": ("f", (None, K), True), "confusions": ("f", (None, K, K), True),
                 "class_prior": ("f", (K,), True)}
 
-    def _state_arrays(self):
-        return {"posterior": self.posterior_, "confusions": self.confusions_, "class_prior": self.class_prior_}
+    _saved_arrays = {"posterior": "posterior_", "confusions": "confusions_", "class_prior": "class_prior_"}
+    _saved_scalars = {"log_likelihood": Scalar("log_likelihood_", "float"), "n_iter": Scalar("n_iter_", "int"),
+                      "converged": Scalar("converged_", "bool")}
 
-    def _state_meta(self):
-        return {"log_likelihood": float(self.log_likelihood_), "n_iter": int(self.n_iter_),
-                "converged": bool(self.converged_)}
-
-    def _set_state(self, arrays, meta):
-        T, Cs, pi = (np.asarray(arrays[k], dtype=np.float64) for k in ("posterior", "confusions", "class_prior"))
-        K = pi.size
-        if K < 2 or T.ndim != 2 or T.shape[1] != K or Cs.ndim != 3 or Cs.shape[1:] != (K, K):
-            raise ValueError(f"posterior {T.shape}, confusions {Cs.shape} and class prior {pi.shape} do not fit")
-        for name, v, axis in (("posterior", T, 1), ("confusions", Cs, 1), ("class_prior", pi, 0)):
+    def _restored(self, loaded):
+        K = self.class_prior_.size
+        if K < 2:
+            raise ValueError(f"a crowd model needs 2 classes or more; the file has {K}")
+        for name, v, axis in (("posterior", self.posterior_, 1), ("confusions", self.confusions_, 1),
+                              ("class_prior", self.class_prior_, 0)):
             if (v < 0).any() or not np.allclose(v.sum(axis=axis), 1.0, atol=1e-6):
                 raise ValueError(f"{name} must hold probabilities that sum to 1, as EM leaves them")
-        self.posterior_, self.confusions_, self.class_prior_ = T, Cs, pi
         self.classes_ = np.arange(K)
-        self.log_likelihood_ = float(meta["log_likelihood"])
-        self.n_iter_, self.converged_ = int(meta["n_iter"]), bool(meta["converged"])
 
     def predict(self):
         """Return the most probable true label of each row fitted (ties to the lowest class).
