@@ -167,7 +167,7 @@ class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
 
     # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
     _saved_scalars = {**LinearMulticlass._saved_scalars, "n_iter": Scalar("n_iter_", "int"),
-                      "row_scale": Scalar("row_scale_", "positive"), "temperature": Scalar("temperature_", "positive", True)}
+                      "row_scale": Scalar("row_scale_", "positive", True, 1.0), "temperature": Scalar("temperature_", "positive", True)}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -422,7 +422,7 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
                      "n_passes": "n_passes_"}
     _saved_scalars = {**LinearMulticlass._saved_scalars, "n_rounds": Scalar("n_rounds_", "int"),
                       "n_iter": Scalar("n_iter_", "int"), "alpha": Scalar("alpha_", "positive"),
-                      "best_round": Scalar("best_round_", "int"), "row_scale": Scalar("row_scale_", "positive"),
+                      "best_round": Scalar("best_round_", "int"), "row_scale": Scalar("row_scale_", "positive", True, 1.0),
                       "temperature": Scalar("temperature_", "positive", True)}
 
     @classmethod
