@@ -258,7 +258,7 @@ def test_an_edited_header_without_a_new_checksum_is_rejected(tmp_path):
 @pytest.mark.parametrize("what, arrays, match", [
     ("W reshaped", {"W": np.zeros((2, 6))}, "do not fit|must have shape"),
     ("W one-dimensional", {"W": np.zeros(12)}, "do not fit|must have shape"),
-    ("W of NaN", {"W": np.full((4, 3), np.nan)}, "non-finite"),
+    ("W of NaN", {"W": np.full((4, 3), np.nan)}, "not finite"),
     ("classes of the wrong length", {"classes": np.arange(5)}, "do not fit|must have shape"),
     ("classes repeated", {"classes": np.array([0, 0, 1])}, "distinct"),
 ])

@@ -7,7 +7,8 @@ imported; :func:`weaklabel.load` imports the learner packages first, so every ki
 known when a file is read.
 
 An estimator that can be saved derives from :class:`SavesModel` and declares its fitted state
-once, as values: ``_saved_arrays`` (``{name in the file: attribute}``), ``_saved_scalars``
+once, as values: ``_saved_arrays`` (``{name in the file: attribute}``; an item of a list attribute,
+``(attribute, i)``; a matrix that may be sparse, :class:`Sparse`), ``_saved_scalars``
 (``{name in the header: Scalar(attribute, kind)}``) and ``_declared_state(params, state,
 shapes)``, the arrays' dtype kinds and shapes in terms of the fitted dimensions (checked from
 the header before any array is read).  Saving, loading and the loader's checks read these;
@@ -28,7 +29,7 @@ import stat
 import tempfile
 import threading
 import zipfile
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -36,7 +37,7 @@ from sklearn.base import BaseEstimator
 from ._version import __version__
 
 __all__ = ["FORMAT_VERSION", "register", "save_model", "load_model", "registered_kinds", "length", "count", "Scalar",
-           "SavesModel"]
+           "Sparse", "SavesModel"]
 
 FORMAT_VERSION = 2          # 2: the JSON header is checksummed too (meta.sha256)
 _MAX_META_BYTES = 1 << 20   # a header larger than 1 MiB is not one of ours
@@ -402,7 +403,8 @@ class Scalar(NamedTuple):
     """A fitted scalar a model file holds in its header: the estimator's attribute, its kind
     (``"int"``: an int >= 0; ``"float"``: a finite number; ``"positive"``: a number in
     (0, 1e150); ``"bool"``; ``"str"``) and, when ``optional``, the value a file without it gives
-    (``default``; None: the attribute stays unset, and a model without it saves none).
+    (``default``; None: the attribute stays unset, and a model without it saves none); an
+    optional scalar may also be None (JSON null).
     """
 
     attr: str
@@ -412,6 +414,42 @@ class Scalar(NamedTuple):
 
 
 _SCALAR_TYPES = {"int": int, "float": float, "positive": float, "bool": bool, "str": str}
+
+
+class Sparse(NamedTuple):
+    """A fitted array that may be a scipy sparse matrix (CSR): ``attr`` on the estimator, and
+    ``columns(est)`` its number of columns once the scalars are restored.  A sparse value is
+    saved as three arrays, ``<name>_data``, ``<name>_indices`` and ``<name>_indptr``; a dense
+    one under ``<name>``.
+    """
+
+    attr: str
+    columns: Callable
+
+
+def _get(est, attr):
+    """The value an ``_saved_arrays`` entry names: an attribute, an item ``(attribute, i)`` of
+    a list attribute, or a :class:`Sparse` attribute."""
+    if isinstance(attr, tuple) and not isinstance(attr, Sparse):
+        return getattr(est, attr[0])[attr[1]]
+    return getattr(est, attr.attr if isinstance(attr, Sparse) else attr)
+
+
+def _has(est, attr):
+    try:
+        _get(est, attr)
+    except (AttributeError, IndexError):
+        return False
+    return True
+
+
+def _csr(name, arrays, shape):
+    """``<name>``'s three CSR arrays as a matrix of ``shape``, its indices checked in range."""
+    import scipy.sparse as sp
+
+    X = sp.csr_matrix((arrays[f"{name}_data"], arrays[f"{name}_indices"], arrays[f"{name}_indptr"]), shape=shape)
+    X.check_format(full_check=True)          # pointer order and index ranges (out of range, a kernel reads past)
+    return X
 
 
 def _scalar(name, v, kind):
@@ -448,27 +486,58 @@ class SavesModel:
     _saved_scalars = {}
 
     def _state_arrays(self):
-        return {k: getattr(self, a) for k, a in self._saved_arrays.items() if hasattr(self, a)}
+        out = {}
+        for k, a in self._saved_arrays.items():
+            if not _has(self, a):
+                continue
+            v = _get(self, a)
+            if hasattr(v, "tocsr"):
+                v = v.tocsr()
+                out.update({f"{k}_data": v.data, f"{k}_indices": v.indices, f"{k}_indptr": v.indptr})
+            else:
+                out[k] = v
+        return out
 
     def _state_meta(self):
-        return {k: _SCALAR_TYPES[s.kind](getattr(self, s.attr)) for k, s in self._saved_scalars.items()
-                if not s.optional or hasattr(self, s.attr)}
+        meta = {}
+        for k, s in self._saved_scalars.items():
+            if s.optional and not hasattr(self, s.attr):
+                continue
+            v = getattr(self, s.attr)
+            meta[k] = None if v is None and s.optional else _SCALAR_TYPES[s.kind](v)
+        return meta
 
     def _set_state(self, arrays, meta):
-        """Restore the declared scalars (each checked as a fit leaves it) and arrays (their
-        names, dtype kinds, shapes and finiteness already checked by the loader; floats as
-        C-contiguous float64), then ``_restored(loaded=True)``."""
+        """Restore the declared scalars (each checked as a fit leaves it) and arrays (finite;
+        their names, dtype kinds and shapes checked by the loader from the header; floats as
+        C-contiguous float64; list items as lists; sparse ones as CSR with their indices
+        checked), then ``_restored(loaded=True)``."""
         for k, s in self._saved_scalars.items():
             if k in meta:
-                setattr(self, s.attr, _scalar(k, meta[k], s.kind))
+                v = meta[k]
+                setattr(self, s.attr, None if v is None and s.optional else _scalar(k, v, s.kind))
             elif not s.optional:
                 raise ValueError(f"the file's state lacks {k!r}")
             elif s.default is not None:
                 setattr(self, s.attr, s.default)
+        lists = {}
         for k, a in self._saved_arrays.items():
-            if k in arrays:
+            if isinstance(a, Sparse) and f"{k}_indptr" in arrays:
+                v = _csr(k, arrays, (len(arrays[f"{k}_indptr"]) - 1, a.columns(self)))
+            elif k in arrays:
                 v = np.asarray(arrays[k])
-                setattr(self, a, np.ascontiguousarray(v, dtype=np.float64) if v.dtype.kind == "f" else v)
+                v = np.ascontiguousarray(v, dtype=np.float64) if v.dtype.kind == "f" else v
+            else:
+                continue
+            if (v.data if hasattr(v, "tocsr") else v).dtype.kind == "f" and \
+                    not np.isfinite(v.data if hasattr(v, "tocsr") else v).all():
+                raise ValueError(f"{k} is not finite")
+            if isinstance(a, tuple) and not isinstance(a, Sparse):
+                lists.setdefault(a[0], {})[a[1]] = v
+            else:
+                setattr(self, a.attr if isinstance(a, Sparse) else a, v)
+        for attr, items in lists.items():
+            setattr(self, attr, [items[i] for i in sorted(items)])
         self._restored(loaded=True)
 
     def _restored(self, loaded):

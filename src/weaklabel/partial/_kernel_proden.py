@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._online import CandidateScore
-from .._persist import SavesModel, register
+from .._persist import SavesModel, Scalar, register
 from .._validation import (AT_LEAST_1, NON_NEGATIVE, Interval, StrOptions, check_X_values, keyword_only, transactional)
 from ..linear import ScoredClassifier, SoftmaxProba
 from ..metrics import candidate_log_loss
@@ -261,49 +261,32 @@ class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, C
         return _scores(F, self._W, F.shape[1])
 
     # ---- persistence ---------------------------------------------------------------------
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    _saved_arrays = {"landmarks": "landmarks_", "normalization": "_normalization", "mean": "_mean", "std": "_std",
+                     "W": "_W", "classes": "classes_"}
+    _saved_scalars = {"n_features_in": Scalar("n_features_in_", "int"), "gamma": Scalar("gamma_", "positive"),
+                      "alpha": Scalar("alpha_", "float"), "n_iter": Scalar("n_iter_", "int"),
+                      "loss": Scalar("loss_", "float")}
+
     @classmethod
     def _declared_state(cls, params, state, shapes):
         from .._persist import count, length
 
-        m, d, K = count(state, "n_landmarks"), count(state, "n_features_in"), length(shapes, "classes")
+        m, d, K = shapes.get("landmarks", (-1,))[0], count(state, "n_features_in"), length(shapes, "classes")
         return {"landmarks": ("f", (m, d), True), "normalization": ("f", (m, m), True),
                 "mean": ("f", (m,), True), "std": ("f", (m,), True), "W": ("f", (m + 1, K), True),
                 "classes": ("*", (K,), True)}
 
-    def _state_arrays(self):
-        return {"landmarks": self.landmarks_, "normalization": self._normalization, "mean": self._mean,
-                "std": self._std, "W": self._W, "classes": self.classes_}
-
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "n_landmarks": int(self.landmarks_.shape[0]),
-                "gamma": self.gamma_, "alpha": self.alpha_, "n_iter": int(self.n_iter_), "loss": float(self.loss_)}
-
-    def _set_state(self, arrays, meta):
-        for key in ("gamma", "alpha", "loss"):
-            if not isinstance(meta.get(key), (int, float)) or isinstance(meta.get(key), bool) \
-                    or not np.isfinite(meta[key]) or meta[key] < 0:
-                raise ValueError(f"{key} must be a finite number >= 0; got {meta.get(key)!r}")
-        if not meta["gamma"] > 0:
-            raise ValueError(f"gamma must be > 0; got {meta['gamma']!r}")
-        arrays = {k: np.asarray(v) for k, v in arrays.items()}
-        for key in ("landmarks", "normalization", "mean", "std", "W"):
-            if not np.isfinite(arrays[key]).all():
-                raise ValueError(f"{key} is not finite")
-        if not (arrays["std"] >= _MIN_STD).all():
+    def _restored(self, loaded):
+        if self.alpha_ < 0 or self.loss_ < 0:
+            raise ValueError(f"alpha and loss must be >= 0, as a fit leaves them; got {self.alpha_!r}, {self.loss_!r}")
+        if not (self._std >= _MIN_STD).all():
             raise ValueError(f"every feature's std must be at least {_MIN_STD:g}, as a fit leaves it")
-        if arrays["landmarks"].shape[0] < 1:
+        if self.landmarks_.shape[0] < 1:
             raise ValueError("the model holds no landmark, which no fit leaves")
-        classes = arrays["classes"]
-        if np.unique(classes).size != classes.size or classes.size < 2:
-            raise ValueError(f"classes must be at least 2 distinct labels, as a fit leaves them; got {classes.size}")
-        self.landmarks_ = np.ascontiguousarray(arrays["landmarks"], dtype=np.float64)
-        self._normalization = np.ascontiguousarray(arrays["normalization"], dtype=np.float64)
-        self._mean, self._std = arrays["mean"].astype(np.float64), arrays["std"].astype(np.float64)
-        self._W = np.ascontiguousarray(arrays["W"], dtype=np.float64)
-        self.classes_ = classes
-        self.n_features_in_ = int(meta["n_features_in"])
-        self.gamma_, self.alpha_ = float(meta["gamma"]), float(meta["alpha"])
-        self.n_iter_, self.loss_ = int(meta["n_iter"]), float(meta["loss"])
+        if np.unique(self.classes_).size != self.classes_.size or self.classes_.size < 2:
+            raise ValueError(f"classes must be at least 2 distinct labels, as a fit leaves them; got "
+                             f"{self.classes_.size}")
         self.selection_ = []
 
     def __sklearn_tags__(self):

@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from .._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._persist import SavesModel, register
+from .._persist import SavesModel, Scalar, Sparse, register
 from .._validation import check_partial_fit_classes, keyword_only, check_X, check_X_values, transactional
 from .._online import CandidateScore
 from ..labels import CandidateSets, check_candidates
@@ -190,13 +190,17 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "classes_")
         return self.classes_[np.argmax(self._votes(X), axis=1)]
 
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    # (the training rows, dense or CSR, and their candidate sets: what predict reads)
+    _saved_arrays = {"X": Sparse("_X", lambda est: est.n_features_in_), "S": "_S", "classes": "classes_"}
+    _saved_scalars = {"n_features_in": Scalar("n_features_in_", "int"), "n_samples_fit": Scalar("n_samples_fit_", "int")}
 
     @classmethod
     def _declared_state(cls, params, state, shapes):
         from .._persist import count, length
 
         n, d, K = count(state, "n_samples_fit"), count(state, "n_features_in"), length(shapes, "classes")
-        spec = {"S": ("b", (n, K), True), "classes": ("*", (K,), True)}
+        spec = {"S": ("bf", (n, K), True), "classes": ("*", (K,), True)}
         if "X" in shapes:
             spec["X"] = ("f", (n, d), True)
         else:
@@ -204,39 +208,14 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
             spec.update(X_data=("f", (nnz,), True), X_indices=("iu", (nnz,), True), X_indptr=("iu", (n + 1,), True))
         return spec
 
-    def _state_arrays(self):
-        X = self._X
-        out = {"S": self._S > 0, "classes": self.classes_}
-        if sp.issparse(X):
-            out.update(X_data=X.data, X_indices=X.indices, X_indptr=X.indptr)
-        else:
-            out["X"] = X
-        return out
-
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "n_samples_fit": int(self.n_samples_fit_)}
-
-    def _set_state(self, arrays, meta):
+    def _restored(self, loaded):
         from sklearn.neighbors import NearestNeighbors
 
-        n, d = meta["n_samples_fit"], meta["n_features_in"]
-        if "X" in arrays:
-            X = np.asarray(arrays["X"], dtype=np.float64)
-        else:
-            X = sp.csr_matrix((arrays["X_data"], arrays["X_indices"], arrays["X_indptr"]), shape=(n, d))
-        S, classes = np.asarray(arrays["S"], dtype=bool), np.asarray(arrays["classes"])
-        if sp.issparse(X):
-            # index ranges and pointer order (a column index >= n_features once made predict
-            # segfault inside scikit-learn; a negative one predicted silently)
-            X.check_format(full_check=True)
-            if X.indices.size and (X.indices.min() < 0 or X.indices.max() >= d):
-                raise ValueError(f"sparse column indices must lie in 0..{d - 1}")
-        if X.shape != (n, d) or S.shape != (n, classes.size) or not S.any(axis=1).all():
-            raise ValueError(f"a PL-KNN model needs {n} rows of {d} features and a non-empty candidate set "
-                             f"over {classes.size} classes per row; got X {X.shape}, S {S.shape}.")
-        self._nn = NearestNeighbors(n_neighbors=min(self.n_neighbors, n), metric=self.metric).fit(X)
-        self._X, self._S = X, S.astype(np.float64)
-        self.classes_, self.n_features_in_, self.n_samples_fit_ = classes, d, n
+        n, S = self.n_samples_fit_, self._S.astype(bool)
+        if not S.any(axis=1).all():
+            raise ValueError("a PL-KNN model needs a non-empty candidate set per row")
+        self._nn = NearestNeighbors(n_neighbors=min(self.n_neighbors, n), metric=self.metric).fit(self._X)
+        self._S = S.astype(np.float64)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -12,7 +12,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._online import CandidateScore
-from .._persist import SavesModel, register
+from .._persist import SavesModel, Scalar, register
 from .._validation import (AT_LEAST_1, Interval, StrOptions, check_X_values, keyword_only,
                            transactional)
 from ..linear import ScoredClassifier, SoftmaxProba
@@ -444,52 +444,35 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
         return _forward((self.coefs_[0], self.intercepts_[0], self.coefs_[1], self.intercepts_[1]), Z)
 
     # ---- persistence ---------------------------------------------------------------------
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    _saved_arrays = {"W1": ("coefs_", 0), "b1": ("intercepts_", 0), "W2": ("coefs_", 1), "b2": ("intercepts_", 1),
+                     "scale": "_scale", "classes": "classes_"}
+    # init_alpha and input_noise: absent from files saved before they existed (then none)
+    _saved_scalars = {"n_features_in": Scalar("n_features_in_", "int"), "alpha": Scalar("alpha_", "float"),
+                      "init_alpha": Scalar("init_alpha_", "float", True),
+                      "input_noise": Scalar("input_noise_", "float", True, 0.0), "n_iter": Scalar("n_iter_", "int")}
+
     @classmethod
     def _declared_state(cls, params, state, shapes):
         from .._persist import count, length
 
-        d, h, K = count(state, "n_features_in"), count(state, "hidden_units"), length(shapes, "classes")
+        d, h, K = count(state, "n_features_in"), shapes.get("b1", (-1,))[0], length(shapes, "classes")
         return {"W1": ("f", (d, h), True), "b1": ("f", (h,), True), "W2": ("f", (h, K), True),
                 "b2": ("f", (K,), True), "scale": ("f", (d,), True),
                 "classes": ("*", (K,), True)}
 
-    def _state_arrays(self):
-        return {"W1": self.coefs_[0], "b1": self.intercepts_[0], "W2": self.coefs_[1], "b2": self.intercepts_[1],
-                "scale": self._scale, "classes": self.classes_}
-
-    def _state_meta(self):
-        return {"n_features_in": int(self.n_features_in_), "hidden_units": int(self.coefs_[0].shape[1]),
-                "alpha": self.alpha_, "init_alpha": self.init_alpha_, "input_noise": self.input_noise_,
-                "n_iter": int(self.n_iter_)}
-
-    def _set_state(self, arrays, meta):
-        alpha = meta.get("alpha")
-        if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not np.isfinite(alpha) or alpha < 0:
-            raise ValueError(f"alpha must be a finite number >= 0; got {alpha!r}")
-        noise = meta.get("input_noise", 0.0)        # absent from files saved before it existed: none
-        if not isinstance(noise, (int, float)) or isinstance(noise, bool) or not np.isfinite(noise) or noise < 0:
-            raise ValueError(f"input_noise must be a finite number >= 0; got {noise!r}")
-        init_alpha = meta.get("init_alpha")          # absent from files saved before it existed
-        if init_alpha is not None and (not isinstance(init_alpha, (int, float)) or isinstance(init_alpha, bool)
-                                       or not np.isfinite(init_alpha) or init_alpha < 0):
-            raise ValueError(f"init_alpha must be a finite number >= 0 or null; got {init_alpha!r}")
-        arrays = {k: np.asarray(v) for k, v in arrays.items()}
-        for key in ("W1", "b1", "W2", "b2", "scale"):
-            if not np.isfinite(arrays[key]).all():
-                raise ValueError(f"{key} is not finite")
-        if not (arrays["scale"] >= _MIN_SCALE).all():
+    def _restored(self, loaded):
+        if not hasattr(self, "init_alpha_"):
+            self.init_alpha_ = None
+        for name in ("alpha", "init_alpha", "input_noise"):
+            v = getattr(self, name + "_")
+            if v is not None and v < 0:
+                raise ValueError(f"{name} must be a finite number >= 0; got {v!r}")
+        if not (self._scale >= _MIN_SCALE).all():
             raise ValueError(f"every column scale must be at least {_MIN_SCALE:g}, as a fit leaves it")
-        classes = arrays["classes"]
-        if np.unique(classes).size != classes.size or classes.size < 2:
-            raise ValueError(f"classes must be at least 2 distinct labels, as a fit leaves them; got {classes.size}")
-        as64 = {k: np.ascontiguousarray(arrays[k], dtype=np.float64) for k in ("W1", "b1", "W2", "b2", "scale")}
-        self.coefs_, self.intercepts_ = [as64["W1"], as64["W2"]], [as64["b1"], as64["b2"]]
-        self._scale = as64["scale"]
-        self.classes_ = classes
-        self.n_features_in_ = int(meta["n_features_in"])
-        self.alpha_, self.n_iter_ = float(alpha), int(meta["n_iter"])
-        self.init_alpha_ = None if init_alpha is None else float(init_alpha)
-        self.input_noise_ = float(noise)
+        if np.unique(self.classes_).size != self.classes_.size or self.classes_.size < 2:
+            raise ValueError(f"classes must be at least 2 distinct labels, as a fit leaves them; got "
+                             f"{self.classes_.size}")
         self.selection_, self.init_selection_ = [], []
 
     def __sklearn_tags__(self):

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, linear_sum_assignment, minimize
 from .._validation import Interval, StrOptions
 
-from .._persist import Scalar, register
+from .._persist import Scalar, Sparse, register
 from .._validation import transactional
 from ._label_models import _LabelModel, _gold, _n_kept, _partitioned
 from ._votes import check_gold
@@ -313,6 +313,13 @@ class MatrixCompletion(_LabelModel):
         P = np.exp(S)
         return P / P.sum(axis=1, keepdims=True)
 
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    _saved_arrays = {"O": Sparse("_O_sum", lambda est: est.n_sources_ * est.n_classes_), "mu": "mu_",
+                     "class_balance": "class_balance_", "gold_counts": "_gold_counts", **_LabelModel._GUARD_ARRAYS}
+    _saved_scalars = {"n_classes": Scalar("n_classes_", "int"), "n_sources": Scalar("n_sources_", "int"),
+                      "n_rows": Scalar("n_rows_", "int"), "loss": Scalar("loss_", "float"),
+                      **_LabelModel._GUARD_SCALARS}
+
     @classmethod
     def _declared_state(cls, params, state, shapes):
         from .._persist import count
@@ -322,21 +329,6 @@ class MatrixCompletion(_LabelModel):
                 "O_indptr": ("iu", (m * K + 1,), True), "mu": ("f", (m, K, K), True),
                 "class_balance": ("f", (K,), True), "gold_counts": ("f", (K,), True),
                 "majority_balance": ("f", (K,), False)}
-
-    _saved_arrays = {"mu": "mu_", "class_balance": "class_balance_", "gold_counts": "_gold_counts",
-                     **_LabelModel._GUARD_ARRAYS}
-    _saved_scalars = {"n_classes": Scalar("n_classes_", "int"), "n_sources": Scalar("n_sources_", "int"),
-                      "n_rows": Scalar("n_rows_", "int"), "loss": Scalar("loss_", "float"),
-                      **_LabelModel._GUARD_SCALARS}
-
-    # the overlaps are a sparse matrix, saved as its three CSR arrays beside the declared state
-    def _state_arrays(self):
-        return {**super()._state_arrays(), "O_data": self._O_sum.data, "O_indices": self._O_sum.indices,
-                "O_indptr": self._O_sum.indptr}
-
-    def _set_state(self, arrays, meta):
-        self._O_sum = _sparse_overlaps(arrays, int(meta["n_sources"]) * int(meta["n_classes"]))
-        super()._set_state(arrays, meta)
 
     def _restored(self, loaded):
         K, m, mu, pi = self.n_classes_, self.n_sources_, self.mu_, self.class_balance_
@@ -350,19 +342,7 @@ class MatrixCompletion(_LabelModel):
             raise ValueError(f"the class balance must sum to 1, as a fit leaves it; it sums to {pi.sum():.6g}")
         if self._O_sum.nnz and not mu.any():
             raise ValueError("mu is all zero while the overlaps hold votes, which no fit leaves")
+        O = self._O_sum
+        if abs(O - O.T).sum() > 1e-9 * max(float(np.abs(O.data).sum()), 1.0):
+            raise ValueError("the overlaps must be symmetric, as counted from the votes")
         self._restore_guard(K)
-
-
-def _sparse_overlaps(arrays, d):
-    """The saved overlaps as a CSR matrix, checked as a fit leaves them: (d, d), sorted
-    indices in range, non-negative counts, symmetric."""
-    data = np.asarray(arrays["O_data"], np.float64)
-    indices = np.asarray(arrays["O_indices"], np.int64)
-    indptr = np.asarray(arrays["O_indptr"], np.int64)
-    if indptr.shape != (d + 1,) or indptr[0] != 0 or (np.diff(indptr) < 0).any() or indptr[-1] != data.size \
-            or indices.shape != data.shape or (indices.size and (indices.min() < 0 or indices.max() >= d)):
-        raise ValueError(f"the overlaps' CSR arrays do not describe a ({d}, {d}) matrix")
-    O = sp.csr_matrix((data, indices, indptr), shape=(d, d))
-    if abs(O - O.T).sum() > 1e-9 * max(float(np.abs(data).sum()), 1.0):
-        raise ValueError("the overlaps must be symmetric, as counted from the votes")
-    return O
