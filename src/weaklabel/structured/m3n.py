@@ -34,7 +34,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._persist import SavesModel, register
+from .._persist import SavesModel, Scalar, register
 
 from .._validation import AT_LEAST_1, NON_NEGATIVE, POSITIVE, StrOptions, check_int_at_least, check_memory, \
     transactional
@@ -324,17 +324,27 @@ class _M3NBase(SavesModel, BaseEstimator):
         self.n_symbols_ = n_sym
         self.n_states_ = K
         self.graph_ = g
+        self._graph_param = g is not None     # the graph parameter, as model files hold it (see _restored)
+        if g is not None:
+            self._graph_edges, self._graph_n_nodes, self._graph_kind = g.edges, int(g.n_nodes), g.kind
 
     def _warn_if_not_converged(self):
         if not self.converged_:
             warnings.warn(f"{type(self).__name__} reached max_iter={self.max_iter} before the duality gap fell "
                           f"below tol={self.tol}; raise max_iter or tol.", ConvergenceWarning, stacklevel=3)
 
-    # ---- persistence ----------------------------------------------------------------------
+    # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
+    _saved_arrays = {"unary": "unary_", "pairwise": "pairwise_", "graph_edges": "_graph_edges",
+                     "objective": "objective_", "lower_bound": "lower_bound_", "ramp_objective": "ramp_objective_"}
+    _saved_scalars = {"symbolic": Scalar("symbolic_", "bool"), "n_symbols": Scalar("n_symbols_", "int", True),
+                      "n_states": Scalar("n_states_", "int"), "graph_n_nodes": Scalar("_graph_n_nodes", "int", True),
+                      "graph_kind": Scalar("_graph_kind", "str", True), "graph_param": Scalar("_graph_param", "bool"),
+                      "n_iter": Scalar("n_iter_", "int", True),
+                      "n_rounds": Scalar("n_rounds_", "int", True), "converged": Scalar("converged_", "bool", True)}
 
     def _params_to_save(self):
         params = self.get_params(deep=False)
-        params["graph"] = None                      # saved as arrays (graph_edges); see _set_state
+        params["graph"] = None                      # saved as state (graph_edges); see _restored
         return params
 
     @classmethod
@@ -349,52 +359,16 @@ class _M3NBase(SavesModel, BaseEstimator):
             spec[name] = ("f", (None,), False)
         return spec
 
-    def _state_arrays(self):
-        arrays = {"unary": self.unary_, "pairwise": self.pairwise_}
-        if self.graph_ is not None:
-            arrays["graph_edges"] = self.graph_.edges
-        for name in ("objective_", "lower_bound_", "ramp_objective_"):
-            if name in self.__dict__:
-                arrays[name.rstrip("_")] = np.asarray(self.__dict__[name], dtype=np.float64)
-        return arrays
-
-    def _state_meta(self):
-        g = self.graph_
-        meta = {"symbolic": bool(self.symbolic_), "n_symbols": None if self.n_symbols_ is None else int(self.n_symbols_),
-                "n_states": int(self.n_states_), "graph_n_nodes": None if g is None else int(g.n_nodes),
-                "graph_kind": None if g is None else g.kind, "graph_param": g is not None}
-        for name in ("n_iter_", "n_rounds_"):
-            if name in self.__dict__:
-                meta[name.rstrip("_")] = int(self.__dict__[name])
-        if "converged_" in self.__dict__:
-            meta["converged"] = bool(self.converged_)
-        return meta
-
-    def _set_state(self, arrays, meta):
+    def _restored(self, loaded):
         g = None
-        if meta["graph_param"]:                 # files of earlier versions also saved the chain of graph=None
-            g = Graph(int(meta["graph_n_nodes"]), arrays["graph_edges"], kind=meta["graph_kind"])
+        if self._graph_param:                # (files of earlier versions also saved graph=None's chain)
+            g = Graph(self._graph_n_nodes, self._graph_edges, kind=self._graph_kind)
             self.graph = g
-        Wu = np.ascontiguousarray(arrays["unary"], dtype=np.float64)
-        Wp = np.ascontiguousarray(arrays["pairwise"], dtype=np.float64)
-        K = int(meta["n_states"])
-        if Wp.shape != (K, K) or Wu.ndim != 2 or Wu.shape[1] != K:
-            raise ValueError(f"weights of shapes {Wu.shape} / {Wp.shape} do not fit {K} labels")
-        if not (np.isfinite(Wu).all() and np.isfinite(Wp).all()):
-            raise ValueError("weights are not finite")
-        sym = bool(meta["symbolic"])
-        n_sym = meta["n_symbols"]
-        if sym and (n_sym is None or Wu.shape[0] != int(n_sym)):
-            raise ValueError(f"unary weights of shape {Wu.shape} do not fit {n_sym} symbols")
-        self._finish(Wu, Wp, sym, None if n_sym is None else int(n_sym), K, g)
-        for name in ("objective", "lower_bound", "ramp_objective"):
-            if name in arrays:
-                setattr(self, name + "_", np.asarray(arrays[name], dtype=np.float64))
-        for name in ("n_iter", "n_rounds"):
-            if name in meta:
-                setattr(self, name + "_", int(meta[name]))
-        if "converged" in meta:
-            self.converged_ = bool(meta["converged"])
+        n_sym = getattr(self, "n_symbols_", None)
+        if self.symbolic_ and (n_sym is None or self.unary_.shape[0] != n_sym):
+            raise ValueError(f"unary weights of shape {self.unary_.shape} do not fit {n_sym} symbols")
+        self._finish(self.unary_, self.pairwise_, self.symbolic_, n_sym, self.n_states_, g)
+
 
 def _check_pairwise_scale(scale):
     """``scale`` as a float, or a ValueError naming ``pairwise_scale``."""
