@@ -6,17 +6,17 @@
 1. on a first call, check the parameters;
 2. validate ``X`` (``validate_data``, finite values, the intercept column, CSR with
    sorted indices; a pass that checks dense rows as it reads them takes over the range
-   check, :meth:`_pass_checks_rows`) and let the family encode its target
+   check, ``Rule.checks_rows``) and let the family encode its target
    (:meth:`_encode_target`);
 3. on a first call, start from zero weights, the classes and a fresh generator;
 4. run the epochs: the visiting order (a permutation drawn in Python when
-   ``shuffle``), then the family's epoch kernel (:meth:`_epoch`), which writes the
+   ``shuffle``), then the family's pass (``Rule.epoch``), which writes the
    progressive history of the round into the buffers it is handed;
 5. fold any lazy scale back into the weights and check that they are finite;
 6. commit the history (``predictions_``, ``prediction_rows_``, and the family's own).
 
 Any exception on the way restores the estimator exactly as it was before the call
-(the arrays the pass writes in place, :meth:`OnlineEngine._kept_in_place`, are copied
+(the arrays the pass writes in place, ``Rule.kept_in_place``, are copied
 first; the other attributes, the generator among them, are replaced, never written), so a
 rejected call never leaves a half-updated model.  A pass that meets a dense row out of
 range stops there; the estimator is restored and the call runs again with the exact
@@ -25,15 +25,17 @@ check of every row first.
 A family supplies:
 
 - ``_check_params()``;
-- ``_encode_target(X, target, classes, first, reset) -> (encoded, classes_)``;
+- ``_encode_target(X, target, classes, first, reset) -> (encoded, classes_)``, ``encoded`` a
+  :class:`Target`, which knows whether its rows may be shuffled, each row's class shares
+  (``class_weight``) and which predictions it accepts (early stopping);
+- ``_rule(X) -> Rule``, one value made at the start of each call: its pass over the rows
+  (``epoch(rows, order, encoded, hist, sw) -> n_updates``, ``rows`` as
+  :func:`weaklabel.linear.kernel_rows` returns them, ``hist`` mapping each name of the rule's
+  ``history`` to this epoch's slice of its buffer), whether that pass checks dense rows'
+  range, what it writes in place, and any lazy scale to fold in after the epochs;
 - ``_state``: its fitted arrays besides the weights, declared once (:class:`Fitted`), which
   the fresh start, the rollback, parameter mixing and model files read, and
-  ``_restored(loaded)`` for what derives from them; ``_init_state(n_cols)`` for scalars;
-- ``_epoch(rows, order, encoded, hist) -> n_updates`` where ``rows`` is what
-  :func:`weaklabel.linear.kernel_rows` returns and ``hist`` maps each name of
-  ``_history`` to this epoch's slice of its buffer;
-- ``_shuffles(encoded)``: whether ``shuffle=True`` applies to this ``fit`` (default yes;
-  ``partial_fit`` never shuffles: it learns a stream in its order).
+  ``_restored(loaded)`` for what derives from them; ``_init_state(n_cols)`` for scalars.
 
 Parameter mixing (:mod:`weaklabel.distributed`) goes through the public pair
 :meth:`OnlineLinear.mixing_state` / :meth:`OnlineLinear.set_mixing_state`.
@@ -104,6 +106,48 @@ class Fitted(NamedTuple):
     start: Callable = None
 
 
+class Target:
+    """A call's target as a family encodes it for its pass (see ``_encode_target``), and what
+    the engine asks of it.  The defaults: rows in any order, no class shares, no judgement of
+    predictions (then ``class_weight`` and ``early_stopping`` are refused).
+    """
+
+    __slots__ = ()
+
+    #: whether ``fit`` may visit the rows in a shuffled order (a log is replayed in its own)
+    in_any_order = True
+
+    def class_shares(self, n, K):
+        """Each of the ``n`` rows' share of each of the ``K`` classes ``(n, K)`` (None: unknown)."""
+        return None
+
+    def accepted(self, rows, pred):
+        """Whether the weak labels of ``rows`` accept the class indices ``pred`` (None: unknown)."""
+        return None
+
+
+class Rule(NamedTuple):
+    """A family's part of one call, one value: made by its ``_rule(X)`` when the call starts.
+
+    ``epoch(rows, order, encoded, hist, sw) -> n_updates`` is its pass (-1: a dense row out of
+    range, when ``checks_rows``); ``history``, the per-round arrays the pass writes;
+    ``checks_rows``, whether the pass checks the range of dense rows as it reads them (its
+    kernel reads ``rows.limits``, :func:`weaklabel._row_kernels._dense_row_in_range`);
+    ``kept_in_place``, the arrays the pass writes in place, which the call's rollback copies
+    (None: the weights and the declared ``_state``); ``checked_with_weights``, arrays the
+    weights are computed from after the pass, so that finite weights prove them finite;
+    ``finish``, run after the epochs to fold a lazy scale back into the weights, returning a
+    number finite exactly when the weights are (or None: the engine sums the weights).
+    """
+
+    epoch: Callable
+    history: tuple = ("predictions",)
+    checks_rows: bool = False
+    kept_in_place: tuple | None = None
+    checked_with_weights: tuple = ()
+    finish: Callable | None = None
+
+
 class _RowOutOfRange(Exception):
     """A pass met a dense row out of range (it stopped there and changed nothing with it)."""
 
@@ -146,36 +190,24 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
     #: fitted attributes cleared by a fresh start (n_features_in_ is reset by validate_data)
     _fitted_attrs = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "predictions_", "prediction_rows_", "_rng",
                      "validation_scores_", "temperature_")
-    #: the progressive history recorded per round, besides the visited rows
-    _history = ("predictions",)
     #: the fitted arrays besides the weights ``_W``, declared once (see :class:`Fitted`)
     _state = {}
 
-    # ---- hooks (a family must define the three abstract ones) --------------------------
+    # ---- what a family supplies (the three abstract ones, and _state / _init_state) ---------
     @abstractmethod
     def _check_params(self):
         """Validate the parameters (``self._validate_params()``) on a first call."""
 
     @abstractmethod
     def _encode_target(self, X, target, classes, first, reset):
-        """``(encoded, classes_)``: the target in the form the epoch kernel reads."""
+        """``(encoded, classes_)``: the target as a :class:`Target` its pass reads."""
 
     @abstractmethod
-    def _epoch(self, rows, order, encoded, hist, sw):
-        """One pass in ``order``, writing the history slices; ``sw`` holds the sample weights
-        (empty: all 1).  Returns the number of updates.
-        """
+    def _rule(self, X):
+        """The family's part of a call on ``X``, one :class:`Rule` (made when the call starts)."""
 
     def _init_state(self, n_cols):
         """Scalars beyond the weights and the declared arrays, made on a fresh start."""
-
-    def _finish_epochs(self):
-        """After the epochs: fold lazy scales back so ``coef_`` holds the true weights.
-        Returns a number that is finite exactly when the weights are (their squared norm, say),
-        if it computed one on the way, else None (the engine then sums the weights)."""
-
-    def _shuffles(self, encoded):
-        return bool(self.shuffle)
 
     def _start(self, Xk, classes_, squared_norm=None):
         """A fresh start on the kernel-ready rows ``Xk``: zero weights, the counters, the
@@ -222,11 +254,12 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """
         saved = dict(self.__dict__)
         fresh = reset or "classes_" not in saved
-        kept = self._kept_in_place(X)
+        rule = self._rule(X)
+        kept = ("_W", *self._state) if rule.kept_in_place is None else rule.kept_in_place
         copies = {} if fresh else {k: saved[k].copy(order="K") for k in kept if k in saved}
         # what the rollback does not copy, the pass verifies before it writes it (and the
         # weights are checked at the end of every pass): the check after the call skips them
-        verified = ("_W",) + self._checked_with_weights()
+        verified = ("_W",) + rule.checked_with_weights
         if not fresh:
             verified += tuple([k for k in ("_W", *self._state) if k not in kept])
         # a fresh fit seeded by the caller's RandomState draws from it: put it back for a second try
@@ -235,13 +268,13 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         restore = _restorer(self, saved, copies, (put_user_rng_back,))
         try:
             try:
-                out = self._online_pass(X, target, classes, reset, sample_weight, defer_range=True)
+                out = self._online_pass(X, target, classes, reset, sample_weight, rule, defer_range=True)
             except _RowOutOfRange:
                 # a dense row the pass checked as it read it is out of range: back to the state
                 # before the call, then the exact check of every row first (it names the first
                 # bad row, or learns float32 rows whose squares overflow float32 in float64)
                 restore(again=True)
-                out = self._online_pass(X, target, classes, reset, sample_weight, defer_range=False)
+                out = self._online_pass(X, target, classes, reset, sample_weight, rule, defer_range=False)
             # the pass checked the weights itself (see _online_pass); the rest of the state here
             _check_finite_state(self, "fit" if reset else "partial_fit", verified=verified)
             return out
@@ -249,11 +282,11 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             restore()
             raise
 
-    def _online_pass(self, X, target, classes, reset, sample_weight=None, defer_range=False):
+    def _online_pass(self, X, target, classes, reset, sample_weight, rule, defer_range=False):
         """The template's work (see :meth:`_online_call`, which makes it transactional).
 
         ``defer_range``: leave the range check of dense rows to the pass, which makes it as
-        it reads each row (:meth:`_pass_checks_rows`), where that changes nothing else: the
+        it reads each row (``rule.checks_rows``), where that changes nothing else: the
         pass visits every row, before any other use of them (no early stopping's held-out
         rows), no intercept column is appended and no row scale is set from them.  A pass
         that meets a row out of range raises :class:`_RowOutOfRange`.
@@ -261,7 +294,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         first = reset or "classes_" not in self.__dict__
         if first:
             self._check_params()
-        defer_range = (defer_range and self._pass_checks_rows() and not (reset and self.early_stopping)
+        defer_range = (defer_range and rule.checks_rows and not (reset and self.early_stopping)
                        and not (first and hasattr(self, "row_scale")))
         Xk, squared_norm = self._online_X(X, first, defer_range)
         deferred = defer_range and squared_norm is None and isinstance(Xk, np.ndarray)
@@ -282,8 +315,9 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         else:
             held, train = None, np.arange(Xk.shape[0])
         n = train.size
-        hist = {h: np.empty(n * n_epochs, dtype=_HISTORY_DTYPES[h]) for h in self._history}
-        shuffle = reset and self._shuffles(encoded)        # partial_fit keeps the stream's order
+        hist = {h: np.empty(n * n_epochs, dtype=_HISTORY_DTYPES[h]) for h in rule.history}
+        # partial_fit keeps the stream's order (and a log is replayed in its own)
+        shuffle = reset and bool(self.shuffle) and encoded.in_any_order
         # one pass in the given order visits ``train`` itself (a fresh array no one else writes)
         visited = train if (n_epochs == 1 and not shuffle) else np.empty(n * n_epochs, dtype=np.intp)
         verbose = self._verbose_on()
@@ -293,13 +327,13 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
             sl = slice(e * n, (e + 1) * n)
             if visited is not train:
                 visited[sl] = order
-            nu = self._epoch(rows, order, encoded, hist if n_epochs == 1 else {h: buf[sl] for h, buf in hist.items()},
-                             sw)
+            nu = rule.epoch(rows, order, encoded, hist if n_epochs == 1 else {h: buf[sl] for h, buf in hist.items()},
+                            sw)
             if nu < 0:
                 raise _RowOutOfRange()
             updates += nu
-            if stopping or verbose:
-                self._finish_epochs()
+            if (stopping or verbose) and rule.finish is not None:
+                rule.finish()
             if stopping:
                 score = self._held_out_score(Xk, held, encoded)
                 scores.append(score)
@@ -315,13 +349,13 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
                 break
         if stopping:
             self.validation_scores_ = np.asarray(scores)
-        self._end_call(reset, n_epochs, updates, hist, visited)
+        self._end_call(reset, n_epochs, updates, hist, visited, rule)
         return self
 
-    def _end_call(self, reset, n_epochs, updates, hist, visited):
+    def _end_call(self, reset, n_epochs, updates, hist, visited, rule):
         """After the epochs: fold any lazy scale back into the weights, check that they are
         finite, and commit the counters and the history (:meth:`_commit`)."""
-        proof = self._finish_epochs()
+        proof = None if rule.finish is None else rule.finish()
         W = self._W
         if proof is None:                       # one pass, no temporary
             proof = _total(W) if W.flags.c_contiguous else _total(W.T) if W.flags.f_contiguous else W.sum()
@@ -336,11 +370,10 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
 
     def _with_class_weight(self, sw, encoded, classes_, n):
         """``sw`` (empty: all 1) times each row's class weight (see ``class_weight``)."""
-        return class_weighted(sw, self._class_shares(encoded, n, classes_.size), classes_, self.class_weight)
-
-    def _class_shares(self, encoded, n, K):
-        """Each row's share of each class (a family defines it to support class_weight)."""
-        raise ValueError(f"{type(self).__name__} does not take class_weight.")
+        shares = encoded.class_shares(n, classes_.size)
+        if shares is None:
+            raise ValueError(f"{type(self).__name__} does not take class_weight.")
+        return class_weighted(sw, shares, classes_, self.class_weight)
 
     def _verbose_on(self):
         """Whether to print a line per pass (``verbose``)."""
@@ -367,13 +400,10 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         if self._W.shape[0] > d:                         # the intercept row
             scores = scores + self._W[d]
         pred = np.argmax(scores, axis=1)
-        return float(np.mean(self._accepted(encoded, held, pred)))
-
-    def _accepted(self, encoded, rows, pred):
-        """Whether the weak labels of ``rows`` accept the class indices ``pred`` (a family
-        defines it to support early stopping).
-        """
-        raise ValueError(f"{type(self).__name__} cannot score held-out rows for early stopping.")
+        accepted = encoded.accepted(held, pred)
+        if accepted is None:
+            raise ValueError(f"{type(self).__name__} cannot score held-out rows for early stopping.")
+        return float(np.mean(accepted))
 
     def _sample_weight(self, sample_weight, n, reset):
         """Validated weights (:func:`~weaklabel._validation.check_sample_weight`, the one
@@ -395,21 +425,6 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """
         X, squared_norm = check_X(self, X, reset=first, squared_norm=True, defer_dense_range=defer_range)
         return kernel_ready(X, False), squared_norm
-
-    def _kept_in_place(self, X):
-        """The names of the arrays a call on ``X`` writes in place, which its rollback copies
-        (default: the weights and the declared ``_state``)."""
-        return ("_W", *self._state)
-
-    def _checked_with_weights(self):
-        """Names of the arrays the weights are computed from after a pass, so that finite
-        weights prove them finite too (default: none)."""
-        return ()
-
-    def _pass_checks_rows(self):
-        """Whether this learner's pass checks the range of dense rows as it reads them (its
-        kernel reads ``rows.limits``; see :func:`weaklabel._row_kernels._dense_row_in_range`)."""
-        return False
 
 
 class OnlineLinear(OnlineEngine):

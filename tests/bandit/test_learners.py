@@ -327,12 +327,12 @@ def test_a_short_call_copies_the_weights_not_the_matrices():
     X, y = _stream(0)
     est = Confidit(diagonal=False).fit(X, y)
     limit = 2 * np.sqrt(3 * X.shape[1])
-    assert "_A_inv" not in est._kept_in_place(X[: int(limit)])
-    assert "_W" in est._kept_in_place(X[: int(limit)])
-    assert "_A_inv" in est._kept_in_place(X)                # a long call: a copy, as before
-    assert "_A_inv" in est._kept_in_place([[1.0] * 6] * 100)
+    assert "_A_inv" not in est._rule(X[: int(limit)]).kept_in_place
+    assert "_W" in est._rule(X[: int(limit)]).kept_in_place
+    assert "_A_inv" in est._rule(X).kept_in_place                # a long call: a copy, as before
+    assert "_A_inv" in est._rule([[1.0] * 6] * 100).kept_in_place
     diag = Confidit(diagonal=True).fit(X, y)
-    assert "_A_diag" in diag._kept_in_place(X[:3])
+    assert "_A_diag" in diag._rule(X[:3]).kept_in_place
 
 
 def test_a_failing_journaled_pass_writes_nothing_into_the_matrices():

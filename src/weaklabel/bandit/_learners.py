@@ -19,7 +19,7 @@ from .._validation import transactional, Interval, StrOptions
 from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
                            _labels_to_index)
 from ..calibration import OutOfFoldTemperature
-from .._online import EARLY_STOPPING_CONSTRAINTS, Fitted, OnlineLinear
+from .._online import EARLY_STOPPING_CONSTRAINTS, Fitted, OnlineLinear, Rule, Target
 from .._persist import register
 from ..linear import _weights_layout, with_intercept
 from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_PASSES, RULE_SPA, BanditRule,
@@ -28,11 +28,14 @@ from .._validation import check_rows
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
 
+#: the per-round history a bandit pass writes (the engine keeps each as an attribute, name + "_")
+_HISTORY = ("predictions", "proposals", "correct", "propensities")
+
 class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
 
     _explores = False
-    _rule = RULE_SPA
+    _kind = RULE_SPA
     #: whether a log's propensities reach the kernel (Banditron's off-policy weighting)
     _reads_propensities = False
     #: whether the kernel averages the weights (Banditron with ``average=True``)
@@ -42,7 +45,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         """The pass rule as the kernel reads it, one value: the rule, CSPA's beta, the
         exploration rate and BPA's margin when right (each subclass sets its own).
         """
-        return BanditRule(self._rule, 1.0, 0.0, 1.0)
+        return BanditRule(self._kind, 1.0, 0.0, 1.0)
 
     # ---- public API ---------------------------------------------------------------
     @transactional
@@ -223,15 +226,11 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
     def _propose_index(self, scores, X):
         return np.argmax(scores, axis=1)
 
-    # ---- the engine's hooks -----------------------------------------------------------
+    # ---- what the engine reads -------------------------------------------------------------
     _fitted_attrs = OnlineLinear._fitted_attrs + ("proposals_", "correct_", "propensities_")
-    _history = ("predictions", "proposals", "correct", "propensities")
 
-    def _shuffles(self, encoded):
-        return bool(self.shuffle) and not encoded.logged      # a log is replayed in its order
-
-    def _pass_checks_rows(self):
-        return True                      # the rule's pass reads rows.limits
+    def _rule(self, X):
+        return Rule(self._epoch, history=_HISTORY, checks_rows=True)    # the rule's pass reads rows.limits
 
     def _epoch(self, rows, order, enc, hist, sw):
         n = order.shape[0]
@@ -304,24 +303,6 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
             return _Encoded(True, _NO_INDEX, idx, np.ascontiguousarray(target.correct, dtype=bool),
                             logp=self._logged_propensities(target.propensities, n)), classes_
         return _Encoded(False, idx, _NO_INDEX, _NO_BOOL), classes_
-
-    def _class_shares(self, enc, n, K):
-        if enc.logged:
-            raise ValueError("class_weight needs each row's class, and a log gives only the answers to the "
-                             "logger's proposals; weight its rounds with sample_weight instead.")
-        if enc.cand.size:
-            return enc.cand / enc.cand.sum(axis=1, keepdims=True)
-        out = np.zeros((n, K))
-        out[np.arange(n), enc.y] = 1.0
-        return out
-
-    def _accepted(self, enc, rows, pred):
-        if enc.logged:
-            raise ValueError("early_stopping scores held-out rows by their labels, and a log gives only the answers "
-                             "to the logger's proposals; fit on labels, or leave early_stopping off.")
-        if enc.cand.size:
-            return enc.cand[rows, pred]
-        return enc.y[rows] == pred
 
     def _logged_propensities(self, p, n):
         """A log's propensities, clipped below at ``propensity_clip``: Banditron weighs a right
@@ -416,7 +397,7 @@ class _LoggedTarget:
         self.proposed, self.correct, self.propensities = proposed, correct, propensities
 
 
-class _Encoded:
+class _Encoded(Target):
     """What a pass reads: oracle label indices (or candidate sets), or logged proposal
     indices and answers.
     """
@@ -428,6 +409,28 @@ class _Encoded:
         self.cand = _NO_BOOL2 if cand is None else cand
         self.logp = _NO_FLOAT if logp is None else logp
         self.fit = False                 # set for fit's passes (see _Exploring._uniforms)
+
+    @property
+    def in_any_order(self):
+        return not self.logged                       # a log is replayed in its order
+
+    def class_shares(self, n, K):
+        if self.logged:
+            raise ValueError("class_weight needs each row's class, and a log gives only the answers to the "
+                             "logger's proposals; weight its rounds with sample_weight instead.")
+        if self.cand.size:
+            return self.cand / self.cand.sum(axis=1, keepdims=True)
+        out = np.zeros((n, K))
+        out[np.arange(n), self.y] = 1.0
+        return out
+
+    def accepted(self, rows, pred):
+        if self.logged:
+            raise ValueError("early_stopping scores held-out rows by their labels, and a log gives only the answers "
+                             "to the logger's proposals; fit on labels, or leave early_stopping off.")
+        if self.cand.size:
+            return self.cand[rows, pred]
+        return self.y[rows] == pred
 
     def feedback(self):
         """The kernels' one-value form: the fields of :class:`~weaklabel.bandit._kernels.Feedback`
@@ -549,7 +552,7 @@ class CSPA(_BanditLearner):
     >>> float(clf.correct_.mean()) > 0.9
     True
 """
-    _rule = RULE_CSPA
+    _kind = RULE_CSPA
 
     def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
@@ -575,7 +578,7 @@ class CSPA(_BanditLearner):
             beta = 1.0 / (self.classes_.size - 1) if self.classes_.size > 2 else 1.0
         else:
             beta = float(self.beta)
-        return BanditRule(self._rule, beta, 0.0, 1.0)
+        return BanditRule(self._kind, beta, 0.0, 1.0)
 
 
 @register
@@ -681,7 +684,7 @@ class SPA(_BanditLearner):
     >>> SPA().fit(X, [0, 1, 2]).predict(X).tolist()
     [0, 1, 2]
 """
-    _rule = RULE_SPA
+    _kind = RULE_SPA
 
     def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
@@ -729,7 +732,7 @@ class _Exploring(_BanditLearner):
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN]}
 
     def _rule_params(self):
-        return BanditRule(self._rule, 1.0, float(self.gamma), 1.0)
+        return BanditRule(self._kind, 1.0, float(self.gamma), 1.0)
 
     def _propose_index(self, scores, X):
         n, k = scores.shape
@@ -866,7 +869,7 @@ class Banditron(_Exploring):
     >>> float(clf.score(X, y)) > 0.9
     True
 """
-    _rule = RULE_BANDITRON
+    _kind = RULE_BANDITRON
     _reads_propensities = True
     _averages = True
     _parameter_constraints = {**_Exploring._parameter_constraints, "average": ["boolean"],
@@ -897,13 +900,13 @@ class Banditron(_Exploring):
     # averaged weights: the kernel learns (and explores) with the current weights _W_cur and
     # keeps acc = sum_t t * step_t (both declared in _state); _W, which predicts, is the mean of
     # the weights after each round
-    def _checked_with_weights(self):
+    def _rule(self, X):
+        rule = super()._rule(X)
+        if not self.average:
+            return rule._replace(kept_in_place=("_W",))
+        # averaged: the pass writes W_cur and acc, and W, replaced after it, is never written;
         # W = ((T + 1) W_cur - acc) / T (or W_cur): a NaN or an infinity in either makes W's
-        return ("_W_cur", "_acc") if self.average else ()
-
-    def _kept_in_place(self, X):
-        # averaged: the pass writes W_cur and acc; W is replaced after it, never written
-        return ("_W_cur", "_acc") if self.average else ("_W",)
+        return rule._replace(kept_in_place=("_W_cur", "_acc"), checked_with_weights=("_W_cur", "_acc"))
 
     def _scores_now(self, X):
         """Scores of the weights that propose (the current ones, not the average)."""
@@ -1021,7 +1024,7 @@ class BPA(_Exploring):
     >>> float(clf.score(X, y)) > 0.9
     True
 """
-    _rule = RULE_BPA
+    _kind = RULE_BPA
 
     def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=True,
@@ -1044,7 +1047,7 @@ class BPA(_Exploring):
     _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
 
     def _rule_params(self):
-        return BanditRule(self._rule, 1.0, float(self.gamma), float(self.correct_margin))
+        return BanditRule(self._kind, 1.0, float(self.gamma), float(self.correct_margin))
 
 
 @register
@@ -1220,10 +1223,11 @@ class Confidit(_BanditLearner):
             raise AttributeError("A_diag_ exists only for diagonal=True.")
         return self._A_diag[: self.n_features_in_]
 
-    def _pass_checks_rows(self):
+    def _rule(self, X):
         # the diagonal pass on dense rows reads rows.limits (a continuing call: a fresh one sets
         # the row scale from the input check's sum)
-        return "_A_diag" in self.__dict__ and self._A_diag.size > 0
+        checks = "_A_diag" in self.__dict__ and self._A_diag.size > 0
+        return Rule(self._epoch, history=_HISTORY, checks_rows=checks, kept_in_place=self._written_in_place(X))
 
     def _epoch(self, rows, order, enc, hist, sw):
         diagonal = self._A_diag.size > 0
@@ -1256,9 +1260,10 @@ class Confidit(_BanditLearner):
         K, d = self._A_inv.shape[0], self._A_inv.shape[1]
         return n_rows <= 2.0 * np.sqrt(K * d)
 
-    def _kept_in_place(self, X):
-        """The full matrices are journaled, not written, by a short call: no copy of them."""
-        names = super()._kept_in_place(X)
+    def _written_in_place(self, X):
+        """What a call on ``X`` writes in place: the weights and the declared state, but the
+        full matrices are journaled, not written, by a short call (no copy of them)."""
+        names = ("_W", *self._state)
         shape = getattr(X, "shape", None)
         try:
             n = int(shape[0]) if shape is not None and len(shape) else len(X)
@@ -1472,8 +1477,8 @@ class SketchedConfidit(_BanditLearner):
     def _a0(self):
         return (1.0 + float(self.alpha)) ** 2 * self.row_scale_ ** 2
 
-    def _pass_checks_rows(self):
-        return False                     # the sketch pass reads every row checked
+    def _rule(self, X):
+        return Rule(self._epoch, history=_HISTORY)       # the sketch pass reads every row checked
 
     def _epoch(self, rows, order, enc, hist, sw):
         _weights_layout(self, ("_W",), False)            # the sketch pass reads W feature-major

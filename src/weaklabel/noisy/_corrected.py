@@ -13,7 +13,7 @@ from sklearn.utils.validation import column_or_1d
 from .._persist import Scalar, register
 from .._validation import (check_class_labels, check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
-from .._online import Fitted, OnlineEngine
+from .._online import Fitted, OnlineEngine, Rule, Target
 from ..linear import LinearMulticlass
 from .._lbfgs import lbfgs_fit
 from ._kernels import _forward_corrected
@@ -366,8 +366,9 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
             C = np.eye(K) if isinstance(self.confusion, str) else check_confusion(self.confusion, K)
         return _NoisyChunk(Y, C, _check_trusted(target.trusted, n)), classes_
 
-    def _class_shares(self, encoded, n, K):
-        return encoded.Y
+    def _rule(self, X):
+        # the SGD pass writes its iterate W_sgd and the average W in place
+        return Rule(self._epoch)
 
     def _epoch(self, rows, order, enc, hist, sw):
         """One pass of averaged SGD (:func:`~weaklabel.noisy._kernels._corrected_sgd_epoch`)."""
@@ -460,13 +461,16 @@ class _NoisyTarget:
         self.y, self.trusted = y, trusted
 
 
-class _NoisyChunk:
+class _NoisyChunk(Target):
     """A chunk as the SGD pass reads it: label matrix ``Y``, confusion ``C``, trusted mask."""
 
     __slots__ = ("Y", "C", "trusted")
 
     def __init__(self, Y, C, trusted):
         self.Y, self.C, self.trusted = Y, C, trusted
+
+    def class_shares(self, n, K):
+        return self.Y
 
 
 def _max_sq_norm(rows):

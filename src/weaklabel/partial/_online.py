@@ -14,7 +14,7 @@ from .._validation import read_only
 from .._validation import check_partial_fit_classes, transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, describe_rows
 from ..calibration import OutOfFoldTemperature
 from ..labels import CandidateSets, check_candidates
-from .._online import EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear
+from .._online import EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear, Rule, Target
 from .._persist import register
 from ..linear import _weights_layout
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _squared_norm
@@ -24,7 +24,7 @@ __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Percep
 class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear):
     """Shared machinery: validation, fresh/continued state, epochs over the kernel."""
 
-    _rule = RULE_AVG
+    _kind = RULE_AVG
     _pegasos = False
     _exact_labels = False
 
@@ -102,33 +102,29 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
                     f"than one label at rows {describe_rows(multi)}; use Avg/Max{type(self).__name__} "
                     "for candidate sets."
                 )
-        return S, classes_
-
-    def _class_shares(self, S, n, K):
-        return S / S.sum(axis=1, keepdims=True)
-
-    def _accepted(self, S, rows, pred):
-        return S[rows, pred]
+        return _Candidates(S), classes_
 
     def _rule_params(self):
         """The update rule as the kernel reads it, one value: ``(rule, pegasos, eta, alpha)``."""
         eta = 1.0 if self._pegasos else float(self.eta)
         alpha = float(self.alpha) * self.row_scale_ ** 2 if self._pegasos else 1.0
-        return (self._rule, self._pegasos, eta, alpha)
+        return (self._kind, self._pegasos, eta, alpha)
 
-    def _pass_checks_rows(self):
-        return True                      # _candidate_epoch reads rows.limits
+    def _rule(self, X):
+        # _candidate_epoch reads rows.limits; Pegasos keeps the weights times a lazy scale
+        return Rule(self._epoch, checks_rows=True, finish=self._finish_epochs)
 
-    def _epoch(self, rows, order, S, hist, sw):
+    def _epoch(self, rows, order, enc, hist, sw):
         dense = rows.is_dense
         W, = _weights_layout(self, ("_W",), dense)          # class-major for dense rows: no copy a pass
         self._scale, self._normsq, t, nu = _candidate_epoch(
-            (W, dense), (self._scale, self._normsq, float(self.t_)), tuple(rows), read_only(S), order, self._rule_params(),
-            hist["predictions"], sw)
+            (W, dense), (self._scale, self._normsq, float(self.t_)), tuple(rows), read_only(enc.S), order,
+            self._rule_params(), hist["predictions"], sw)
         self.t_ = int(t)
         return nu
 
     def _finish_epochs(self):
+        """After the epochs: the lazy scale folded back, so ``coef_`` holds the true weights."""
         if self._scale != 1.0:                 # coef_ holds the true weights after every call
             self._W *= self._scale
             self._scale = 1.0
@@ -155,6 +151,21 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         # Pegasos' squared norm from them
         self._scale = 1.0
         self._normsq = self._weights_normsq()
+
+
+class _Candidates(Target):
+    """The candidate sets of a call, a bool mask over ``classes_`` (the kernel reads ``S``)."""
+
+    __slots__ = ("S",)
+
+    def __init__(self, S):
+        self.S = S
+
+    def class_shares(self, n, K):
+        return self.S / self.S.sum(axis=1, keepdims=True)
+
+    def accepted(self, rows, pred):
+        return self.S[rows, pred]
 
 
 def _carries_classes(y):
@@ -302,7 +313,7 @@ class AvgPerceptron(_PerceptronParams):
     >>> clf.predict([[1.0, 0.0], [0.0, 1.0]]).tolist()
     [0, 1]
 """
-    _rule = RULE_AVG
+    _kind = RULE_AVG
 
 
 @register
@@ -394,7 +405,7 @@ class MaxPerceptron(_PerceptronParams):
     >>> MaxPerceptron(max_iter=3).fit(X, [[0, 2], [1]]).predict(X).tolist()
     [0, 1]
 """
-    _rule = RULE_MAX
+    _kind = RULE_MAX
 
 
 @register
@@ -500,7 +511,7 @@ class AvgPegasos(_PegasosParams):
     >>> AvgPegasos(alpha=0.1).fit(X, [[0, 2], [1, 2]] * 5).predict(X[:2]).tolist()
     [0, 1]
 """
-    _rule = RULE_AVG
+    _kind = RULE_AVG
 
 
 @register
@@ -600,7 +611,7 @@ class MaxPegasos(_PegasosParams):
     >>> MaxPegasos(alpha=0.1).fit(X, [[0, 2], [1, 2]] * 5).predict(X[:2]).tolist()
     [0, 1]
 """
-    _rule = RULE_MAX
+    _kind = RULE_MAX
 
 
 @register
@@ -691,7 +702,7 @@ class Perceptron(_PerceptronParams):
     >>> Perceptron(max_iter=2).fit(X, [0, 1]).predict(X).tolist()
     [0, 1]
 """
-    _rule = RULE_MISTAKE
+    _kind = RULE_MISTAKE
     _exact_labels = True
 
 
@@ -792,5 +803,5 @@ class Pegasos(_PegasosParams):
     >>> Pegasos(alpha=0.1).fit(X, [0, 1] * 5).predict(X[:2]).tolist()
     [0, 1]
 """
-    _rule = RULE_AVG
+    _kind = RULE_AVG
     _exact_labels = True
