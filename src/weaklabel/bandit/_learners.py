@@ -901,12 +901,11 @@ class Banditron(_Exploring):
     # keeps acc = sum_t t * step_t (both declared in _state); _W, which predicts, is the mean of
     # the weights after each round
     def _rule(self, X):
-        rule = super()._rule(X)
         if not self.average:
-            return rule._replace(kept_in_place=("_W",))
+            return Rule(self._epoch, _HISTORY, True, ("_W",))
         # averaged: the pass writes W_cur and acc, and W, replaced after it, is never written;
         # W = ((T + 1) W_cur - acc) / T (or W_cur): a NaN or an infinity in either makes W's
-        return rule._replace(kept_in_place=("_W_cur", "_acc"), checked_with_weights=("_W_cur", "_acc"))
+        return Rule(self._epoch, _HISTORY, True, ("_W_cur", "_acc"), ("_W_cur", "_acc"))
 
     def _scores_now(self, X):
         """Scores of the weights that propose (the current ones, not the average)."""
