@@ -435,14 +435,6 @@ def _get(est, attr):
     return getattr(est, attr.attr if isinstance(attr, Sparse) else attr)
 
 
-def _has(est, attr):
-    try:
-        _get(est, attr)
-    except (AttributeError, IndexError):
-        return False
-    return True
-
-
 def _csr(name, arrays, shape):
     """``<name>``'s three CSR arrays as a matrix of ``shape``, its indices checked in range."""
     import scipy.sparse as sp
@@ -488,9 +480,10 @@ class SavesModel:
     def _state_arrays(self):
         out = {}
         for k, a in self._saved_arrays.items():
-            if not _has(self, a):
-                continue
-            v = _get(self, a)
+            try:
+                v = _get(self, a)
+            except (AttributeError, IndexError):
+                continue                            # an array this fit did not make
             if hasattr(v, "tocsr"):
                 v = v.tocsr()
                 out.update({f"{k}_data": v.data, f"{k}_indices": v.indices, f"{k}_indptr": v.indptr})
@@ -529,8 +522,8 @@ class SavesModel:
                 v = np.ascontiguousarray(v, dtype=np.float64) if v.dtype.kind == "f" else v
             else:
                 continue
-            if (v.data if hasattr(v, "tocsr") else v).dtype.kind == "f" and \
-                    not np.isfinite(v.data if hasattr(v, "tocsr") else v).all():
+            values = v.data if hasattr(v, "tocsr") else v
+            if values.dtype.kind == "f" and not np.isfinite(values).all():
                 raise ValueError(f"{k} is not finite")
             if isinstance(a, tuple) and not isinstance(a, Sparse):
                 lists.setdefault(a[0], {})[a[1]] = v
