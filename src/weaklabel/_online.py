@@ -61,7 +61,7 @@ from ._intrinsics import aligned_class_major
 from ._persist import Scalar
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
-__all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore", "Fitted"]
+__all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore", "Fitted", "Rule", "Target"]
 
 #: the sample weights of a call without them (all 1), as the kernels read them: empty, so
 #: nothing can be written into it (left writable: a read-only array is another type to numba,
