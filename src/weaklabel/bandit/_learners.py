@@ -236,19 +236,19 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         n = order.shape[0]
         u = self._uniforms(n, enc.fit) if (self._explores and not enc.logged) else _NO_FLOAT
         dense = rows.is_dense                # class-major weights for dense rows: no copy a pass
-        rule = self._rule_params()
-        rule_pass = RULE_PASSES[rule.kind]
+        params = self._rule_params()
+        rule_pass = RULE_PASSES[params.kind]
         if self._averages and self.average:
             # the pass learns W_cur and acc and writes their mean, which predicts, into a new _W
             W_cur, acc = _weights_layout(self, ("_W_cur", "_acc"), dense)
             mean = np.empty_like(self._W_cur, order="K")
-            nu = rule_pass((W_cur, dense), tuple(rows), order, tuple(rule), enc.feedback(),
+            nu = rule_pass((W_cur, dense), tuple(rows), order, tuple(params), enc.feedback(),
                            _history(hist), u, sw, (acc, float(self.t_), mean.T if dense else mean))
             if nu >= 0:
                 self._W = mean
         else:
             W, = _weights_layout(self, ("_W",), dense)
-            nu = rule_pass((W, dense), tuple(rows), order, tuple(rule), enc.feedback(),
+            nu = rule_pass((W, dense), tuple(rows), order, tuple(params), enc.feedback(),
                            _history(hist), u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
         self.t_ += n
         return nu
