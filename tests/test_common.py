@@ -67,7 +67,7 @@ _ONLINE_CLASS_WEIGHT = (
 
 def _expected(est):
     out = {"check_dtype_object": _OBJECT}
-    if isinstance(est, OnlineLinear):
+    if isinstance(est, OnlineLinear) and not isinstance(est, CorrectedLogistic):    # its fit is batch L-BFGS
         out["check_sample_weight_equivalence_on_dense_data"] = _ONLINE_WEIGHTS
         out["check_sample_weight_equivalence_on_sparse_data"] = _ONLINE_WEIGHTS
         if not (isinstance(est, (Confidit, SketchedConfidit, Banditron))):

@@ -3,7 +3,7 @@
 :class:`OnlineLinear` does, once for every family (candidate sets, bandit feedback,
 ...):
 
-1. on a first call, check the parameters;
+1. on a first call, check the parameters (``_validate_params``, scikit-learn's constraints);
 2. validate ``X`` (``validate_data``, finite values, the intercept column, CSR with
    sorted indices; a pass that checks dense rows as it reads them takes over the range
    check, ``Rule.checks_rows``) and let the family encode its target
@@ -24,7 +24,6 @@ check of every row first.
 
 A family supplies:
 
-- ``_check_params()``;
 - ``_encode_target(X, target, classes, first, reset) -> (encoded, classes_)``, ``encoded`` a
   :class:`Target`, which knows whether its rows may be shuffled, each row's class shares
   (``class_weight``) and which predictions it accepts (early stopping);
@@ -61,7 +60,7 @@ from ._intrinsics import aligned_class_major
 from ._persist import Scalar
 from .linear import LinearMulticlass, kernel_ready, kernel_rows
 
-__all__ = ["OnlineEngine", "OnlineLinear", "CandidateScore", "Fitted", "Rule", "Target"]
+__all__ = ["OnlineLinear", "Fitted", "Rule", "Target"]
 
 #: the sample weights of a call without them (all 1), as the kernels read them: empty, so
 #: nothing can be written into it (left writable: a read-only array is another type to numba,
@@ -178,26 +177,20 @@ def _restorer(est, saved, copies, generators):
     return restore
 
 
-class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
-    """The one online engine: the template of every ``partial_fit`` (see the module doc).
-
-    :class:`OnlineLinear` adds the round counters, parameter mixing and the saved state of
-    the learners that are online from the start; a batch learner with a ``partial_fit``
-    (``CorrectedLogistic``) uses the engine directly, with its own :meth:`_start` and
-    :meth:`_commit`.
+class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
+    """Base of the online learners: the template of every ``partial_fit`` (see the module
+    doc), parameter mixing and the saved state.  A batch learner with a ``partial_fit``
+    (``CorrectedLogistic``) uses it too, with its own :meth:`_start` and :meth:`_commit`.
     """
 
-    #: fitted attributes cleared by a fresh start (n_features_in_ is reset by validate_data)
-    _fitted_attrs = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "predictions_", "prediction_rows_", "_rng",
+    #: fitted attributes cleared by a fresh start besides the declared ``_state`` and the
+    #: rule's history (n_features_in_ is reset by validate_data)
+    _fitted_attrs = ("classes_", "_W", "t_", "n_iter_", "n_updates_", "prediction_rows_", "_rng",
                      "validation_scores_", "temperature_")
     #: the fitted arrays besides the weights ``_W``, declared once (see :class:`Fitted`)
     _state = {}
 
-    # ---- what a family supplies (the three abstract ones, and _state / _init_state) ---------
-    @abstractmethod
-    def _check_params(self):
-        """Validate the parameters (``self._validate_params()``) on a first call."""
-
+    # ---- what a family supplies (the two abstract ones, and _state / _init_state) ---------
     @abstractmethod
     def _encode_target(self, X, target, classes, first, reset):
         """``(encoded, classes_)``: the target as a :class:`Target` its pass reads."""
@@ -293,7 +286,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         """
         first = reset or "classes_" not in self.__dict__
         if first:
-            self._check_params()
+            self._validate_params()
         defer_range = (defer_range and rule.checks_rows and not (reset and self.early_stopping)
                        and not (first and hasattr(self, "row_scale")))
         Xk, squared_norm = self._online_X(X, first, defer_range)
@@ -303,7 +296,7 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         if self.class_weight is not None:
             sw = self._with_class_weight(sw, encoded, classes_, Xk.shape[0])
         if first:
-            for name in self._fitted_attrs + tuple(self._state):
+            for name in (*self._fitted_attrs, *self._state, *(h + "_" for h in rule.history)):
                 self.__dict__.pop(name, None)
             self.classes_ = classes_
             self._start(Xk, classes_, squared_norm)
@@ -427,11 +420,6 @@ class OnlineEngine(LinearMulticlass, metaclass=ABCMeta):
         return kernel_ready(X, False), squared_norm
 
 
-class OnlineLinear(OnlineEngine):
-    """Base of the online learners: the engine, with round counters, parameter mixing and
-    their saved state.
-    """
-
     def __setstate__(self, state):
         """Unpickle, with class-major weights put back on a cache line (pickle keeps their F
         order, not numpy's address: a model sent to a worker would otherwise have every pass
@@ -502,9 +490,11 @@ class OnlineLinear(OnlineEngine):
                       "temperature": Scalar("temperature_", "positive", True)}
 
     def __init_subclass__(cls, **kwargs):
-        """A learner's files hold the weights, the classes and its declared ``_state``."""
+        """A learner's files hold the weights, the classes and its declared ``_state`` (and
+        what the class declares in its own ``_saved_arrays``)."""
         super().__init_subclass__(**kwargs)
-        cls._saved_arrays = {**LinearMulticlass._saved_arrays, **{f.name: k for k, f in cls._state.items()}}
+        cls._saved_arrays = {**LinearMulticlass._saved_arrays, **{f.name: k for k, f in cls._state.items()},
+                             **cls.__dict__.get("_saved_arrays", {})}
 
     @classmethod
     def _declared_state(cls, params, state, shapes):
@@ -537,45 +527,3 @@ class OnlineLinear(OnlineEngine):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
-
-
-class CandidateScore:
-    """Mixin of the learners from candidate sets: ``score`` on weak labels."""
-
-    def score(self, X, y, sample_weight=None):
-        """Return the fraction of predictions inside the candidate sets (1 - ambiguous 0-1 loss).
-
-        With exact labels (1-D ``y``) this is the accuracy, so model selection tools
-        (``GridSearchCV``, ``cross_val_score``) work on candidate sets as they are.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-        y : CandidateSets, bool mask, list of label lists, or 1-D labels
-            Candidate label set (or label) of each row.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Weight of each row; None gives every row weight 1.
-
-        Returns
-        -------
-        score : float
-            Weighted fraction of rows whose prediction is a candidate.
-        """
-        return candidate_score(self, X, y, sample_weight)
-
-
-def candidate_score(est, X, y, sample_weight=None):
-    """``est``'s fraction of predictions inside the candidate sets ``y`` (weighted); with
-    1-D labels, scikit-learn's accuracy.
-    """
-    from sklearn.base import ClassifierMixin
-
-    from .labels import CandidateSets, check_candidates
-
-    if not isinstance(y, (list, CandidateSets)) and np.ndim(y) == 1:
-        return ClassifierMixin.score(est, X, y, sample_weight=sample_weight)
-    pred = est.predict(X)
-    S, _ = check_candidates(y, len(pred), est.classes_)
-    inside = S[np.arange(len(pred)), np.searchsorted(est.classes_, pred)]
-    return float(np.average(inside, weights=sample_weight))

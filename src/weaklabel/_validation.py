@@ -50,6 +50,19 @@ UNIT_OPEN = Interval(numbers.Real, 0, 1, closed="neither")           # (0, 1)
 ROW_SCALE = [StrOptions({"auto"}), POSITIVE]
 
 
+class EvenInt(Interval):
+    """A parameter constraint: an even int of at least ``low`` (a scikit-learn ``Interval``)."""
+
+    def __init__(self, low):
+        super().__init__(numbers.Integral, low, None, closed="left")
+
+    def is_satisfied_by(self, val):
+        return super().is_satisfied_by(val) and val % 2 == 0
+
+    def __str__(self):
+        return f"an even int >= {self.left}"
+
+
 
 def check_sample_weight(sample_weight, X, *, dtype=np.float64, ensure_non_negative=True, allow_all_zero=False):
     """scikit-learn's sample-weight check (one float per row of ``X``, finite, >= 0 by

@@ -18,7 +18,6 @@ from scipy.optimize import minimize_scalar
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import ShuffleSplit
 from ._validation import HasMethods, Interval
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from numbers import Real
@@ -27,7 +26,7 @@ from ._persist import EmbeddedModelFile, embedded_model, register
 from .linear import SoftmaxProba
 from .labels import check_candidates
 
-__all__ = ["SoftmaxCalibrated", "fit_temperature"]  # OutOfFoldTemperature: a mixin of the learners
+__all__ = ["SoftmaxCalibrated", "fit_temperature", "fit_out_of_fold_temperature"]
 
 _LOG_T_RANGE = (-12.0, 12.0)
 #: score-table cells :func:`fit_temperature` evaluates at once on its grid (8 MB of float64)
@@ -300,93 +299,90 @@ def _score_spread(scores):
     return v if v > 0 else 1.0
 
 
-class OutOfFoldTemperature:
-    """Mixin of the margin learners: ``probability=True`` fits ``temperature_`` on
-    out-of-fold scores (the ``probability`` parameter of each margin learner) and gives
-    ``predict_proba``.
+def _candidate_targets(est, y, n):
+    """``(S, classes, confusion)`` of candidate sets or labels ``y`` for the temperature's
+    likelihood: a candidate set's mass (a label's probability), no confusion."""
+    S, classes = check_candidates(y, n, None)
+    return S, classes, None
+
+
+def _row_folds(y, n, n_folds, seed):
+    """``(train rows, y of those rows, held-out rows)`` of each of ``n_folds`` shuffled folds of
+    the ``n`` rows."""
+    from sklearn.model_selection import KFold
+
+    for tr, te in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(n)):
+        yield tr, _rows(y, tr), te
+
+
+def fit_out_of_fold_temperature(est, X, y, sample_weight=None, *, targets=_candidate_targets, folds=_row_folds,
+                                fold_params=None, n_folds=5):
+    """Fit ``est.temperature_``, the temperature of a fitted margin learner's ``predict_proba``.
+
+    What ``probability=True`` does after a learner's ``fit`` on every row (as scikit-learn's
+    ``SVC(probability=True)`` fits Platt scaling): ``n_folds`` clones of ``est`` are fitted
+    (``probability=False``, ``verbose=0``), each on the rows ``folds`` gives; the temperature
+    maximises the likelihood of the weak labels of their out-of-fold scores
+    (:func:`fit_temperature`), then is multiplied by the ratio of the fitted model's score
+    spread to theirs (a margin learner's scores grow with the rows it learns from, so the
+    folds' temperature alone would make it overconfident).  ``est`` is then scored by
+    ``softmax(decision_function(X) / temperature_)``.
+
+    Parameters
+    ----------
+    est : classifier
+        The learner, fitted on ``(X, y)``; it must have ``probability`` and
+        ``decision_function``.  Only ``temperature_`` is set.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The rows ``est`` was fitted on.
+    y : CandidateSets, bool mask, list of label lists, 1-D labels, or what ``targets`` reads
+        The weak labels ``est`` was fitted on.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The weights ``est`` was fitted with, passed to the fold fits.
+    targets : callable, default reads candidate sets or labels
+        ``targets(est, y, n) -> (S, classes, confusion)``: each row's accepted classes (an
+        ``(n, K)`` bool mask over ``classes``) and an optional noise matrix for the
+        likelihood (see :func:`fit_temperature`).
+    folds : callable, default shuffled folds of rows
+        ``folds(y, n, n_folds, seed)`` yields ``(training rows, their y, held-out rows)``.
+    fold_params : dict, default=None
+        Further parameters of the fold clones.
+    n_folds : int, default=5
+        Number of folds; at least ``2 * n_folds`` rows are needed.
+
+    Returns
+    -------
+    None
+        ``est.temperature_`` is set.
     """
+    from .labels import BanditFeedback, CandidateSets
+    from ._validation import check_X
 
-    def _fit_probability(self, X, y, sample_weight=None):
-        """After a ``fit`` on every row: ``temperature_`` from out-of-fold scores, rescaled
-        to the fitted model (see :meth:`_set_temperature`).  The families' ``fit`` is
-        transactional, so if this fails the model is left as it was before that ``fit``.
-        """
-        from ._validation import check_X
-
-        Xv = check_X(self, X, reset=False)
-        self._set_temperature(Xv, self._out_of_fold_temperature(Xv, y, sample_weight))
-
-    def _temperature_targets(self, y, n):
-        """``(S, classes, confusion)``: what the temperature's likelihood reads (a learner
-        whose ``y`` is not candidate sets or labels overrides it).
-        """
-        from .labels import check_candidates
-
-        S, classes = check_candidates(y, n, None)
-        return S, classes, None
-
-    def _fold_estimator(self):
-        """A fresh copy of the learner for one fold (without ``probability``)."""
-        from sklearn.base import clone
-
-        est = clone(self).set_params(probability=False)
-        return est.set_params(verbose=0) if "verbose" in est.get_params(deep=False) else est
-
-    def _folds(self, y, n, n_folds, seed):
-        """``(train rows, y of those rows, held-out rows)`` per fold, over rows."""
-        from sklearn.model_selection import KFold
-
-        for tr, te in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(n)):
-            yield tr, _rows(y, tr), te
-
-    def _out_of_fold_temperature(self, X, y, sample_weight=None, n_folds=5):
-        """``(T, spread)``: the temperature of 5-fold out-of-fold scores and the spread of
-        those scores (see :func:`_score_spread`); ``self`` is not changed.
-        """
-        from .labels import BanditFeedback, CandidateSets
-
-        if isinstance(y, BanditFeedback) or type(y).__name__ == "BanditLog":
-            raise ValueError("probability=True fits a temperature on labels or candidate sets; a log of bandit "
-                             "feedback has neither (fit with probability=False).")
-        n = X.shape[0]
-        if n < 2 * n_folds:
-            raise ValueError(f"probability=True needs at least {2 * n_folds} rows for its {n_folds} folds; got "
-                             f"n_samples = {n}.")
-        if not isinstance(y, (list, CandidateSets)) and not hasattr(y, "instance_candidates"):
-            y = np.asarray(y)
-        S, classes, confusion = self._temperature_targets(y, n)
-        scores = np.full((n, classes.size), -np.inf)
-        rs = getattr(self, "random_state", None)
-        seed = rs if isinstance(rs, (int, np.integer)) else 0
-        for tr, y_tr, te in self._folds(y, n, n_folds, seed):
-            est = self._fold_estimator()
-            kw = {} if sample_weight is None else {"sample_weight": _rows(np.asarray(sample_weight), tr)}
-            est.fit(_rows(X, tr), y_tr, **kw)
-            cols = np.searchsorted(classes, est.classes_)
-            scores[np.ix_(te, cols)] = _class_scores(est, _rows(X, te))
-        # rows whose every candidate was missing from their fold's training part cannot be scored
-        keep = np.isfinite(np.where(S, scores, -np.inf)).any(axis=1)
-        if confusion is not None:
-            keep = np.isfinite(scores).any(axis=1)
-        return (fit_temperature(scores[keep], S[keep], confusion=confusion), _score_spread(scores[keep]))
-
-    def _set_temperature(self, X, fold_temperature):
-        """``temperature_`` for the model fitted on every row: the folds' temperature times
-        the ratio of its score spread to theirs (a margin learner's scores grow with the
-        rows it learns from, so the folds' temperature alone would make it overconfident).
-        """
-        T, spread = fold_temperature
-        self.temperature_ = float(T * _score_spread(_class_scores(self, X)) / spread)
-
-    def _check_probability(self):
-        if not getattr(self, "probability", False):
-            raise AttributeError(f"predict_proba is available with probability=True (then fit fits a temperature); "
-                                 f"or wrap {type(self).__name__} in weaklabel.calibration.SoftmaxCalibrated.")
-        return True
-
-    predict_proba = available_if(_check_probability)(SoftmaxProba.predict_proba)
-    predict_log_proba = available_if(_check_probability)(SoftmaxProba.predict_log_proba)
-
-    def _proba_scores(self, X):
-        check_is_fitted(self, "temperature_")
-        return _class_scores(self, X) / self.temperature_
+    X = check_X(est, X, reset=False)
+    if isinstance(y, BanditFeedback) or type(y).__name__ == "BanditLog":
+        raise ValueError("probability=True fits a temperature on labels or candidate sets; a log of bandit "
+                         "feedback has neither (fit with probability=False).")
+    n = X.shape[0]
+    if n < 2 * n_folds:
+        raise ValueError(f"probability=True needs at least {2 * n_folds} rows for its {n_folds} folds; got "
+                         f"n_samples = {n}.")
+    if not isinstance(y, (list, CandidateSets)) and not hasattr(y, "instance_candidates"):
+        y = np.asarray(y)
+    S, classes, confusion = targets(est, y, n)
+    scores = np.full((n, classes.size), -np.inf)
+    rs = getattr(est, "random_state", None)
+    seed = rs if isinstance(rs, (int, np.integer)) else 0
+    params = {"probability": False, **({"verbose": 0} if "verbose" in est.get_params(deep=False) else {}),
+              **(fold_params or {})}
+    for tr, y_tr, te in folds(y, n, n_folds, seed):
+        fold = clone(est).set_params(**params)
+        kw = {} if sample_weight is None else {"sample_weight": _rows(np.asarray(sample_weight), tr)}
+        fold.fit(_rows(X, tr), y_tr, **kw)
+        cols = np.searchsorted(classes, fold.classes_)
+        scores[np.ix_(te, cols)] = _class_scores(fold, _rows(X, te))
+    # rows whose every candidate was missing from their fold's training part cannot be scored
+    keep = np.isfinite(np.where(S, scores, -np.inf)).any(axis=1)
+    if confusion is not None:
+        keep = np.isfinite(scores).any(axis=1)
+    T, spread = fit_temperature(scores[keep], S[keep], confusion=confusion), _score_spread(scores[keep])
+    est.temperature_ = float(T * _score_spread(_class_scores(est, X)) / spread)

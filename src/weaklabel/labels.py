@@ -988,3 +988,34 @@ def _as_mask_from_2d(arr, name):
             )
         return arr.astype(bool)
     raise TypeError(f"{name} as a 2-D candidate mask must be bool or 0/1 numbers; got dtype {arr.dtype}.")
+
+
+def candidate_set_score(self, X, y, sample_weight=None):
+    """Return the fraction of predictions inside the candidate sets (1 - ambiguous 0-1 loss).
+
+    With exact labels (1-D ``y``) this is the accuracy, so model selection tools
+    (``GridSearchCV``, ``cross_val_score``) work on candidate sets as they are.
+
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The rows to score.
+    y : CandidateSets, bool mask, list of label lists, or 1-D labels
+        Candidate label set (or label) of each row.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each row; None gives every row weight 1.
+
+    Returns
+    -------
+    score : float
+        Weighted fraction of rows whose prediction is a candidate.
+    """
+    # the ``score`` method of the learners from candidate sets (``score = candidate_set_score``)
+    from sklearn.base import ClassifierMixin
+
+    if not isinstance(y, (list, CandidateSets)) and np.ndim(y) == 1:
+        return ClassifierMixin.score(self, X, y, sample_weight=sample_weight)
+    pred = self.predict(X)
+    S, _ = check_candidates(y, len(pred), self.classes_)
+    inside = S[np.arange(len(pred)), np.searchsorted(self.classes_, pred)]
+    return float(np.average(inside, weights=sample_weight))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from ._persist import Scalar, SavesModel
@@ -23,7 +24,9 @@ from ._validation import check_rows
 __all__ = ["LinearMulticlass", "SoftmaxProba", "kernel_ready", "kernel_rows", "with_intercept"]
 
 class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
-    """Base for linear multiclass models scored by ``x @ coef_.T + intercept_``."""
+    """Base for linear multiclass models scored by ``x @ coef_.T + intercept_``, with
+    tempered softmax probabilities where they were fitted with ``probability=True``.
+    """
 
     # ---- weights ------------------------------------------------------------
     @property
@@ -105,6 +108,61 @@ class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
         """
         scores = self._scores(X)
         return self.classes_[np.argmax(scores, axis=1)]
+
+    # ---- probabilities (probability=True) -----------------------------------------
+    def _check_probability(self):
+        if not getattr(self, "probability", False):
+            raise AttributeError(f"predict_proba is available with probability=True (then fit fits a temperature); "
+                                 f"or wrap {type(self).__name__} in weaklabel.calibration.SoftmaxCalibrated.")
+        return True
+
+    @available_if(_check_probability)
+    def predict_proba(self, X):
+        """Return the class probabilities ``softmax(decision_function(X) / temperature_)``.
+
+        Available with ``probability=True``, whose ``fit`` fits ``temperature_`` on
+        out-of-fold scores (:func:`weaklabel.calibration.fit_out_of_fold_temperature`).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Rows summing to 1, columns in the order of ``classes_``.
+        """
+        from scipy.special import softmax
+
+        return softmax(self._tempered_scores(X), axis=1)
+
+    @available_if(_check_probability)
+    def predict_log_proba(self, X):
+        """Return the log of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Log-probabilities, columns in the order of ``classes_``.
+        """
+        from scipy.special import log_softmax
+
+        return log_softmax(self._tempered_scores(X), axis=1)
+
+    def _tempered_scores(self, X):
+        """The class scores (two classes: 0 and the difference, as ``decision_function``
+        gives them) over ``temperature_``."""
+        check_is_fitted(self, "temperature_")
+        s = np.asarray(self.decision_function(X), dtype=np.float64)
+        if s.ndim == 1:
+            s = np.column_stack([np.zeros_like(s), s])
+        return s / self.temperature_
 
     # ---- persistence --------------------------------------------------------
     @classmethod

@@ -468,11 +468,11 @@ def test_anchors_estimates_the_confusion_inside_fit(tmp_path):
 def test_partial_fit_runs_on_the_online_engine(digits):
     """partial_fit goes through the one online engine: progressive predictions, class_weight
     as the sample weights it stands for, and a rejected call leaves the model as it was."""
-    from weaklabel._online import OnlineEngine
+    from weaklabel._online import OnlineLinear
 
     X, y = digits
     X, y = X[:300], y[:300]
-    assert isinstance(CorrectedLogistic(), OnlineEngine)
+    assert isinstance(CorrectedLogistic(), OnlineLinear)
     clf = CorrectedLogistic(eta0=0.5).partial_fit(X, y, classes=np.arange(10))
     assert clf.predictions_.shape == (300,) and set(clf.predictions_) <= set(range(10))
     np.testing.assert_array_equal(clf.prediction_rows_, np.arange(300))

@@ -13,13 +13,13 @@ from .._validation import StrOptions
 from .._validation import class_weighted, keyword_only, AT_LEAST_1, POSITIVE, ROW_SCALE, row_scale_of, transactional
 from .._persist import Scalar, register
 from ..linear import LinearMulticlass
-from ._mms import BagScoring, BagTemperature, validated_input
+from ._mms import BagScoring, fit_bag_temperature, validated_input
 
 __all__ = ["CandidateLabelSVM"]
 
 
 @register
-class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
+class CandidateLabelSVM(BagScoring, LinearMulticlass):
     """Candidate Labeling SVM (CL-SVM): every label any candidate gives an instance is a positive.
 
     The baseline of Luo & Orabona (2010), Section 4: the bags are dropped, each instance
@@ -162,7 +162,7 @@ class CandidateLabelSVM(BagTemperature, BagScoring, LinearMulticlass):
         self.row_scale_ = scale
         self.__dict__.pop("temperature_", None)
         if self.probability:
-            self._fit_probability(X, bags, sample_weight)
+            fit_bag_temperature(self, X, bags, sample_weight)
         return self
 
     # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------

@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 
 from .._validation import (check_class_labels, StrOptions, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, check_X, check_X_values,
                            row_scale_of, transactional)
-from ..calibration import OutOfFoldTemperature
+from ..calibration import fit_out_of_fold_temperature
 from ..labels import BagCandidates, CandidateSets
 from .._persist import Scalar, register
 from ..linear import LinearMulticlass, kernel_ready, kernel_rows, with_intercept
@@ -54,24 +54,27 @@ def validated_input(est, X, bags):
     return X, as_bags(bags, X.shape[0])
 
 
-class BagTemperature(OutOfFoldTemperature):
-    """``probability=True`` for the bag learners: folds over bags, the temperature's
-    likelihood on each instance's candidate labels (every label some labeling gives it).
-    """
+def fit_bag_temperature(est, X, bags, sample_weight=None):
+    """``probability=True`` for the bag learners (:func:`~weaklabel.calibration.fit_out_of_fold_temperature`):
+    folds over bags, the temperature's likelihood on each instance's candidate labels (every
+    label some labeling gives it)."""
+    fit_out_of_fold_temperature(est, X, bags, sample_weight, targets=_bag_targets, folds=_bag_folds)
 
-    def _temperature_targets(self, y, n):
-        B = as_bags(y, n)
-        return B.instance_candidates().mask, B.classes_, None
 
-    def _folds(self, y, n, n_folds, seed):
-        from sklearn.model_selection import KFold
+def _bag_targets(est, y, n):
+    B = as_bags(y, n)
+    return B.instance_candidates().mask, B.classes_, None
 
-        B = as_bags(y, n)
-        if B.n_bags < n_folds:
-            raise ValueError(f"probability=True folds over bags and needs at least {n_folds}; got {B.n_bags}.")
-        for trb, teb in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(B.n_bags)):
-            sub, rows = B.subset(np.sort(trb))
-            yield rows, sub, B.subset(np.sort(teb))[1]
+
+def _bag_folds(y, n, n_folds, seed):
+    from sklearn.model_selection import KFold
+
+    B = as_bags(y, n)
+    if B.n_bags < n_folds:
+        raise ValueError(f"probability=True folds over bags and needs at least {n_folds}; got {B.n_bags}.")
+    for trb, teb in KFold(n_folds, shuffle=True, random_state=seed).split(np.arange(B.n_bags)):
+        sub, rows = B.subset(np.sort(trb))
+        yield rows, sub, B.subset(np.sort(teb))[1]
 
 
 class BagScoring:
@@ -125,7 +128,7 @@ def draw_batches(rng, n_bags, n_steps, batch_size):
 
 
 @register
-class MMS(BagTemperature, BagScoring, LinearMulticlass):
+class MMS(BagScoring, LinearMulticlass):
     """Maximum Margin Set learning (MMS) from bags with candidate labeling vectors.
 
     Luo & Orabona, "Learning from Candidate Labeling Sets", NIPS 2010.  Each training
@@ -377,7 +380,7 @@ class MMS(BagTemperature, BagScoring, LinearMulticlass):
         self.n_tied_ = np.asarray(n_tied)
         self.__dict__.pop("temperature_", None)
         if self.probability:
-            self._fit_probability(X, bags, sample_weight)
+            fit_bag_temperature(self, X, bags, sample_weight)
         return self
 
     def objective(self, X, bags):

@@ -7,7 +7,7 @@ numba kernel in :mod:`weaklabel.bandit._kernels`.
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -18,22 +18,23 @@ from .._validation import transactional, Interval, StrOptions
 
 from .._validation import (check_class_labels, check_partial_fit_classes, AT_LEAST_1, NON_NEGATIVE, POSITIVE, ROW_SCALE, UNIT_OPEN, _classes_array,
                            _labels_to_index)
-from ..calibration import OutOfFoldTemperature
+from ..calibration import fit_out_of_fold_temperature
 from .._online import EARLY_STOPPING_CONSTRAINTS, Fitted, OnlineLinear, Rule, Target
 from .._persist import register
 from ..linear import _weights_layout, with_intercept
 from ._kernels import (RULE_BANDITRON, RULE_BPA, RULE_CSPA, RULE_PASSES, RULE_SPA, BanditRule,
                        _confidit_diag_dense_pass, _confidit_pass, _sketched_confidit_pass)
-from .._validation import check_rows
+from .._validation import EvenInt, check_rows
 
 __all__ = ["CSPA", "SPA", "Banditron", "BPA", "Confidit", "SketchedConfidit"]
 
 #: the per-round history a bandit pass writes (the engine keeps each as an attribute, name + "_")
 _HISTORY = ("predictions", "proposals", "correct", "propensities")
 
-class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
+class _BanditLearner(OnlineLinear):
     """Shared machinery: validation, fresh/continued state, oracle and logged passes."""
 
+    #: whether the learner explores (Banditron, BPA: a draw of ``gamma``'s distribution a round)
     _explores = False
     _kind = RULE_SPA
     #: whether a log's propensities reach the kernel (Banditron's off-policy weighting)
@@ -45,7 +46,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         """The pass rule as the kernel reads it, one value: the rule, CSPA's beta, the
         exploration rate and BPA's margin when right (each subclass sets its own).
         """
-        return BanditRule(self._kind, 1.0, 0.0, 1.0)
+        return BanditRule(self._kind, 1.0, float(self.gamma) if self._explores else 0.0, 1.0)
 
     # ---- public API ---------------------------------------------------------------
     @transactional
@@ -94,7 +95,7 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         else:
             self._online_call(X, _OracleTarget(y), None, reset=True, sample_weight=sample_weight)
         if self.probability:
-            self._fit_probability(X, y, sample_weight)
+            fit_out_of_fold_temperature(self, X, y, sample_weight)
         return self
 
     def score(self, X, y, sample_weight=None):
@@ -120,9 +121,9 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         from ..labels import BanditFeedback
 
         if not isinstance(y, BanditFeedback):
-            from .._online import candidate_score
+            from ..labels import candidate_set_score
 
-            return candidate_score(self, X, y, sample_weight)
+            return candidate_set_score(self, X, y, sample_weight)
         pred = self.predict(X)
         if len(y) != pred.shape[0]:
             raise ValueError(f"y holds {len(y)} logged rounds but X has {pred.shape[0]} rows; they must match.")
@@ -224,10 +225,45 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
         return self._scores(X)
 
     def _propose_index(self, scores, X):
-        return np.argmax(scores, axis=1)
+        """The proposal of each row: its best class, or for a learner that explores
+        (Banditron, BPA) a draw from ``P(k) = (1 - gamma)[k = yhat] + gamma / K`` by the
+        inverse CDF, as in the kernel."""
+        yhat = np.argmax(scores, axis=1)
+        if not self._explores:
+            return yhat
+        n, k = scores.shape
+        u = self._uniforms(n, False)
+        cum = np.cumsum(np.full((n, k), self.gamma / k), axis=1)
+        cum += (np.arange(k)[None, :] >= yhat[:, None]) * (1.0 - self.gamma)
+        return np.minimum((u[:, None] >= cum).sum(axis=1), k - 1)
+
+    #: uniforms drawn ahead at once for partial_fit's rounds (the learners that explore)
+    _DRAWN_AHEAD = 4096
+
+    def _uniforms(self, n, fit):
+        """One uniform a round.  ``fit`` draws them from the generator itself, in turn with the
+        engine's shuffles.  ``partial_fit`` (and :meth:`propose`) take the next ones of the same
+        stream from a buffer drawn ahead (``_u_ahead``, read from ``_u_next``); a buffer that runs
+        out is drawn from a copy of the generator, which then replaces it.  So a call never
+        writes into the generator it started with, and its rollback, which keeps the attributes
+        it replaced, needs no snapshot of the generator (its ``get_state`` / ``set_state`` took
+        a third of a 100-row call).
+        """
+        if fit:
+            return self._rng.random_sample(n)
+        d = self.__dict__
+        ahead, at = d.get("_u_ahead", _NO_FLOAT), d.get("_u_next", 0)
+        if at + n > ahead.shape[0]:
+            rng = np.random.RandomState()
+            rng.set_state(self._rng.get_state())
+            ahead, at = np.concatenate([ahead[at:], rng.random_sample(max(n, self._DRAWN_AHEAD))]), 0
+            self._rng, self._u_ahead = rng, ahead
+        self._u_next = at + n
+        return ahead[at:at + n]
 
     # ---- what the engine reads -------------------------------------------------------------
-    _fitted_attrs = OnlineLinear._fitted_attrs + ("proposals_", "correct_", "propensities_")
+    #: Banditron's and BPA's uniforms drawn ahead (see :meth:`_uniforms`), cleared by a fresh start
+    _fitted_attrs = OnlineLinear._fitted_attrs + ("_u_ahead", "_u_next")
 
     def _rule(self, X):
         return Rule(self._epoch, history=_HISTORY, checks_rows=True)    # the rule's pass reads rows.limits
@@ -255,9 +291,6 @@ class _BanditLearner(OutOfFoldTemperature, OnlineLinear):
 
     _parameter_constraints = {"max_iter": [AT_LEAST_1], "shuffle": ["boolean"], "random_state": ["random_state"],
                               "fit_intercept": ["boolean"], **EARLY_STOPPING_CONSTRAINTS}
-
-    def _check_params(self):
-        self._validate_params()
 
     def _encode_target(self, X, target, classes, first, reset):
         """Oracle labels or a log -> class indices (and the log's answers), marked as ``fit``'s
@@ -408,7 +441,7 @@ class _Encoded(Target):
         self.logged, self.y, self.proposed, self.correct = logged, y, proposed, correct
         self.cand = _NO_BOOL2 if cand is None else cand
         self.logp = _NO_FLOAT if logp is None else logp
-        self.fit = False                 # set for fit's passes (see _Exploring._uniforms)
+        self.fit = False                 # set for fit's passes (see _BanditLearner._uniforms)
 
     @property
     def in_any_order(self):
@@ -702,50 +735,8 @@ class SPA(_BanditLearner):
         self.probability = probability
 
 
-class _Exploring(_BanditLearner):
-    _explores = True
-    _fitted_attrs = _BanditLearner._fitted_attrs + ("_u_ahead", "_u_next")
-    #: uniforms drawn ahead at once for partial_fit's rounds
-    _DRAWN_AHEAD = 4096
-
-    def _uniforms(self, n, fit):
-        """One uniform a round.  ``fit`` draws them from the generator itself, in turn with the
-        engine's shuffles.  ``partial_fit`` (and :meth:`propose`) take the next ones of the same
-        stream from a buffer drawn ahead (``_u_ahead``, read from ``_u_next``); a buffer that runs
-        out is drawn from a copy of the generator, which then replaces it.  So a call never
-        writes into the generator it started with, and its rollback, which keeps the attributes
-        it replaced, needs no snapshot of the generator (its ``get_state`` / ``set_state`` took
-        a third of a 100-row call).
-        """
-        if fit:
-            return self._rng.random_sample(n)
-        d = self.__dict__
-        ahead, at = d.get("_u_ahead", _NO_FLOAT), d.get("_u_next", 0)
-        if at + n > ahead.shape[0]:
-            rng = np.random.RandomState()
-            rng.set_state(self._rng.get_state())
-            ahead, at = np.concatenate([ahead[at:], rng.random_sample(max(n, self._DRAWN_AHEAD))]), 0
-            self._rng, self._u_ahead = rng, ahead
-        self._u_next = at + n
-        return ahead[at:at + n]
-
-    _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN]}
-
-    def _rule_params(self):
-        return BanditRule(self._kind, 1.0, float(self.gamma), 1.0)
-
-    def _propose_index(self, scores, X):
-        n, k = scores.shape
-        yhat = np.argmax(scores, axis=1)
-        u = self._uniforms(n, False)
-        # inverse CDF of P(k) = (1 - gamma)[k = yhat] + gamma / K, as in the kernel
-        cum = np.cumsum(np.full((n, k), self.gamma / k), axis=1)
-        cum += (np.arange(k)[None, :] >= yhat[:, None]) * (1.0 - self.gamma)
-        return np.minimum((u[:, None] >= cum).sum(axis=1), k - 1)
-
-
 @register
-class Banditron(_Exploring):
+class Banditron(_BanditLearner):
     """Banditron (Kakade, Shalev-Shwartz & Tewari 2008).
 
     Each round: ``yhat = argmax_k s_k``; propose ``ytilde`` drawn from
@@ -870,9 +861,10 @@ class Banditron(_Exploring):
     True
 """
     _kind = RULE_BANDITRON
+    _explores = True
     _reads_propensities = True
     _averages = True
-    _parameter_constraints = {**_Exploring._parameter_constraints, "average": ["boolean"],
+    _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN], "average": ["boolean"],
                               "propensity_clip": [Interval(Real, 0, 1, closed="both")]}  # 0: no clipping
     #: averaged: the current weights, which learn and explore, and acc = sum_t t * step_t
     _state = {"_W_cur": Fitted("W_cur", np.float64, lambda p, n, K: (n, K) if p["average"] else None),
@@ -913,7 +905,7 @@ class Banditron(_Exploring):
 
 
 @register
-class BPA(_Exploring):
+class BPA(_BanditLearner):
     """BPA: bandit passive-aggressive (Zhong & Daucé 2015).
 
     Explores as :class:`Banditron`; with ``b = [ytilde = y]`` and the played row's score
@@ -1024,6 +1016,7 @@ class BPA(_Exploring):
     True
 """
     _kind = RULE_BPA
+    _explores = True
 
     def __init__(self, *, gamma=0.05, correct_margin=1.0, max_iter=20, shuffle=True, random_state=None,
                  fit_intercept=True,
@@ -1043,7 +1036,8 @@ class BPA(_Exploring):
         self.class_weight = class_weight
         self.probability = probability
 
-    _parameter_constraints = {**_Exploring._parameter_constraints, "correct_margin": [NON_NEGATIVE]}
+    _parameter_constraints = {**_BanditLearner._parameter_constraints, "gamma": [UNIT_OPEN],
+                              "correct_margin": [NON_NEGATIVE]}
 
     def _rule_params(self):
         return BanditRule(self._kind, 1.0, float(self.gamma), float(self.correct_margin))
@@ -1457,13 +1451,7 @@ class SketchedConfidit(_BanditLearner):
         self.probability = probability
 
     _parameter_constraints = {**_BanditLearner._parameter_constraints, "eta": [POSITIVE], "alpha": [NON_NEGATIVE],
-                              "row_scale": ROW_SCALE, "sketch_size": [Interval(Integral, 2, None, closed="left")]}
-
-    def _check_params(self):
-        super()._check_params()
-        if self.sketch_size % 2:
-            raise ValueError(f"sketch_size must be even (Frequent Directions empties half of it); got "
-                             f"{self.sketch_size}.")
+                              "row_scale": ROW_SCALE, "sketch_size": [EvenInt(2)]}     # Frequent Directions empties half of the sketch
 
     #: per class, the Frequent Directions sketch B (feature-major), G = B B^T, the Woodbury
     #: matrix H, and the sketch's count of rows

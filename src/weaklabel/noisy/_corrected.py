@@ -13,7 +13,7 @@ from sklearn.utils.validation import column_or_1d
 from .._persist import Scalar, register
 from .._validation import (check_class_labels, check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
-from .._online import Fitted, OnlineEngine, Rule, Target
+from .._online import Fitted, OnlineLinear, Rule, Target
 from ..linear import LinearMulticlass
 from .._lbfgs import lbfgs_fit
 from ._kernels import _forward_corrected
@@ -94,7 +94,7 @@ def _trusted_mask(trusted, n):
 
 
 @register
-class CorrectedLogistic(SoftmaxProba, OnlineEngine):
+class CorrectedLogistic(SoftmaxProba, OnlineLinear):
     """Multinomial logistic regression on noisy labels with a known noise matrix, loss-corrected.
 
     Patrini, Rozza, Menon, Nock & Qu, "Making Deep Neural Networks Robust to Label Noise:
@@ -307,7 +307,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
         ``alpha/2 ||W||^2``; the model predicts with an average of the iterates that
         forgets the first ones (polynomial-decay averaging, Shamir & Zhang, ICML 2013).
         After :meth:`fit`, it continues from fit's solution.  The pass runs on the online
-        learners' engine (:class:`weaklabel._online.OnlineEngine`): the same validation,
+        learners' engine (:class:`weaklabel._online.OnlineLinear`): the same validation,
         ``class_weight`` and rollback of a failed call.
 
         Parameters
@@ -332,13 +332,8 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
         return self._online_call(X, _NoisyTarget(y, trusted), classes, reset=False, sample_weight=sample_weight)
 
     # ---- the online engine's hooks (partial_fit; fit is the batch L-BFGS above) -----------
-    _fitted_attrs = ("classes_", "_W", "n_iter_", "predictions_", "prediction_rows_", "t_", "eta_", "loss_",
-                     "confusion_")
     #: the SGD iterate of partial_fit (``_W`` holds its average), written in place by the pass
     _state = {"_W_sgd": Fitted("W_sgd", np.float64, lambda p, n, K: (n, K))}
-
-    def _check_params(self):
-        self._validate_params()
 
     def _start(self, Xk, classes_, squared_norm=None):
         # the intercept (read by the kernel as an implicit constant feature): the last row
@@ -434,7 +429,8 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
         return spec
 
     def _restored(self, loaded):
-        super()._restored(loaded)
+        # a batch model: the checks of LinearMulticlass, not the online learners' round counter
+        LinearMulticlass._restored(self, loaded)
         K = self.classes_.size
         if "confusion_" in self.__dict__:
             self.confusion_ = check_confusion(self.confusion_, K)
@@ -446,10 +442,6 @@ class CorrectedLogistic(SoftmaxProba, OnlineEngine):
             raise ValueError("the SGD iterate W_sgd, its round t and its step eta come together, as partial_fit "
                              "leaves them")
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
 
 class _NoisyTarget:

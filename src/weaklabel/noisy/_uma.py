@@ -23,7 +23,7 @@ from .._validation import (check_class_labels, class_weighted, keyword_only,
     transactional,
 )
 from .._persist import Scalar, register
-from ..calibration import OutOfFoldTemperature
+from ..calibration import fit_out_of_fold_temperature
 from ..linear import LinearMulticlass, with_intercept
 from ._kernels import _uma_apply, _uma_changes, _uma_changes_moved, _uma_sparse_apply, _uma_sparse_changes
 
@@ -40,7 +40,7 @@ SELECTIONS = ("error", "confusion", "random")
 
 
 @register
-class UMA(OutOfFoldTemperature, LinearMulticlass):
+class UMA(LinearMulticlass):
     """UMA: a multiclass linear classifier learned from labels corrupted by a known confusion.
 
     Labels are noisy with ``C[p, q] = P(noisy = p | true = q)`` (columns sum to 1).
@@ -237,24 +237,20 @@ class UMA(OutOfFoldTemperature, LinearMulticlass):
         if self.probability:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)      # the fold fits: the main fit warned
-                self._fit_probability(X_in, y, sample_weight)
+                fit_out_of_fold_temperature(self, X_in, y, sample_weight, targets=UMA._noisy_targets,
+                                            fold_params={"warm_start": False, "classes": self.classes_})
         return self
 
     # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
     _saved_scalars = {**LinearMulticlass._saved_scalars, "n_iter": Scalar("n_iter_", "int"), "temperature": Scalar("temperature_", "positive", True)}
 
     # ---- probability=True: the likelihood of a noisy label is sum_q C[p, q] p(q | x) ----
-    def _temperature_targets(self, y, n):
+    def _noisy_targets(self, y, n):
         classes = self.classes_
         S = np.zeros((n, classes.size), dtype=bool)
         S[np.arange(n), _labels_to_index(np.asarray(y), classes, "y")] = True
         C = np.eye(classes.size) if isinstance(self.confusion, str) else check_confusion(self.confusion, classes.size)
         return S, classes, C
-
-    def _fold_estimator(self):
-        from sklearn.base import clone
-
-        return clone(self).set_params(probability=False, warm_start=False, classes=self.classes_)
 
     def _check_loaded_state(self):
         """The confusion matrix a loaded model holds must be one ``fit`` accepts."""

@@ -3,21 +3,23 @@ candidate sets, and the saved state."""
 
 from __future__ import annotations
 
+from ..labels import candidate_set_score
 from abc import ABCMeta, abstractmethod
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._online import CandidateScore
 from .._persist import Scalar
 from .._validation import check_X, transactional
 from ..labels import check_candidates
 from ..linear import LinearMulticlass
 
 
-class BatchPartialLinear(CandidateScore, LinearMulticlass, metaclass=ABCMeta):
+class BatchPartialLinear(LinearMulticlass, metaclass=ABCMeta):
     """Base of the linear batch learners from candidate sets (CLPL, PRODEN): one ``fit``
     that validates the inputs once and hands them to the learner's ``_fit_validated``."""
+
+    score = candidate_set_score       # the fraction of predictions inside the candidate sets
 
     @transactional
     def fit(self, X, y, sample_weight=None):

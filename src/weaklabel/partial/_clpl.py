@@ -11,7 +11,7 @@ from .._validation import Interval, StrOptions
 from .._persist import register
 from .._validation import keyword_only, AT_LEAST_1, NON_NEGATIVE
 from .._lbfgs import lbfgs_fit
-from ..calibration import OutOfFoldTemperature
+from ..calibration import fit_out_of_fold_temperature
 from ._batch import BatchPartialLinear
 
 __all__ = ["CLPL", "clpl_loss"]
@@ -51,7 +51,7 @@ def clpl_loss(Z, S, loss="squared_hinge", sample_weight=None):
 
 
 @register
-class CLPL(OutOfFoldTemperature, BatchPartialLinear):
+class CLPL(BatchPartialLinear):
     """Linear classifier from candidate label sets with the convex CLPL loss.
 
     Cour, Sapp & Taskar, "Learning from Partial Labels", JMLR 12 (2011), Section 4.  With
@@ -144,4 +144,4 @@ class CLPL(OutOfFoldTemperature, BatchPartialLinear):
 
     def _finish_fit(self, X, y, sample_weight):
         if self.probability:
-            self._fit_probability(X, y, sample_weight)
+            fit_out_of_fold_temperature(self, X, y, sample_weight)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..labels import candidate_set_score
 from numbers import Real
 
 import numpy as np
@@ -12,7 +13,6 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._online import CandidateScore
 from .._persist import SavesModel, Scalar, register
 from .._validation import (AT_LEAST_1, NON_NEGATIVE, Interval, StrOptions, check_X_values, keyword_only, transactional)
 from ..linear import ScoredClassifier, SoftmaxProba
@@ -61,7 +61,7 @@ def nystroem_map(X, landmarks, gamma):
 
 
 @register
-class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
+class KernelPRODEN(ScoredClassifier, SoftmaxProba, SavesModel, ClassifierMixin, BaseEstimator):
     """PRODEN on RBF kernel features, with the kernel width and the penalty chosen from
     candidate sets alone.
 
@@ -155,6 +155,8 @@ class KernelPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, C
     >>> round(clf.score(X[1000:] / 16, y[1000:]), 2) > 0.9
     True
     """
+
+    score = candidate_set_score       # the fraction of predictions inside the candidate sets
 
     _parameter_constraints = {"gamma": [StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
                               "alpha": [StrOptions({"auto"}), NON_NEGATIVE],

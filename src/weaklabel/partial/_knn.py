@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..labels import candidate_set_score
 from numbers import Integral
 
 import numpy as np
@@ -12,7 +13,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._persist import SavesModel, Scalar, Sparse, register
 from .._validation import check_partial_fit_classes, keyword_only, check_X, check_X_values, transactional
-from .._online import CandidateScore
 from ..labels import CandidateSets, check_candidates
 from .._validation import check_rows
 
@@ -20,7 +20,7 @@ __all__ = ["PLKNN"]
 
 
 @register
-class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
+class PLKNN(SavesModel, ClassifierMixin, BaseEstimator):
     """The k nearest neighbours' vote, from candidate label sets.
 
     Hüllermeier & Beringer, "Learning from ambiguously labeled examples", Intelligent
@@ -57,6 +57,8 @@ class PLKNN(CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
     >>> round(clf.score(X[1400:], y[1400:]), 2) > 0.9
     True
     """
+
+    score = candidate_set_score       # the fraction of predictions inside the candidate sets
 
     _parameter_constraints = {"n_neighbors": [Interval(Integral, 1, None, closed="left")],
                               "weights": [StrOptions({"uniform", "distance"})], "metric": [str],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..labels import candidate_set_score
 from numbers import Real
 
 import numpy as np
@@ -11,7 +12,6 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._online import CandidateScore
 from .._persist import SavesModel, Scalar, register
 from .._validation import (AT_LEAST_1, Interval, StrOptions, check_X_values, keyword_only,
                            transactional)
@@ -122,7 +122,7 @@ def _restricted(P, S):
 
 
 @register
-class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, ClassifierMixin, BaseEstimator):
+class MLPPRODEN(ScoredClassifier, SoftmaxProba, SavesModel, ClassifierMixin, BaseEstimator):
     """PRODEN on a one-hidden-layer neural network: a non-linear learner from candidate sets.
 
     Lv, Xu, Feng, Niu, Geng & Sugiyama, "Progressive Identification of True Labels for
@@ -251,6 +251,8 @@ class MLPPRODEN(ScoredClassifier, SoftmaxProba, CandidateScore, SavesModel, Clas
     >>> round(clf.score(X[1000:], y[1000:]), 2) > 0.85
     True
     """
+
+    score = candidate_set_score       # the fraction of predictions inside the candidate sets
 
     _parameter_constraints = {"hidden_units": [AT_LEAST_1],
                               "alpha": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],

@@ -10,19 +10,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..labels import candidate_set_score
 from .._validation import read_only
 from .._validation import check_partial_fit_classes, transactional, AT_LEAST_1, POSITIVE, ROW_SCALE, describe_rows
-from ..calibration import OutOfFoldTemperature
+from ..calibration import fit_out_of_fold_temperature
 from ..labels import CandidateSets, check_candidates
-from .._online import EARLY_STOPPING_CONSTRAINTS, CandidateScore, OnlineLinear, Rule, Target
+from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear, Rule, Target
 from .._persist import register
 from ..linear import _weights_layout
 from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _squared_norm
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
 
-class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear):
+class _OnlineCandidateLearner(OnlineLinear):
     """Shared machinery: validation, fresh/continued state, epochs over the kernel."""
+
+    score = candidate_set_score       # the fraction of predictions inside the candidate sets
 
     _kind = RULE_AVG
     _pegasos = False
@@ -30,9 +33,6 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
 
     _parameter_constraints = {"max_iter": [AT_LEAST_1], "shuffle": ["boolean"], "random_state": ["random_state"],
                               "fit_intercept": ["boolean"], **EARLY_STOPPING_CONSTRAINTS}
-
-    def _check_params(self):
-        self._validate_params()
 
     @transactional
     def fit(self, X, y, sample_weight=None):
@@ -55,7 +55,7 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         """
         self._online_call(X, y, None, reset=True, sample_weight=sample_weight)
         if self.probability:
-            self._fit_probability(X, y, sample_weight)
+            fit_out_of_fold_temperature(self, X, y, sample_weight)
         return self
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
@@ -82,8 +82,6 @@ class _OnlineCandidateLearner(CandidateScore, OutOfFoldTemperature, OnlineLinear
         return self._online_call(X, y, classes, reset=False, sample_weight=sample_weight)
 
     # ---- the engine's hooks ------------------------------------------------------------
-    _fitted_attrs = OnlineLinear._fitted_attrs + ("_scale", "_normsq")
-
     def _init_state(self, n_cols):
         self._scale, self._normsq = 1.0, 0.0
 
@@ -176,52 +174,8 @@ def _carries_classes(y):
     return False
 
 
-class _PerceptronParams(_OnlineCandidateLearner):
-    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
-
-    def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None, probability=False):
-        self.eta = eta
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.fit_intercept = fit_intercept
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.probability = probability
-
-
-class _PegasosParams(_OnlineCandidateLearner):
-    _pegasos = True
-    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE],
-                              "row_scale": ROW_SCALE}
-
-    def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None, probability=False):
-        self.alpha = alpha
-        self.row_scale = row_scale
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.fit_intercept = fit_intercept
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.probability = probability
-
-
 @register
-class AvgPerceptron(_PerceptronParams):
+class AvgPerceptron(_OnlineCandidateLearner):
     """Avg Perceptron: online learning from candidate label sets (Algorithm 1).
 
     With scores ``s_k = w_k . x``, candidate set ``Y`` and the rest ``Ybar``, a round
@@ -314,10 +268,27 @@ class AvgPerceptron(_PerceptronParams):
     [0, 1]
 """
     _kind = RULE_AVG
+    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
+
+    def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None, probability=False):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
 
 @register
-class MaxPerceptron(_PerceptronParams):
+class MaxPerceptron(_OnlineCandidateLearner):
     """Max Perceptron: online learning from candidate label sets (Algorithm 2).
 
     A round whose max prediction hinge loss
@@ -406,10 +377,27 @@ class MaxPerceptron(_PerceptronParams):
     [0, 1]
 """
     _kind = RULE_MAX
+    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
+
+    def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None, probability=False):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
 
 @register
-class AvgPegasos(_PegasosParams):
+class AvgPegasos(_OnlineCandidateLearner):
     """Avg Pegasos: Pegasos on the average prediction hinge loss (Algorithm 3).
 
     Round ``t = 1, 2, ...`` (counted over all rounds since the weights were zero):
@@ -512,10 +500,31 @@ class AvgPegasos(_PegasosParams):
     [0, 1]
 """
     _kind = RULE_AVG
+    _pegasos = True
+    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE],
+                              "row_scale": ROW_SCALE}
+
+    def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
+                 fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None, probability=False):
+        self.alpha = alpha
+        self.row_scale = row_scale
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
 
 @register
-class MaxPegasos(_PegasosParams):
+class MaxPegasos(_OnlineCandidateLearner):
     """Max Pegasos: Pegasos on the max prediction hinge loss (Algorithm 4).
 
     As :class:`AvgPegasos`, with the subgradient of
@@ -612,10 +621,31 @@ class MaxPegasos(_PegasosParams):
     [0, 1]
 """
     _kind = RULE_MAX
+    _pegasos = True
+    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE],
+                              "row_scale": ROW_SCALE}
+
+    def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
+                 fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None, probability=False):
+        self.alpha = alpha
+        self.row_scale = row_scale
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
 
 @register
-class Perceptron(_PerceptronParams):
+class Perceptron(_OnlineCandidateLearner):
     """Multiclass Perceptron on exact labels (the paper's baseline).
 
     Predict ``yhat = argmax_k s_k``; on a mistake (``yhat != y``):
@@ -704,10 +734,27 @@ class Perceptron(_PerceptronParams):
 """
     _kind = RULE_MISTAKE
     _exact_labels = True
+    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
+
+    def __init__(self, *, eta=1.0, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None, probability=False):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
 
 
 @register
-class Pegasos(_PegasosParams):
+class Pegasos(_OnlineCandidateLearner):
     """Multiclass Pegasos on exact labels (the paper's baseline).
 
     The same rounds as :class:`AvgPegasos` with singleton sets: the multiclass hinge
@@ -805,3 +852,24 @@ class Pegasos(_PegasosParams):
 """
     _kind = RULE_AVG
     _exact_labels = True
+    _pegasos = True
+    _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE],
+                              "row_scale": ROW_SCALE}
+
+    def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
+                 fit_intercept=False,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
+                 class_weight=None, probability=False):
+        self.alpha = alpha
+        self.row_scale = row_scale
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.verbose = verbose
+        self.class_weight = class_weight
+        self.probability = probability
