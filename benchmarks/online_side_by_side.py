@@ -111,7 +111,8 @@ def baseline_python(commit):
         subprocess.run(["git", "-C", str(REPO), "archive", "-o", str(archive), sha], check=True)
         with tarfile.open(archive) as tar:
             tar.extractall(Path(tmp) / "src", filter="data")
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+        # (build isolation: the build backend comes from the registry, as for `pip install -e .`)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps",
                         str(Path(tmp) / "src")], check=True)
     (home / "ready").write_text(sha + "\n")
     return python, sha

@@ -21,12 +21,20 @@ from sklearn.datasets import load_digits
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
 
-from weaklabel import presets
 from weaklabel.bags import MMS, CandidateLabelSVM
 from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, SketchedConfidit
 from weaklabel.noisy import UMA, CorrectedLogistic
-from weaklabel.partial import (CLPL, PLKNN, PRODEN, AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron, Pegasos,
-                               Perceptron)
+from weaklabel.partial import (
+    CLPL,
+    PLKNN,
+    PRODEN,
+    AvgPegasos,
+    AvgPerceptron,
+    MaxPegasos,
+    MaxPerceptron,
+    Pegasos,
+    Perceptron,
+)
 
 SEEDED = [Perceptron, Pegasos, AvgPerceptron, MaxPerceptron, AvgPegasos, MaxPegasos, CSPA, SPA, BPA, Banditron,
           Confidit, SketchedConfidit, MMS, CandidateLabelSVM]
@@ -89,17 +97,6 @@ def test_defaults_do_not_depend_on_the_features_common_scale():
         pa = cls(random_state=0).fit(a[0], a[1]).predict(a[2])
         pb = cls(random_state=0).fit(b[0], b[1]).predict(b[2])
         assert np.mean(pa == pb) > (0.98 if cls in (MMS, CandidateLabelSVM) else 0.995), cls.__name__
-
-
-@pytest.mark.parametrize("name", presets.names("partial") + presets.names("bandit"))
-def test_paper_preset_is_one_pass_in_order(name):
-    est = presets.make(name, paper=True)
-    assert est.get_params()["max_iter"] == 1 and est.get_params()["shuffle"] is False
-    assert presets.make(name, paper=True, max_iter=3).get_params()["max_iter"] == 3   # an explicit value wins
-    default = presets.make(name)
-    assert default.get_params()["max_iter"] == 20 and default.get_params()["shuffle"] is True
-    if "average" in default.get_params():
-        assert default.get_params()["average"] is True and est.get_params()["average"] is False
 
 
 def test_partial_fit_keeps_the_stream_order():

@@ -61,34 +61,6 @@ def test_a_call_that_leaves_a_matrix_non_finite_raises_and_leaves_the_model(monk
     assert _state(est) == before
 
 
-@pytest.mark.parametrize("est", [e for e in LEARNERS if not isinstance(e, Confidit) or e.diagonal], ids=repr)
-def test_dense_passes_keep_the_weights_class_major_on_a_cache_line_and_learn_the_same_off_it(est):
-    """For dense rows the weights are kept in F order (a pass updates their class-major view in
-    place) starting on a 64-byte boundary; weights off the boundary (as a pickle or a user
-    may leave them) are learnt on an aligned copy, to the same numbers."""
-    from weaklabel._intrinsics import ALIGN, address as _address
-
-    chunks = _stream(est, np.float64)
-    a = pickle.loads(pickle.dumps(est)).partial_fit(*chunks[0], classes=np.arange(4))
-    names = [k for k in ("_W", "_W_cur", "_acc", "_A_diag") if k in a.__dict__ and a.__dict__[k].size
-             and not (k == "_W" and "_W_cur" in a.__dict__)]
-    for k in names:
-        assert a.__dict__[k].flags.f_contiguous and _address(a.__dict__[k]) % ALIGN == 0, k
-    b = pickle.loads(pickle.dumps(a))
-    for k in names:                          # the same values, 16 bytes off the boundary
-        v = b.__dict__[k]
-        buf = np.empty(v.size + ALIGN // 8)
-        skip = (-_address(buf) % ALIGN) // 8 + 2
-        off = buf[skip:skip + v.size].reshape(v.shape[1], v.shape[0]).T
-        off[...] = v
-        b.__dict__[k] = off
-        assert _address(off) % ALIGN == 16
-    for X, t in chunks[1:]:
-        a.partial_fit(X, t)
-        b.partial_fit(X, t)
-    assert _state(a) == _state(b)
-
-
 @pytest.mark.parametrize("shape", [(1, 2), (7, 3), (257, 10), (40, 13)])
 def test_pegasos_squared_norm_is_the_same_number_in_either_layout(shape):
     """Pegasos keeps ``||W||^2`` from the weights after every call; a saved model comes back
@@ -153,23 +125,6 @@ def test_a_stream_switching_between_dense_and_sparse_rows_learns_what_either_for
         assert mixed._W.flags.f_contiguous == bool(k % 2) or mixed._W.shape[1] == 1
     np.testing.assert_allclose(mixed.coef_, sparse.coef_, rtol=1e-9, atol=1e-12)
     np.testing.assert_array_equal(mixed.predictions_, sparse.predictions_)
-
-
-@pytest.mark.parametrize("est", [e for e in LEARNERS if not isinstance(e, Confidit) or e.diagonal], ids=repr)
-def test_an_unpickled_model_has_its_class_major_weights_on_a_cache_line(est):
-    """pickle keeps the F order, not the address: unpickling puts the class-major arrays back
-    on a 64-byte boundary, with the same values (a model sent to a Dask worker streams at
-    full speed)."""
-    from weaklabel._intrinsics import ALIGN, address as _address
-
-    a = pickle.loads(pickle.dumps(est)).partial_fit(*_stream(est, np.float64)[0], classes=np.arange(4))
-    for _ in range(3):                          # any of numpy's addresses on the way back
-        b = pickle.loads(pickle.dumps(a))
-        for k, v in b.__dict__.items():
-            if isinstance(v, np.ndarray) and v.ndim == 2 and v.flags.f_contiguous and not v.flags.c_contiguous:
-                assert _address(v) % ALIGN == 0, k
-                np.testing.assert_array_equal(v, a.__dict__[k])
-    assert _state(b) == _state(a)
 
 
 CANDIDATE_LEARNERS = [AvgPerceptron(random_state=0), MaxPerceptron(fit_intercept=True, random_state=0),

@@ -53,7 +53,7 @@ from sklearn.utils import check_random_state
 from ._validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import (ROW_LIMITS, _check_finite_state, check_memory, check_sample_weight, check_X,
+from ._validation import (ROW_LIMITS, check_finite_result, check_memory, check_sample_weight, check_X,
                           class_weighted, row_scale_of)
 from ._row_kernels import _total
 from ._intrinsics import aligned_class_major
@@ -250,11 +250,11 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         rule = self._rule(X)
         kept = ("_W", *self._state) if rule.kept_in_place is None else rule.kept_in_place
         copies = {} if fresh else {k: saved[k].copy(order="K") for k in kept if k in saved}
-        # what the rollback does not copy, the pass verifies before it writes it (and the
-        # weights are checked at the end of every pass): the check after the call skips them
-        verified = ("_W",) + rule.checked_with_weights
-        if not fresh:
-            verified += tuple([k for k in ("_W", *self._state) if k not in kept])
+        # the arrays the call writes (a fresh start makes the declared state; a later call writes
+        # what it keeps in place, and verifies before it writes what it replaces) that the
+        # weights' check at the end of every pass does not prove finite: checked after the call
+        unchecked = [k for k in ((*self._state,) if fresh else kept)
+                     if k != "_W" and k not in rule.checked_with_weights]
         # a fresh fit seeded by the caller's RandomState draws from it: put it back for a second try
         user_rng = getattr(self, "random_state", None) if fresh else None
         put_user_rng_back = generator_snapshot(user_rng) if isinstance(user_rng, np.random.RandomState) else None
@@ -268,8 +268,10 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
                 # bad row, or learns float32 rows whose squares overflow float32 in float64)
                 restore(again=True)
                 out = self._online_pass(X, target, classes, reset, sample_weight, rule, defer_range=False)
-            # the pass checked the weights itself (see _online_pass); the rest of the state here
-            _check_finite_state(self, "fit" if reset else "partial_fit", verified=verified)
+            for k in unchecked:
+                if k in self.__dict__:
+                    name = self._state[k].name if k in self._state else k.strip("_")
+                    check_finite_result(self, "fit" if reset else "partial_fit", name, self.__dict__[k])
             return out
         except BaseException:
             restore()

@@ -654,11 +654,17 @@ def _check_finite_state(est, method, verified=()):
     for name, value in arrays.items():
         if id(value) in skip or (type(value) is np.ndarray and value.dtype.kind not in "fc"):
             continue
-        a = np.asarray(value) if not sp.issparse(value) else value.data
-        # a finite sum means finite values (a NaN or an infinity makes it NaN or infinite): one
-        # pass, no temporary array (a sketched Confidit's state on sector is 370 MB); a sum that
-        # overflows is not proof, so max and min (which propagate NaN and meet any infinity) decide
-        if (a.dtype.kind in "fc" and a.size and not np.isfinite(a.sum())
-                and not (np.isfinite(a.max()) and np.isfinite(a.min()))):
-            raise ValueError(f"{type(est).__name__}.{method} produced non-finite values in {name} (an overflow: "
-                             "are sample_weight or the features very large?); the estimator is left as it was.")
+        check_finite_result(est, method, name, value)
+
+
+def check_finite_result(est, method, name, value):
+    """Raise if the array (or sparse matrix) ``value`` that ``est.method`` produced holds a NaN
+    or an infinity (an overflow), naming ``name``."""
+    a = np.asarray(value) if not sp.issparse(value) else value.data
+    # a finite sum means finite values (a NaN or an infinity makes it NaN or infinite): one
+    # pass, no temporary array (a sketched Confidit's state on sector is 370 MB); a sum that
+    # overflows is not proof, so max and min (which propagate NaN and meet any infinity) decide
+    if (a.dtype.kind in "fc" and a.size and not np.isfinite(a.sum())
+            and not (np.isfinite(a.max()) and np.isfinite(a.min()))):
+        raise ValueError(f"{type(est).__name__}.{method} produced non-finite values in {name} (an overflow: "
+                         "are sample_weight or the features very large?); the estimator is left as it was.")

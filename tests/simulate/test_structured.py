@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from weaklabel.simulate import hidden_markov_chain, hmc_model, missing_labels, sudoku_puzzles
-from weaklabel.simulate._sudoku import count_solutions
+from weaklabel.simulate import hidden_markov_chain, hmc_model, missing_labels
 
 
 def test_hmc_model_defaults_are_the_authors_chain():
@@ -32,21 +31,6 @@ def test_missing_labels_is_mar_and_keeps_given_cells():
     assert np.all(A[:, :5] == Y[:, :5]) and np.all(A[:, 5:] == -1)
     with pytest.raises(ValueError, match="rate must be a probability"):
         missing_labels(Y, 1.5)
-
-
-def test_sudoku_puzzles_are_valid_unique_and_span_the_givens():
-    X, Y = sudoku_puzzles(30, givens=(25, 77), random_state=0)
-    for x, y in zip(X, Y):
-        g = y.reshape(9, 9)
-        assert all(sorted(g[r]) == list(range(1, 10)) for r in range(9))
-        assert all(sorted(g[:, c]) == list(range(1, 10)) for c in range(9))
-        assert all(sorted(g[3 * a:3 * a + 3, 3 * b:3 * b + 3].ravel()) == list(range(1, 10))
-                   for a in range(3) for b in range(3))
-        assert np.all((x == 0) | (x == y))
-        assert count_solutions(x) == 1
-    givens = (X > 0).sum(1)
-    assert givens.min() < 35 and givens.max() > 60
-    assert count_solutions(np.zeros(81, int)) == 2
 
 
 def _posterior_by_enumeration(x, K, stay, match):
