@@ -2,8 +2,11 @@
 
 import numpy as np
 import pytest
+import scipy.io
+import scipy.sparse as sp
 
 from weaklabel import datasets
+from weaklabel.datasets import load_mat
 
 
 @pytest.mark.parametrize("name,shape,n_classes", [
@@ -91,3 +94,41 @@ def test_sparse_svmlight_rows_have_32_bit_indices(tmp_path):
     assert X.format == "csr" and X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
     np.testing.assert_array_equal(X.toarray(), [[0.5, 0, 1], [0, 1, 0], [1, 0.25, 0], [0, 0, 0.5]])
     Perceptron(max_iter=1, tol=None).fit(X, out["y_train"])
+
+
+@pytest.mark.parametrize("labels_first, sparse", [(True, True), (False, False), (True, False)])
+def test_load_mat_reads_either_orientation(tmp_path, labels_first, sparse):
+    rng = np.random.RandomState(0)
+    X = rng.randn(7, 4)
+    y = np.array([0, 1, 2, 1, 0, 2, 1])
+    T = np.eye(3)[y]
+    S = T.copy()
+    S[:, 0] = 1
+    if labels_first:
+        T, S = T.T, S.T
+    if sparse:
+        T, S = sp.csc_matrix(T), sp.csc_matrix(S)
+    path = tmp_path / "set.mat"
+    scipy.io.savemat(path, {"data": X, "target": T, "partial_target": S})
+    d = load_mat(path)
+    np.testing.assert_allclose(d.X_train, X)
+    assert d.y_train.tolist() == y.tolist() and d.S_train.mask.shape == (7, 3) and d.S_train.mask[:, 0].all()
+
+
+def test_load_mat_without_target_and_bad_files(tmp_path):
+    path = tmp_path / "nolabels.mat"
+    scipy.io.savemat(path, {"data": np.ones((3, 2)), "partial_target": np.array([[1, 0], [1, 1], [0, 1]])})
+    assert load_mat(path).y_train.tolist() == [-1, -1, -1]
+    bad = tmp_path / "bad.mat"
+    scipy.io.savemat(bad, {"data": np.ones((3, 2)), "partial_target": np.zeros((4, 2))})
+    with pytest.raises(ValueError, match="no side of the 3 samples"):
+        load_mat(bad)
+    empty = tmp_path / "empty.mat"
+    scipy.io.savemat(empty, {"data": np.ones((2, 2)), "partial_target": np.array([[1, 0], [0, 0]])})
+    with pytest.raises(ValueError, match="sample 1 has an empty candidate set"):
+        load_mat(empty)
+    (tmp_path / "text.mat").write_text("not matlab")
+    with pytest.raises(ValueError, match="not a MATLAB .mat file"):
+        load_mat(tmp_path / "text.mat")
+    with pytest.raises(FileNotFoundError, match="no candidate-label file"):
+        load_mat(tmp_path / "absent.mat")

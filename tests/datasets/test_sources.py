@@ -1,12 +1,15 @@
 """The staged votes and crowds: checksums, the documented repairs, one-line errors."""
 
+import json
+import lzma
+
 import numpy as np
 import pytest
 
 from weaklabel import datasets
 from weaklabel.datasets import load_crowd, load_votes
 from weaklabel.datasets._sources import apply_rules
-from weaklabel.sources import check_votes
+from weaklabel.sources import PrecisionVote, check_votes
 
 
 @pytest.mark.slow
@@ -79,3 +82,32 @@ def test_obd_columns_missing_or_ragged_are_named(tmp_path):
     f.write_text("")
     with pytest.raises(ValueError, match="no column item_id"):
         _read_columns(f, ("item_id",))
+
+
+def test_load_votes_reads_a_users_folder(tmp_path):
+    rows = {str(i): {"label": i % 2, "weak_labels": [i % 2, -1, 1], "data": {"text": f"t{i}"}} for i in range(6)}
+    (tmp_path / "train.json").write_text(json.dumps(rows))
+    with lzma.open(tmp_path / "test.json.xz", "wt") as fh:
+        json.dump({"0": {"label": 1, "weak_labels": [1, 1, -1], "data": {"text": "x"}}}, fh)
+    (tmp_path / "label.json").write_text(json.dumps({"0": "ham", "1": "spam"}))
+    v = load_votes(tmp_path)
+    assert v.L["train"].shape == (6, 3) and v.L["valid"].shape == (0, 3) and v.L["test"].tolist() == [[1, 1, -1]]
+    assert v.classes == ("ham", "spam") and v.texts["train"][2] == "t2"
+    assert PrecisionVote().fit(v.L["train"]).predict(v.L["test"]).tolist() == [1]
+
+
+@pytest.mark.parametrize("content, match", [
+    ({"0": {"label": 1}}, "no 'weak_labels'"),
+    ({"0": {"label": 1, "weak_labels": [1, -1]}, "1": {"label": 0, "weak_labels": [0]}}, "same number"),
+    ({"0": {"label": 1, "weak_labels": [-2]}}, "classes are >= 0"),
+    ({"0": {"label": "x", "weak_labels": [1]}}, "must be integers"),
+])
+def test_bad_vote_folders_are_one_line_errors(tmp_path, content, match):
+    (tmp_path / "train.json").write_text(json.dumps(content))
+    with pytest.raises(ValueError, match=match):
+        load_votes(tmp_path)
+
+
+def test_a_folder_without_training_votes_is_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no train.json"):
+        load_votes(tmp_path)

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from weaklabel.experiments import bandit_sets, cspa
-from weaklabel.experiments._peers import have_vw, vw_cb_explore_pass, vw_features
 from weaklabel.simulate import acceptable_labels
 
 
@@ -37,18 +36,6 @@ def test_more_acceptable_labels_mean_more_right_proposals():
     single = np.mean([cspa.online_cell({k: v for k, v in _cfg("cspa", {"beta": 0.3}, s, 0).items() if k != "p"})
                       ["ratio"] for s in range(3)])
     assert single + 0.02 < r[0.5] < r[1.0] - 0.02
-
-
-@pytest.mark.skipif(not have_vw(), reason="vowpalwabbit is not installed")
-def test_vw_cb_explore_learns_from_acceptable_sets():
-    rng = np.random.RandomState(0)
-    centers = rng.randn(4, 5) * 3
-    y = rng.randint(4, size=2000)
-    X = centers[y] + rng.randn(2000, 5)
-    S = acceptable_labels(y, 0.5, classes=np.arange(4), random_state=1).mask
-    right = vw_cb_explore_pass(vw_features(X), S, 4, 0.1, 0)
-    assert right.shape == (2000,)
-    assert right[1000:].mean() > 0.8 > right[:100].mean()     # learns, from near chance (about 0.3)
 
 
 @pytest.mark.slow

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from weaklabel.experiments import cspa
-from weaklabel.experiments._peers import have_vw, vw_cbify_pass, vw_features
 from weaklabel.cli import main
+from weaklabel.experiments import cspa
+from weaklabel.experiments._peers import have_vw
 
 
 def _runs(dataset, method, params, n_runs, **extra):
@@ -78,15 +78,6 @@ def test_artificial_data_and_beta_band():
     assert clean > 0.95 and noisy < clean - 0.2
 
 
-@pytest.mark.skipif(not have_vw(), reason="vowpalwabbit is in the dev/compare extras")
-def test_vw_cbify_learns_with_string_feature_names():
-    rng = np.random.RandomState(0)
-    y = rng.randint(3, size=1500)
-    X = np.eye(3)[y] * 2 + 0.1 * rng.randn(1500, 3)
-    correct = vw_cbify_pass(vw_features(X), y, 3, 0.05, 0)
-    assert correct.shape == (1500,) and correct[500:].mean() > 0.85
-
-
 @pytest.mark.slow
 @pytest.mark.data("vehicle")
 def test_quick_reproductions_return_numbers_and_write_plots(tmp_path):
@@ -123,9 +114,3 @@ def test_unknown_dataset_is_a_clear_error(tmp_path):
     assert r.exit_code == 2 and "are not part of cspa-kernel; choose from" in r.output
 
 
-def test_vw_feature_strings_skip_zeros_and_keep_nine_digits():
-    X = np.array([[0.5, 1 / 3, 2.0], [0.0, 0.25, 1e-12], [0.0, 0.0, 0.0]])
-    assert vw_features(X) == ["f0:0.5 f1:0.333333333 f2:2", "f1:0.25 f2:1e-12", ""]
-    import scipy.sparse as sp
-
-    assert vw_features(sp.csr_matrix(X)) == vw_features(X)

@@ -8,67 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import weaklabel
-from weaklabel.sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote, check_votes
-
-
-def _reference_e_step(L, abstain, theta, pi, covered, abstain_weight=1.0):
-    """One E-step by loops; ``abstain`` is the abstain's output index (after the classes and
-    the set votes)."""
-    n, m = L.shape
-    T = np.zeros((n, pi.size))
-    for i in range(n):
-        if not covered[i]:
-            T[i] = pi
-            continue
-        logp = np.log(pi).copy()
-        for j in range(m):
-            if L[i, j] >= 0:
-                logp += np.log(theta[j, L[i, j]])
-            else:                                  # an abstain, its log-likelihood weighted
-                logp += abstain_weight * np.log(theta[j, abstain])
-        T[i] = np.exp(logp - logp.max())
-        T[i] /= T[i].sum()
-    return T
-
-
-def _reference_em(L, K, prior, prior_diag, prior_class, iters, start="majority", abstain_weight=1.0):
-    """Dawid-Skene with the abstain as an outcome, written out with loops over rows and
-    sources: majority vote's shares to start (or, from the "prior" start, an E-step with
-    every source right 7 times in 10 and its observed abstain rate), then M-step / E-step
-    ``iters`` times in all. Rows without a vote are left out of the statistics and get
-    the class balance."""
-    n, m = L.shape
-    covered = (L >= 0).any(axis=1)
-    T = np.zeros((n, K))
-    if start == "majority":
-        for i in range(n):
-            for j in range(m):
-                if L[i, j] >= 0:
-                    T[i, L[i, j]] += 1
-            T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
-    else:
-        theta0 = np.zeros((m, K + 1, K))
-        for j in range(m):
-            voted = min(max((L[:, j] >= 0).mean(), 1e-3), 1 - 1e-3)
-            for q in range(K):
-                for p in range(K):
-                    theta0[j, p, q] = voted * (0.7 if p == q else 0.3 / (K - 1))
-                theta0[j, K, q] = 1 - voted
-        T = _reference_e_step(L, K, theta0, np.full(K, 1.0 / K), covered, abstain_weight)
-        iters -= 1
-    for _ in range(iters):
-        counts = np.zeros((m, K + 1, K))
-        for i in range(n):
-            if not covered[i]:
-                continue
-            for j in range(m):
-                counts[j, L[i, j] if L[i, j] >= 0 else K] += T[i]
-        pseudo = np.full((K + 1, K), prior)
-        pseudo[np.arange(K), np.arange(K)] += prior_diag
-        theta = (counts + pseudo) / (counts + pseudo).sum(axis=1, keepdims=True)
-        pi = (T[covered].sum(axis=0) + prior_class) / (covered.sum() + K * prior_class)
-        T = _reference_e_step(L, K, theta, pi, covered, abstain_weight)
-    return T
+from weaklabel.sources import DawidSkene, MajorityVote, MatrixCompletion, PrecisionVote, check_votes, votes_from_long
 
 
 def _votes(seed, n, m, K, coverage=0.4):
@@ -78,32 +18,6 @@ def _votes(seed, n, m, K, coverage=0.4):
     L = np.where(rng.rand(n, m) < acc, y[:, None], rng.randint(0, K, (n, m)))
     L[rng.rand(n, m) > coverage] = -1
     return L, y
-
-
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), n=st.integers(1, 40), m=st.integers(1, 6), K=st.integers(2, 4),
-       iters=st.integers(1, 4), w=st.sampled_from([1.0, 0.3, 0.0]))
-def test_em_equals_the_plain_numpy_reference(seed, n, m, K, iters, w):
-    L, _ = _votes(seed, n, m, K)
-    model = DawidSkene(prior=0.7, prior_diagonal=1.5, prior_class=0.5, max_iter=iters, tol=0.0, abstain_weight=w)
-    if not (L >= 0).any():
-        with pytest.raises(ValueError, match="no vote"):
-            model.fit(L, n_classes=K)
-        return
-    model.fit(L, n_classes=K)
-    T = _reference_em(L, K, 0.7, 1.5, 0.5, iters, start=model.start_, abstain_weight=w)
-    # the fitted parameters are one more M-step on the last posteriors
-    counts = np.zeros((m, K + 1, K))
-    covered = (L >= 0).any(axis=1)
-    for i in np.flatnonzero(covered):
-        for j in range(m):
-            counts[j, L[i, j] if L[i, j] >= 0 else K] += T[i]
-    pseudo = np.full((K + 1, K), 0.7)
-    pseudo[np.arange(K), np.arange(K)] += 1.5
-    np.testing.assert_allclose(model.confusions_, (counts + pseudo) / (counts + pseudo).sum(axis=1, keepdims=True),
-                               atol=1e-10)
-    np.testing.assert_allclose(model.class_balance_,
-                               (T[covered].sum(axis=0) + 0.5) / (covered.sum() + K * 0.5), atol=1e-10)
 
 
 @settings(max_examples=15, deadline=None)
@@ -167,22 +81,6 @@ def test_partial_fit_over_chunks_comes_close_to_fit():
     np.testing.assert_allclose(mv.class_balance_, MajorityVote().fit(L).class_balance_)
 
 
-@pytest.mark.parametrize("L, kwargs, match", [
-    (np.array([1, 0, -1]), {}, "2-D"),
-    (np.array([[0.5, 1], [1, 0]]), {}, "row 0 holds 0.5"),
-    (np.array([[0, -2], [1, 0]]), {}, "row 0 holds -2"),
-    (np.array([[0, 3], [1, 0]]), {"n_classes": 3}, "class 3 .*n_classes=3"),
-    (np.array([[0, 1], [1, 0]]), {"n_classes": 2.5}, "n_classes must be an integer"),
-    (np.array([[True, False]]), {}, "dtype bool"),
-    (sp.csr_matrix(np.array([[0.5, 1.0]])), {}, "integers"),
-    (sp.csr_matrix(np.array([[-1, 1]])), {}, "negative"),
-    (np.zeros((0, 3), int), {}, "at least one row"),
-])
-def test_bad_votes_are_one_line_naming_L(L, kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        check_votes(L, **kwargs)
-
-
 @pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote, MatrixCompletion])
 def test_bad_votes_leave_a_fitted_model_unchanged(make):
     L, y = _votes(2, 300, 5, 3)
@@ -233,65 +131,6 @@ def test_rows_without_votes_get_the_class_balance():
     for model in (MajorityVote().fit(L), DawidSkene().fit(L), PrecisionVote().fit(L), MatrixCompletion().fit(L)):
         np.testing.assert_allclose(model.predict_proba(L)[3], model.class_balance_)
     assert MajorityVote(tie_break="prior").fit(L).predict(np.array([[0, 1]])).tolist() == [0]   # to the larger class
-
-
-def _reference_precision_em(L, K, c1, c0, prior_class, iters, start="majority"):
-    """PrecisionVote written out with loops: majority vote's shares to start (or, from the
-    "prior" start, the posteriors of every precision at the prior's mean and a uniform
-    balance); the M-step's precision of each (source, class) is its votes' expected right
-    share under a Beta(c1, c0) prior, each vote adds logit(precision) - logit(balance) to
-    its class."""
-    n, m = L.shape
-    T = np.zeros((n, K))
-    covered = (L >= 0).any(axis=1)
-    w0 = np.log(c1 / c0) - np.log((1 / K) / (1 - 1 / K))
-    for i in range(n):
-        for j in range(m):
-            if L[i, j] >= 0:
-                T[i, L[i, j]] += 1 if start == "majority" else w0
-        if start == "majority":
-            T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
-        else:
-            T[i] = np.exp(T[i] - T[i].max()) / np.exp(T[i] - T[i].max()).sum() if covered[i] else 1.0 / K
-    for _ in range(iters + 1):
-        right, total = np.zeros((m, K)), np.zeros((m, K))
-        for i in range(n):
-            for j in range(m):
-                if L[i, j] >= 0:
-                    right[j, L[i, j]] += T[i, L[i, j]]
-                    total[j, L[i, j]] += 1
-        a = (right + c1) / (total + c1 + c0)
-        pi = (T[covered].sum(axis=0) + prior_class) / (covered.sum() + K * prior_class)
-        W = np.log(a / (1 - a)) - np.log(pi / (1 - pi))
-        if _ == iters:
-            return a, pi, W
-        for i in range(n):
-            s = np.log(pi).copy()
-            for j in range(m):
-                if L[i, j] >= 0:
-                    s[L[i, j]] += W[j, L[i, j]]
-            T[i] = np.exp(s - s.max()) / np.exp(s - s.max()).sum() if covered[i] else pi
-
-
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), n=st.integers(1, 40), m=st.integers(1, 6), K=st.integers(2, 4),
-       iters=st.integers(1, 4))
-def test_precision_vote_em_equals_the_plain_numpy_reference(seed, n, m, K, iters):
-    L, _ = _votes(seed, n, m, K)
-    model = PrecisionVote(prior_right=3.0, prior_wrong=1.5, prior_class=0.5, max_iter=iters, tol=0.0)
-    if not (L >= 0).any():
-        with pytest.raises(ValueError, match="no vote"):
-            model.fit(L, n_classes=K)
-        return
-    model.fit(L, n_classes=K)
-    a, pi, W = _reference_precision_em(L, K, 3.0, 1.5, 0.5, iters, start=model.start_)
-    np.testing.assert_allclose(model.precision_, a, atol=1e-10)
-    np.testing.assert_allclose(model.class_balance_, pi, atol=1e-10)
-    np.testing.assert_allclose(model.weights_, W, atol=1e-8)
-    S = sp.csr_matrix(np.where(L >= 0, L + 1, 0))
-    np.testing.assert_allclose(PrecisionVote(prior_right=3.0, prior_wrong=1.5, prior_class=0.5, max_iter=iters,
-                                             tol=0.0).fit(S, n_classes=K).predict_proba(S),
-                               model.predict_proba(L), atol=1e-12)
 
 
 def _one_sided(seed, n=4000, K=3, spec=((0.95, 0.3), (0.7, 0.4), (0.5, 0.5))):
@@ -362,8 +201,12 @@ def test_scikit_learn_checks_that_apply_to_vote_matrices(make):
     """The label models take votes, not features, so scikit-learn's checks that feed float
     features do not apply; the parameter checks do, and clone / refit must agree."""
     from sklearn.base import clone
-    from sklearn.utils.estimator_checks import (check_get_params_invariance, check_no_attributes_set_in_init,
-                                                check_parameters_default_constructible, check_set_params)
+    from sklearn.utils.estimator_checks import (
+        check_get_params_invariance,
+        check_no_attributes_set_in_init,
+        check_parameters_default_constructible,
+        check_set_params,
+    )
 
     name = make.__name__
     for check in (check_parameters_default_constructible, check_no_attributes_set_in_init, check_get_params_invariance,
@@ -395,92 +238,7 @@ def test_sparse_votes_of_the_caller_are_left_as_they_were():
         check_votes(dup)
 
 
-
-
-
-
-
-
-
-
 # ---- set votes ("one of A, B", "not C") ------------------------------------------------------
-
-def _reference_em_with_sets(L, K, members, prior, prior_diag, prior_class, iters, start="majority"):
-    """Dawid-Skene with abstains as an outcome and set votes as more outcomes, with loops:
-    output p < K is a class, K + s the set s (``members[p]`` its classes' equal shares), the
-    last the abstain; majority vote's shares (a set's weight shared) to start, or an E-step
-    with each source's output right (naming the class) 7 times in 10."""
-    n, m = L.shape
-    A = members.shape[0]
-    T = np.zeros((n, K))
-    covered = (L >= 0).any(axis=1)
-    if start == "majority":
-        for i in range(n):
-            for j in range(m):
-                if L[i, j] >= 0:
-                    T[i] += members[L[i, j]]
-            T[i] = T[i] / T[i].sum() if T[i].sum() > 0 else 1.0 / K
-    else:
-        right = np.where(members > 0, 0.7, 0.3 / (A - 1))
-        right /= right.sum(axis=0, keepdims=True)
-        theta0 = np.zeros((m, A + 1, K))
-        for j in range(m):
-            voted = min(max((L[:, j] >= 0).mean(), 1e-3), 1 - 1e-3)
-            theta0[j, :A] = voted * right
-            theta0[j, A] = 1 - voted
-        T = _reference_e_step(L, A, theta0, np.full(K, 1.0 / K), covered)
-        iters -= 1                               # that E-step was the first iteration's
-    for _ in range(iters + 1):
-        counts = np.zeros((m, A + 1, K))
-        for i in np.flatnonzero(covered):
-            for j in range(m):
-                counts[j, L[i, j] if L[i, j] >= 0 else A] += T[i]
-        pseudo = np.full((A + 1, K), prior)
-        pseudo[:A][members > 0] += prior_diag
-        theta = (counts + pseudo) / (counts + pseudo).sum(axis=1, keepdims=True)
-        pi = (T[covered].sum(axis=0) + prior_class) / (covered.sum() + K * prior_class)
-        if _ == iters:
-            return theta, pi
-        for i in range(n):
-            if not covered[i]:
-                T[i] = pi
-                continue
-            logp = np.log(pi).copy()
-            for j in range(m):
-                logp += np.log(theta[j, L[i, j] if L[i, j] >= 0 else A])
-            T[i] = np.exp(logp - logp.max())
-            T[i] /= T[i].sum()
-
-
-def _set_votes(seed, n=60, m=5, K=3):
-    """Votes with two sets: 3 = "one of 0, 1" (= "not 2"), 4 = "one of 1, 2" (= "not 0")."""
-    rng = np.random.RandomState(seed)
-    y = rng.randint(0, K, n)
-    L = np.where(rng.rand(n, m) < 0.7, y[:, None], rng.randint(0, K, (n, m)))
-    sets = [[0, 1], [1, 2]]
-    for s, members in enumerate(sets):
-        hit = np.isin(y, members)[:, None] & (rng.rand(n, m) < 0.2)
-        L[hit] = K + s
-    L[rng.rand(n, m) < 0.4] = -1
-    return L, y, sets
-
-
-@settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 10**6), iters=st.integers(1, 4))
-def test_set_votes_em_equals_the_plain_numpy_reference(seed, iters):
-    from weaklabel.sources._votes import check_sets, outputs_table
-
-    L, _, sets = _set_votes(seed)
-    model = DawidSkene(prior=0.7, prior_diagonal=1.5, prior_class=0.5, max_iter=iters, tol=0.0, sets=sets)
-    model.fit(L, n_classes=3)
-    members = outputs_table(3, check_sets(sets, 3))
-    theta, pi = _reference_em_with_sets(L, 3, members, 0.7, 1.5, 0.5, iters, start=model.start_)
-    np.testing.assert_allclose(model.confusions_, theta, atol=1e-10)
-    np.testing.assert_allclose(model.class_balance_, pi, atol=1e-10)
-    S = sp.csr_matrix(np.where(L >= 0, L + 1, 0))
-    np.testing.assert_allclose(DawidSkene(prior=0.7, prior_diagonal=1.5, prior_class=0.5, max_iter=iters, tol=0.0,
-                                          sets=sets).fit(S, n_classes=3).predict_proba(S),
-                               model.predict_proba(L), atol=1e-12)
 
 
 def test_majority_vote_shares_a_set_vote_among_its_classes():
@@ -528,8 +286,6 @@ def test_models_without_set_votes_refuse_them():
             model.fit(L, n_classes=3)
     with pytest.raises(ValueError, match="holds 5 .*3 classes and 2 set votes"):
         DawidSkene(sets=[[0, 1], [1, 2]]).fit(np.array([[0, 5]]), n_classes=3)
-
-
 
 
 @pytest.mark.slow
@@ -769,3 +525,37 @@ def test_on_many_rows_the_starts_are_compared_on_a_sample_and_one_runs_on_every_
     model.fit(L)
     assert sorted(sizes) == [20_000, 20_000, 30_000]
     assert model.score(L, y) >= MajorityVote().fit(L).score(L, y)
+
+
+@pytest.mark.parametrize("make", [MajorityVote, DawidSkene, PrecisionVote])
+def test_label_models_fit_and_predict_a_long_table_as_crowd_kit_aggregators_do(make):
+    pd = pytest.importorskip("pandas")
+    from weaklabel.sources import MatrixCompletion
+
+    rng = np.random.RandomState(1)
+    truth = {f"item{i}": rng.choice(["cat", "dog", "owl"]) for i in range(300)}
+    rows = []
+    for item, label in truth.items():
+        for w in rng.choice(8, 4, replace=False):
+            answer = label if rng.rand() < 0.8 else rng.choice(["cat", "dog", "owl"])
+            rows.append((item, f"w{w}", answer))
+    table = pd.DataFrame(rows, columns=["task", "worker", "label"])
+    model = make().fit(table)
+    assert model.class_labels_.tolist() == ["cat", "dog", "owl"] and len(model.workers_) == 8
+    labels = model.predict(table)
+    assert isinstance(labels, pd.Series) and labels.index.name == "item"
+    assert np.mean([labels[i] == truth[i] for i in labels.index]) > 0.9
+    proba = model.predict_proba(table)
+    assert list(proba.columns) == ["cat", "dog", "owl"] and np.allclose(proba.sum(axis=1), 1)
+    v = votes_from_long(table)
+    np.testing.assert_allclose(proba.to_numpy(), make().fit(v.L, n_classes=3).predict_proba(v.L))
+    # known labels as a mapping of items to labels
+    some = {i: truth[i] for i in list(truth)[:30]}
+    assert make().fit(table, some).predict(table).size == 300
+    # a worker the fit never saw is refused, the model left as it was
+    before = model.predict_proba(table)
+    with pytest.raises(ValueError, match="worker 'stranger' did not answer in the fit"):
+        model.predict(pd.DataFrame([("item0", "stranger", "cat")], columns=["task", "worker", "label"]))
+    pd.testing.assert_frame_equal(model.predict_proba(table), before)
+    with pytest.raises(ValueError, match="fitted on a vote matrix, not a long table"):
+        MatrixCompletion().fit(v.L, n_classes=3).predict(table)

@@ -3,8 +3,6 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from weaklabel import datasets
 from weaklabel.simulate import hidden_markov_chain, hmc_bayes_predict, missing_labels
@@ -14,12 +12,9 @@ from weaklabel.structured import (
     RampCCCPM3N,
     chain_graph,
     estimate_missingness,
-    rbf_node_features,
     sudoku_graph,
     sudoku_label_prob,
 )
-from weaklabel.structured._examples import check_examples, check_labels
-from weaklabel.structured._kernels import _chain_risk, _lp_example_grad, flat_layout
 
 from . import _reference as ref
 
@@ -32,99 +27,6 @@ def tiny(seed, m=4, n=3, K=2, S=3, rate=0.4):
     A[0, 0] = 0
     A[1, 1] = 1
     return X, A
-
-
-def flat(X, Y, P, K, graph=None):
-    """The kernels' flat layout of examples ``X`` with annotations ``Y`` (labels or masks)."""
-    ex = check_examples(X, graph)
-    A, C, _ = check_labels(Y, ex, K)
-    p = P.ravel() if isinstance(P, np.ndarray) else np.concatenate(P)
-    return ex, A, C, np.ascontiguousarray(p, dtype=np.float64)
-
-
-def chain_risk(Wu, Wp, ex, A, C, p):
-    Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
-    R = _chain_risk((Wu, Wp), flat_layout(ex, A, C, p), False, np.zeros(1, np.int64), (Gu, Gp))
-    return R, Gu, Gp
-
-
-def random_annotations(rng, n, K, kind):
-    """Per node: a label, missing (-1 / all True) or (kind 'sets') a random candidate set."""
-    y = rng.integers(0, K, size=n)
-    if kind == "labels":
-        return np.where(rng.random(n) < 0.4, -1, y)
-    M = rng.random((n, K)) < 0.5
-    M[np.arange(n), y] = True
-    M[rng.random(n) < 0.25] = True                      # missing
-    return M
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**31 - 1), st.sampled_from(["labels", "sets"]))
-def test_chain_risk_and_subgradient_match_reference(seed, kind):
-    """Chains of different lengths (1-4 nodes), labels or candidate sets: the Viterbi kernel's
-    risk and subgradient equal the enumeration over every labeling."""
-    rng = np.random.default_rng(seed)
-    K, S = 3, 3
-    lengths = rng.integers(1, 5, size=4)
-    X = [rng.integers(0, S, size=n) for n in lengths]
-    Y = [random_annotations(rng, n, K, kind) for n in lengths]
-    P = [rng.uniform(0.3, 1.0, size=n) for n in lengths]
-    Wu, Wp = rng.normal(size=(S, K)), rng.normal(size=(K, K))
-    ex, A, C, p = flat(X, Y, P, K)
-    R, Gu, Gp = chain_risk(Wu, Wp, ex, A, C, p)
-    Rr, Gur, Gpr = ref.risk(Wu, Wp, X, Y, [chain_graph(n).edges for n in lengths], P)
-    assert R == pytest.approx(Rr, abs=1e-10)
-    np.testing.assert_allclose(Gu, Gur, atol=1e-10)
-    np.testing.assert_allclose(Gp, Gpr, atol=1e-10)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**31 - 1))
-def test_chain_risk_of_fixed_size_examples_matches_reference(seed):
-    X, A = tiny(seed)
-    rng = np.random.default_rng(seed + 1)
-    Wu, Wp = rng.normal(size=(3, 2)), rng.normal(size=(2, 2))
-    P = rng.uniform(0.3, 1.0, size=A.shape)
-    R, Gu, Gp = chain_risk(Wu, Wp, *flat(X, A, P, 2))
-    Rr, Gur, Gpr = ref.risk(Wu, Wp, X, A, chain_graph(A.shape[1]).edges, P)
-    assert R == pytest.approx(Rr, abs=1e-10)
-    np.testing.assert_allclose(Gu, Gur, atol=1e-10)
-    np.testing.assert_allclose(Gp, Gpr, atol=1e-10)
-
-
-def test_candidate_sets_reduce_to_labels_and_missing_labels():
-    """A one-label mask is the label, an all-True mask the missing label: same risk."""
-    rng = np.random.default_rng(0)
-    X, A = tiny(3, m=5, n=4, K=3)
-    Wu, Wp = rng.normal(size=(3, 3)), rng.normal(size=(3, 3))
-    P = np.full(A.shape, 0.7)
-    M = ref.as_masks(A.ravel(), 3).reshape(A.shape + (3,))
-    r1 = chain_risk(Wu, Wp, *flat(X, A, P, 3))
-    r2 = chain_risk(Wu, Wp, *flat(X, M, P, 3))
-    for u, v in zip(r1, r2):
-        np.testing.assert_allclose(u, v, atol=1e-12)
-
-
-def test_missing_node_has_zero_loss_for_every_label():
-    # one node, label missing: Delta^p = max_y s(y) exactly.  A variant that zeroed the
-    # loss of only one label there would add 1/n to the others and give max s + 1.
-    Wu = np.array([[0.3, 0.3, 0.1]])
-    Wp = np.zeros((3, 3))
-    X = np.zeros((1, 1), np.int64)
-    A = np.full((1, 1), -1)
-    R, _, _ = chain_risk(Wu, Wp, *flat(X, A, np.ones((1, 1)), 3))
-    assert R == pytest.approx(0.3)
-    # and on a chain: a missing middle node never adds loss, whatever label it takes
-    X = np.zeros((1, 3), np.int64)
-    A = np.array([[0, -1, 1]])
-    Wu = np.zeros((1, 3))
-    R, _, _ = chain_risk(Wu, Wp, *flat(X, A, np.ones((1, 3)), 3))
-    assert R == pytest.approx(2 / 3)        # only the two annotated nodes can be wrong
-    # a candidate set {0, 1} at the middle node: label 2 there costs 1/3 more
-    M = np.array([[[1, 0, 0], [1, 1, 0], [0, 1, 0]]], dtype=bool)
-    R, _, _ = chain_risk(Wu, Wp, *flat(X, M, np.ones((1, 3)), 3))
-    assert R == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("solver, tol", [("bmrm", 1e-6), ("bcfw", 1e-3)])
@@ -160,37 +62,6 @@ def test_milm3n_exact_inference_on_a_loopy_graph_matches_reference_risk():
     assert J == pytest.approx(est.objective_[-1], rel=1e-9)
     with pytest.raises(ValueError, match="needs chains"):
         MILM3N(graph=loop).fit(X, A)
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**31 - 1), st.sampled_from(["labels", "sets"]))
-def test_lp_example_gradient_matches_reference(seed, kind):
-    """Examples with their own loopy graphs, labels or candidate sets: the LP kernel's value
-    and subgradients equal the numpy reference, and bound Delta^p from above."""
-    rng = np.random.default_rng(seed)
-    K, S = 2, 3
-    sizes = [3, 4]
-    graphs = [np.array([[0, 1], [1, 2], [0, 2]]), np.array([[0, 1], [1, 2], [2, 3], [0, 3]])]
-    X = [(rng.integers(0, S, size=n), e) for n, e in zip(sizes, graphs)]
-    Y = [random_annotations(rng, n, K, kind) for n in sizes]
-    P = [rng.uniform(0.3, 1.0, size=n) for n in sizes]
-    Wu, Wp = rng.normal(size=(S, K)), rng.normal(size=(K, K))
-    ex, A, C, p = flat(X, Y, P, K)
-    phi_all = rng.normal(size=(ex.E.shape[0], 2, K))
-    for i in range(2):
-        phi = phi_all[ex.eoff[i]:ex.eoff[i + 1]]
-        Gu, Gp = np.zeros_like(Wu), np.zeros_like(Wp)
-        Gphi = np.empty((4, 2, K))
-        val = _lp_example_grad((Wu, Wp), flat_layout(ex, A, C, p), i, phi, (Gu, Gp), Gphi,
-                               (np.empty((4, K)), np.empty(4, np.int64)))
-        v2, gu2, gp2, gphi2 = ref.lp_q(Wu, Wp, X[i][0], Y[i], graphs[i], P[i], phi)
-        assert val == pytest.approx(v2, abs=1e-10)
-        np.testing.assert_allclose(Gu, gu2, atol=1e-10)
-        np.testing.assert_allclose(Gp, gp2, atol=1e-10)
-        np.testing.assert_allclose(Gphi[:len(graphs[i])], gphi2, atol=1e-10)
-        # the LP value upper-bounds Delta^p (any phi)
-        d, _ = ref.delta_p(Wu, Wp, X[i][0], Y[i], graphs[i], P[i])
-        assert v2 >= d - 1e-10
 
 
 def test_ramp_cccp_objective_never_increases():
@@ -440,59 +311,3 @@ def test_cccp_baseline_descends_and_learns_from_complete_labels():
         assert err < (read - 0.06 if rate == 0 else read + 0.01)
 
 
-def test_rbf_node_features_blank_is_zero_and_width_matters():
-    rng = np.random.default_rng(0)
-    C = rng.random((7, 4, 4))
-    imgs = rng.random((2, 3, 4, 4))
-    imgs[0, 1] = 0
-    F = rbf_node_features(imgs, C, whiten=False)
-    assert F.shape == (2, 3, 7) and np.all(F[0, 1] == 0)
-    assert np.allclose(rbf_node_features(imgs, C)[0, 1], 0)   # whitened: the blank cell stays 0
-    raw = rbf_node_features(imgs, C, relative_to_blank=False, whiten=False)
-    np.testing.assert_allclose(raw[0, 1], np.exp(-2.0))      # unit-norm centres: distance 1 to black
-    # scale invariance (unit norm) and the exact kernel
-    np.testing.assert_allclose(rbf_node_features(3 * imgs, C, relative_to_blank=False, whiten=False), raw)
-    a = imgs[1, 2].ravel() / np.linalg.norm(imgs[1, 2])
-    c = C[4].ravel() / np.linalg.norm(C[4])
-    assert raw[1, 2, 4] == pytest.approx(np.exp(-2.0 * np.sum((a - c) ** 2)))
-    with pytest.raises(ValueError, match="centres' image shape"):
-        rbf_node_features(imgs[..., :3], C)
-    with pytest.raises(ValueError, match="gamma must be"):
-        rbf_node_features(imgs, C, gamma=0)
-    with pytest.raises(ValueError, match="rcond must be"):
-        rbf_node_features(imgs, C, rcond=1.5)
-
-
-def _whitened_reference(images, centres, gamma, rcond):
-    """Plain numpy, element by element: unit-norm images, the kernel to each centre minus
-    the blank image's, then A = S^{-1/2} U^T of the centres' Gram matrix (issue 17)."""
-    unit = lambda v: v / np.linalg.norm(v) if np.linalg.norm(v) > 0 else v
-    C = [unit(c.ravel()) for c in centres]
-    n = len(C)
-    K = np.array([[np.exp(-gamma * np.sum((C[i] - C[j]) ** 2)) for j in range(n)] for i in range(n)])
-    S, U = np.linalg.eigh(K)
-    A = np.array([U[:, j] / np.sqrt(S[j]) for j in range(n) if S[j] > rcond * S.max()])
-    out = []
-    for img in images.reshape(-1, *centres.shape[1:]):
-        x = unit(img.ravel())
-        k = np.array([np.exp(-gamma * np.sum((x - c) ** 2)) - np.exp(-gamma * np.sum(c ** 2)) for c in C])
-        out.append(A @ k)
-    return np.array(out).reshape(images.shape[:-2] + (A.shape[0],))
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_rbf_node_features_whitening_equals_the_numpy_reference(seed):
-    rng = np.random.default_rng(seed)
-    C = rng.random((9, 5, 5))
-    imgs = rng.random((2, 4, 5, 5))
-    imgs[1, 3] = 0
-    W = rbf_node_features(imgs, C)
-    np.testing.assert_allclose(W, _whitened_reference(imgs, C, 2.0, 1e-10), rtol=1e-7, atol=1e-8)
-    # the whitened features' inner products reproduce the kernel on the centres (Nystroem)
-    Wc = rbf_node_features(C, C, relative_to_blank=False)
-    unit = C.reshape(9, -1) / np.linalg.norm(C.reshape(9, -1), axis=1, keepdims=True)
-    K = np.exp(-2.0 * ((unit[:, None] - unit[None]) ** 2).sum(-1))
-    np.testing.assert_allclose(Wc @ Wc.T, K, atol=1e-8)
-    # a duplicated centre makes the Gram matrix singular: that direction is dropped
-    C2 = np.concatenate([C, C[:1]])
-    assert rbf_node_features(imgs, C2).shape[-1] == 9

@@ -1,5 +1,6 @@
-"""The grids-at-an-edge table: counted by each report from its own choices, gathered by the
-docs build into the deviations page, never typed."""
+"""What the reproductions share (experiments/_common.py): grid points and summaries, and the
+grids-at-an-edge table, counted by each report from its own choices, gathered by the docs
+build into the deviations page, never typed."""
 
 import sys
 from pathlib import Path
@@ -93,3 +94,16 @@ def test_the_docs_build_gathers_every_reports_edges_into_the_deviations_page(tmp
     assert "| bandit-sets | CSPA: beta |" in text and "| bandit-sets | VW --cb_explore: learning_rate |" in text
     assert "obd" not in text
     assert "generated/grid_edges.md" in (ROOT / "docs" / "reproductions" / "deviations.md").read_text()
+
+
+def test_grid_points_are_the_product_in_sorted_key_order_and_summaries_are_plain_numbers():
+    from weaklabel.experiments._common import fmt_params, grid_points, make_learner, mean_std
+
+    assert grid_points({"eta": [1, 2], "alpha": [0.1]}) == [{"alpha": 0.1, "eta": 1}, {"alpha": 0.1, "eta": 2}]
+    assert grid_points({}) == [{}]
+    m, s = mean_std([1.0, 2.0, 3.0])
+    assert (m, s) == (2.0, 1.0) and mean_std([4.0]) == (4.0, 0.0)
+    assert fmt_params({"eta": 0.5, "rule": "avg"}) == "eta=0.5, rule=avg"
+    est = make_learner("avg-pegasos", {"alpha": 0.01})
+    assert est.get_params()["alpha"] == 0.01 and est.get_params()["max_iter"] == 1       # the papers' one pass
+
