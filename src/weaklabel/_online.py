@@ -67,7 +67,7 @@ __all__ = ["OnlineLinear", "Fitted", "Rule", "Target"]
 #: and every kernel would be compiled twice)
 _NO_WEIGHTS = np.empty(0, dtype=np.float64)
 
-# history buffers: name -> (attribute, dtype); "predictions" is mapped to labels
+# history buffers: name -> dtype; class indices (intp) are committed as labels, each as name + "_"
 _HISTORY_DTYPES = {"predictions": np.intp, "proposals": np.intp, "correct": bool, "propensities": np.float64}
 
 
@@ -151,11 +151,6 @@ class _RowOutOfRange(Exception):
     """A pass met a dense row out of range (it stopped there and changed nothing with it)."""
 
 
-def _labels_at(classes_, idx):
-    """``classes_[idx]``: the labels of class positions."""
-    return classes_[idx]
-
-
 def _restorer(est, saved, copies, generators):
     """The rollback of a call: ``restore()`` puts ``est`` back as ``saved`` (its attributes
     before the call) with ``copies`` (copies of the arrays the call writes in place) and the
@@ -229,8 +224,9 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         """After the epochs: the counters and the progressive history of the call."""
         self.n_iter_ = (0 if reset else self.n_iter_) + n_epochs
         self.n_updates_ += int(updates)
+        d, classes_ = self.__dict__, self.classes_
         for h, buf in hist.items():
-            setattr(self, h + "_", _labels_at(self.classes_, buf) if buf.dtype == np.intp else buf)
+            d[h + "_"] = classes_[buf] if _HISTORY_DTYPES[h] is np.intp else buf
         self.prediction_rows_ = visited
 
     # ---- the template -----------------------------------------------------------------
@@ -351,9 +347,10 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         """After the epochs: fold any lazy scale back into the weights, check that they are
         finite, and commit the counters and the history (:meth:`_commit`)."""
         proof = None if rule.finish is None else rule.finish()
-        W = self._W
         if proof is None:                       # one pass, no temporary
-            proof = _total(W) if W.flags.c_contiguous else _total(W.T) if W.flags.f_contiguous else W.sum()
+            W = self._W
+            flags = W.flags
+            proof = _total(W) if flags.c_contiguous else _total(W.T) if flags.f_contiguous else W.sum()
         if not math.isfinite(proof):
             raise self._overflow()
         self._commit(reset, n_epochs, updates, hist, visited)

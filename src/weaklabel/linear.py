@@ -399,10 +399,10 @@ def _empty_rows(dtype):
     """The placeholders of the form the rows are not in, made once per dtype (a stream of small
     ``partial_fit`` calls would otherwise make four arrays a call); read-only, no kernel
     writes them."""
-    dtype = np.dtype(dtype)
     out = _EMPTY_ROWS.get(dtype)
     if out is None:
-        out = (np.empty((0, 0), dtype), np.empty(0, dtype), np.empty(0, np.int32), np.zeros(1, np.int32))
+        dt = np.dtype(dtype)
+        out = (np.empty((0, 0), dt), np.empty(0, dt), np.empty(0, np.int32), np.zeros(1, np.int32))
         for a in out:
             a.setflags(write=False)
         _EMPTY_ROWS[dtype] = out
