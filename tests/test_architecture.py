@@ -209,3 +209,13 @@ def test_no_kernel_assigns_an_array_into_a_slice():
             found.append(f"{path.relative_to(_SRC)}:{line} in {name}")
     assert not found, ("array slice assignments in numba kernels (copy with a loop instead; each compiles "
                        f"numba's error-message formatting): {found}")
+
+
+def test_every_module_with_logic_has_a_test_file_of_its_name():
+    """tests/ mirrors the package: weaklabel/<package>/<module>.py (or _<module>.py) has its
+    tests in tests/<package>/test_<module>.py; a module of no logic (the version) is exempt."""
+    exempt = {"_version.py", "__init__.py", "__main__.py"}
+    missing = [str(p.relative_to(_SRC)) for p in sorted(_SRC.rglob("*.py"))
+               if p.name not in exempt and "__pycache__" not in p.parts
+               and not (ROOT / "tests" / p.parent.relative_to(_SRC) / f"test_{p.stem.lstrip('_')}.py").exists()]
+    assert not missing, f"modules without a test file of their name: {missing}"
