@@ -23,6 +23,49 @@ from ._validation import check_rows
 
 __all__ = ["LinearMulticlass", "SoftmaxProba", "kernel_ready", "kernel_rows", "with_intercept"]
 
+class SoftmaxProba:
+    """Mixin: ``predict_proba`` and ``predict_log_proba`` as the softmax of the class scores a
+    class gives by ``_proba_scores(X)`` (its scores, divided by a temperature where it has one).
+    """
+
+    def predict_proba(self, X):
+        """Return the class probabilities: the softmax of the (tempered) class scores.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Rows summing to 1, columns in the order of ``classes_``.
+        """
+        from scipy.special import softmax
+
+        return softmax(self._proba_scores(X), axis=1)
+
+    def predict_log_proba(self, X):
+        """Return the log of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Log-probabilities, columns in the order of ``classes_``.
+        """
+        from scipy.special import log_softmax
+
+        return log_softmax(self._proba_scores(X), axis=1)
+
+    def _proba_scores(self, X):
+        return self._scores(X)
+
+
 class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
     """Base for linear multiclass models scored by ``x @ coef_.T + intercept_``, with
     tempered softmax probabilities where they were fitted with ``probability=True``.
@@ -116,46 +159,12 @@ class LinearMulticlass(SavesModel, ClassifierMixin, BaseEstimator):
                                  f"or wrap {type(self).__name__} in weaklabel.calibration.SoftmaxCalibrated.")
         return True
 
-    @available_if(_check_probability)
-    def predict_proba(self, X):
-        """Return the class probabilities ``softmax(decision_function(X) / temperature_)``.
+    # softmax(decision_function(X) / temperature_), available with probability=True, whose fit
+    # fits temperature_ on out-of-fold scores (weaklabel.calibration.fit_out_of_fold_temperature)
+    predict_proba = available_if(_check_probability)(SoftmaxProba.predict_proba)
+    predict_log_proba = available_if(_check_probability)(SoftmaxProba.predict_log_proba)
 
-        Available with ``probability=True``, whose ``fit`` fits ``temperature_`` on
-        out-of-fold scores (:func:`weaklabel.calibration.fit_out_of_fold_temperature`).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Rows summing to 1, columns in the order of ``classes_``.
-        """
-        from scipy.special import softmax
-
-        return softmax(self._tempered_scores(X), axis=1)
-
-    @available_if(_check_probability)
-    def predict_log_proba(self, X):
-        """Return the log of :meth:`predict_proba`.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Log-probabilities, columns in the order of ``classes_``.
-        """
-        from scipy.special import log_softmax
-
-        return log_softmax(self._tempered_scores(X), axis=1)
-
-    def _tempered_scores(self, X):
+    def _proba_scores(self, X):
         """The class scores (two classes: 0 and the difference, as ``decision_function``
         gives them) over ``temperature_``."""
         check_is_fitted(self, "temperature_")
@@ -226,49 +235,6 @@ class ScoredClassifier:
         """
         scores = self._scores(X)
         return self.classes_[np.argmax(scores, axis=1)]
-
-
-class SoftmaxProba:
-    """Mixin: ``predict_proba`` and ``predict_log_proba`` as the softmax of the class scores a
-    class gives by ``_proba_scores(X)`` (its scores, divided by a temperature where it has one).
-    """
-
-    def predict_proba(self, X):
-        """Return the class probabilities: the softmax of the (tempered) class scores.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Rows summing to 1, columns in the order of ``classes_``.
-        """
-        from scipy.special import softmax
-
-        return softmax(self._proba_scores(X), axis=1)
-
-    def predict_log_proba(self, X):
-        """Return the log of :meth:`predict_proba`.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Log-probabilities, columns in the order of ``classes_``.
-        """
-        from scipy.special import log_softmax
-
-        return log_softmax(self._proba_scores(X), axis=1)
-
-    def _proba_scores(self, X):
-        return self._scores(X)
 
 
 def with_intercept(X):
