@@ -8,11 +8,14 @@
    sorted indices; a pass that checks dense rows as it reads them takes over the range
    check, ``Rule.checks_rows``) and let the family encode its target
    (:meth:`_encode_target`);
-3. on a first call, start from zero weights, the classes and a fresh generator;
+3. on a first call, forget the earlier fit (the engine's attributes, the declared ``_state``,
+   the rule's history and any ``_fitted_attrs`` a family adds), then start from zero
+   weights, the classes and a fresh generator;
 4. run the epochs: the visiting order (a permutation drawn in Python when
    ``shuffle``), then the family's pass (``Rule.epoch``), which writes the
    progressive history of the round into the buffers it is handed;
-5. fold any lazy scale back into the weights and check that they are finite;
+5. fold any lazy scale back into the weights and check that they are finite (and, after
+   the call, the declared arrays it wrote that the weights do not prove finite);
 6. commit the history (``predictions_``, ``prediction_rows_``, and the family's own).
 
 Any exception on the way restores the estimator exactly as it was before the call
