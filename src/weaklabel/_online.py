@@ -11,9 +11,10 @@
 3. on a first call, forget the earlier fit (the engine's attributes, the declared ``_state``,
    the rule's history and any ``_fitted_attrs`` a family adds), then start from zero
    weights, the classes and a fresh generator;
-4. run the epochs: the visiting order (a permutation drawn in Python when
-   ``shuffle``), then the family's pass (``Rule.epoch``), which writes the
-   progressive history of the round into the buffers it is handed;
+4. run the family's pass (``Rule.epoch``), which writes the progressive history of the
+   round into the buffers it is handed: ``partial_fit`` once over every row in the given
+   order; ``fit`` ``max_iter`` times (:meth:`_epochs`), each in an order drawn in Python
+   when ``shuffle``, with early stopping on held-out rows;
 5. fold any lazy scale back into the weights and check that they are finite (and, after
    the call, the declared arrays it wrote that the weights do not prove finite);
 6. commit the history (``predictions_``, ``prediction_rows_``, and the family's own).
@@ -249,15 +250,9 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         rule = self._rule(X)
         kept = ("_W", *self._state) if rule.kept_in_place is None else rule.kept_in_place
         copies = {} if fresh else {k: saved[k].copy(order="K") for k in kept if k in saved}
-        # the arrays the call writes (a fresh start makes the declared state; a later call writes
-        # what it keeps in place, and verifies before it writes what it replaces) that the
-        # weights' check at the end of every pass does not prove finite: checked after the call
-        unchecked = [k for k in ((*self._state,) if fresh else kept)
-                     if k != "_W" and k not in rule.checked_with_weights]
         # a fresh fit seeded by the caller's RandomState draws from it: put it back for a second try
         user_rng = getattr(self, "random_state", None) if fresh else None
         put_user_rng_back = generator_snapshot(user_rng) if isinstance(user_rng, np.random.RandomState) else None
-        restore = _restorer(self, saved, copies, (put_user_rng_back,))
         try:
             try:
                 out = self._online_pass(X, target, classes, reset, sample_weight, rule, defer_range=True)
@@ -265,15 +260,19 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
                 # a dense row the pass checked as it read it is out of range: back to the state
                 # before the call, then the exact check of every row first (it names the first
                 # bad row, or learns float32 rows whose squares overflow float32 in float64)
-                restore(again=True)
+                _restorer(self, saved, copies, (put_user_rng_back,))(again=True)
                 out = self._online_pass(X, target, classes, reset, sample_weight, rule, defer_range=False)
-            for k in unchecked:
-                if k in self.__dict__:
+            # the arrays the call wrote (a fresh start makes the declared state; a later call
+            # writes what it keeps in place, and verifies before it writes what it replaces) that
+            # the weights' check at the end of every pass does not prove finite
+            d = self.__dict__
+            for k in (self._state if fresh else kept):
+                if k != "_W" and k not in rule.checked_with_weights and k in d:
                     name = self._state[k].name if k in self._state else k.strip("_")
-                    check_finite_result(self, "fit" if reset else "partial_fit", name, self.__dict__[k])
+                    check_finite_result(self, "fit" if reset else "partial_fit", name, d[k])
             return out
         except BaseException:
-            restore()
+            _restorer(self, saved, copies, (put_user_rng_back,))()
             raise
 
     def _online_pass(self, X, target, classes, reset, sample_weight, rule, defer_range=False):
@@ -301,17 +300,35 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
                 self.__dict__.pop(name, None)
             self.classes_ = classes_
             self._start(Xk, classes_, squared_norm)
-        n_epochs = self.max_iter if reset else 1
         rows = kernel_rows(Xk, ROW_LIMITS if deferred else None, intercept=bool(self.fit_intercept))
-        stopping = reset and bool(self.early_stopping)
+        if reset:
+            n_epochs, updates, hist, visited = self._epochs(Xk, rows, encoded, rule, sw)
+        else:
+            # partial_fit: one pass over every row, in the stream's order
+            n_epochs, visited = 1, np.arange(Xk.shape[0])
+            hist = {h: np.empty(visited.size, dtype=_HISTORY_DTYPES[h]) for h in rule.history}
+            updates = rule.epoch(rows, visited, encoded, hist, sw)
+            if updates < 0:
+                raise _RowOutOfRange()
+            if self._verbose_on():
+                print(f"{type(self).__name__} pass 1: {updates} updates", flush=True)
+        self._end_call(reset, n_epochs, updates, hist, visited, rule)
+        return self
+
+    def _epochs(self, Xk, rows, encoded, rule, sw):
+        """``fit``'s ``max_iter`` passes: each in a new random order when ``shuffle`` (and the
+        target allows it), over the rows early stopping does not hold out, which stops the
+        passes when the held-out score stalls.  Returns ``(n_epochs, updates, hist, visited)``.
+        """
+        n_epochs = self.max_iter
+        stopping = bool(self.early_stopping)
         if stopping:
             held, train = self._held_out_split(Xk.shape[0])
         else:
             held, train = None, np.arange(Xk.shape[0])
         n = train.size
         hist = {h: np.empty(n * n_epochs, dtype=_HISTORY_DTYPES[h]) for h in rule.history}
-        # partial_fit keeps the stream's order (and a log is replayed in its own)
-        shuffle = reset and bool(self.shuffle) and encoded.in_any_order
+        shuffle = bool(self.shuffle) and encoded.in_any_order        # a log is replayed in its own order
         # one pass in the given order visits ``train`` itself (a fresh array no one else writes)
         visited = train if (n_epochs == 1 and not shuffle) else np.empty(n * n_epochs, dtype=np.intp)
         verbose = self._verbose_on()
@@ -343,8 +360,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
                 break
         if stopping:
             self.validation_scores_ = np.asarray(scores)
-        self._end_call(reset, n_epochs, updates, hist, visited, rule)
-        return self
+        return n_epochs, updates, hist, visited
 
     def _end_call(self, reset, n_epochs, updates, hist, visited, rule):
         """After the epochs: fold any lazy scale back into the weights, check that they are
