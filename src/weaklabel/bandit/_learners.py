@@ -584,7 +584,8 @@ class CSPA(_BanditLearner):
     >>> clf = CSPA(beta=0.5).fit(X[order], y[order])
     >>> float(clf.correct_.mean()) > 0.9
     True
-"""
+    """
+
     _kind = RULE_CSPA
 
     def __init__(self, *, beta="auto", max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
@@ -716,7 +717,8 @@ class SPA(_BanditLearner):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]])
     >>> SPA().fit(X, [0, 1, 2]).predict(X).tolist()
     [0, 1, 2]
-"""
+    """
+
     _kind = RULE_SPA
 
     def __init__(self, *, max_iter=20, shuffle=True, random_state=None, fit_intercept=False,
@@ -859,7 +861,8 @@ class Banditron(_BanditLearner):
     >>> clf = Banditron(gamma=0.1, random_state=0).fit(X[order], y[order])
     >>> float(clf.score(X, y)) > 0.9
     True
-"""
+    """
+
     _kind = RULE_BANDITRON
     _explores = True
     _reads_propensities = True
@@ -1014,7 +1017,8 @@ class BPA(_BanditLearner):
     >>> clf = BPA(gamma=0.1, random_state=0, fit_intercept=True).fit(X[order], y[order])
     >>> float(clf.score(X, y)) > 0.9
     True
-"""
+    """
+
     _kind = RULE_BPA
     _explores = True
 
@@ -1171,7 +1175,8 @@ class Confidit(_BanditLearner):
     >>> clf = Confidit(eta=0.1, fit_intercept=True).fit(X[order], y[order])
     >>> float(clf.score(X, y)) > 0.9
     True
-"""
+    """
+
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", diagonal=None, max_iter=20, shuffle=True,
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
@@ -1429,7 +1434,8 @@ class SketchedConfidit(_BanditLearner):
     >>> clf = SketchedConfidit(eta=0.1, sketch_size=8, fit_intercept=True).fit(X[order], y[order])
     >>> float(clf.score(X, y)) > 0.9
     True
-"""
+    """
+
     def __init__(self, *, eta=1.0, alpha=1.0, row_scale="auto", sketch_size=16, max_iter=20, shuffle=True,
                  random_state=None, fit_intercept=False,
                  early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,

@@ -266,7 +266,8 @@ class AvgPerceptron(_OnlineCandidateLearner):
     >>> clf = AvgPerceptron(max_iter=5).fit(X, S)
     >>> clf.predict([[1.0, 0.0], [0.0, 1.0]]).tolist()
     [0, 1]
-"""
+    """
+
     _kind = RULE_AVG
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
 
@@ -375,7 +376,8 @@ class MaxPerceptron(_OnlineCandidateLearner):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
     >>> MaxPerceptron(max_iter=3).fit(X, [[0, 2], [1]]).predict(X).tolist()
     [0, 1]
-"""
+    """
+
     _kind = RULE_MAX
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
 
@@ -498,16 +500,16 @@ class AvgPegasos(_OnlineCandidateLearner):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]] * 5)
     >>> AvgPegasos(alpha=0.1).fit(X, [[0, 2], [1, 2]] * 5).predict(X[:2]).tolist()
     [0, 1]
-"""
+    """
+
     _kind = RULE_AVG
     _pegasos = True
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE],
                               "row_scale": ROW_SCALE}
 
     def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None, probability=False):
+                 fit_intercept=False, early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3,
+                 verbose=0, class_weight=None, probability=False):
         self.alpha = alpha
         self.row_scale = row_scale
         self.max_iter = max_iter
@@ -619,16 +621,16 @@ class MaxPegasos(_OnlineCandidateLearner):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]] * 5)
     >>> MaxPegasos(alpha=0.1).fit(X, [[0, 2], [1, 2]] * 5).predict(X[:2]).tolist()
     [0, 1]
-"""
+    """
+
     _kind = RULE_MAX
     _pegasos = True
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "alpha": [POSITIVE],
                               "row_scale": ROW_SCALE}
 
     def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None, probability=False):
+                 fit_intercept=False, early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3,
+                 verbose=0, class_weight=None, probability=False):
         self.alpha = alpha
         self.row_scale = row_scale
         self.max_iter = max_iter
@@ -731,7 +733,8 @@ class Perceptron(_OnlineCandidateLearner):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
     >>> Perceptron(max_iter=2).fit(X, [0, 1]).predict(X).tolist()
     [0, 1]
-"""
+    """
+
     _kind = RULE_MISTAKE
     _exact_labels = True
     _parameter_constraints = {**_OnlineCandidateLearner._parameter_constraints, "eta": [POSITIVE]}
@@ -849,7 +852,8 @@ class Pegasos(_OnlineCandidateLearner):
     >>> X = np.array([[1.0, 0.0], [0.0, 1.0]] * 5)
     >>> Pegasos(alpha=0.1).fit(X, [0, 1] * 5).predict(X[:2]).tolist()
     [0, 1]
-"""
+    """
+
     _kind = RULE_AVG
     _exact_labels = True
     _pegasos = True
@@ -857,9 +861,8 @@ class Pegasos(_OnlineCandidateLearner):
                               "row_scale": ROW_SCALE}
 
     def __init__(self, *, alpha=1e-4, row_scale="auto", max_iter=20, shuffle=True, random_state=None,
-                 fit_intercept=False,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3, verbose=0,
-                 class_weight=None, probability=False):
+                 fit_intercept=False, early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=1e-3,
+                 verbose=0, class_weight=None, probability=False):
         self.alpha = alpha
         self.row_scale = row_scale
         self.max_iter = max_iter
