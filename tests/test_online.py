@@ -3,6 +3,7 @@ leaves the model as it was (bad rows, overflows, unknown labels, the generator's
 weights' layouts, and models streaming in threads at once.
 """
 
+import copy
 import pickle
 
 import numpy as np
@@ -33,10 +34,16 @@ def _stream(est, dtype, seed=0, n=90, d=7, chunk=13):
 
 
 def _state(est):
-    out = {k: pickle.dumps(v) for k, v in est.__dict__.items() if k != "_rng"}
-    rng = est.__dict__.get("_rng")
-    out["_rng"] = pickle.dumps(rng.get_state()) if rng is not None else None
-    return out
+    """Every attribute, pickled: equal bytes mean an identical estimator.  A generator counts by
+    its state (a copy of it holds a seed sequence of its own), and the exploring bandit
+    learners' uniforms drawn ahead for partial_fit (the block, its generator and the position
+    in it) by the next uniforms they give: a rolled-back call may leave a block drawn ahead,
+    never a different next uniform (see ``_BanditLearner._uniforms``)."""
+    d = dict(est.__dict__)
+    if "_u_ahead" in d:
+        stream = copy.deepcopy(est)._uniforms(10_000, False)
+        d = {k: v for k, v in d.items() if k not in ("_u_ahead", "_rng", "_u_next")} | {"uniforms ahead": stream}
+    return {k: pickle.dumps(v.get_state() if isinstance(v, np.random.RandomState) else v) for k, v in d.items()}
 
 
 def test_a_call_that_leaves_a_matrix_non_finite_raises_and_leaves_the_model(monkeypatch):

@@ -18,6 +18,7 @@ from weaklabel.bags import MMS, CandidateLabelSVM
 from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit, GaussianSupport
 from weaklabel.noisy import UMA, LabelALittle
 from weaklabel.partial import AvgPegasos, AvgPerceptron, KernelPRODEN, MLPPRODEN, MaxPegasos, MaxPerceptron, Pegasos, Perceptron
+from tests.test_online import _state
 
 ONLINE = [AvgPerceptron(random_state=0), MaxPerceptron(random_state=0), AvgPegasos(alpha=0.01, random_state=0),
           MaxPegasos(alpha=0.01, random_state=0), Perceptron(random_state=0), Pegasos(alpha=0.01, random_state=0),
@@ -45,11 +46,6 @@ def _target(est, y):
     if isinstance(est, LabelALittle):
         return np.where(np.arange(y.size) % 2 == 0, y, -1)
     return y
-
-
-def _state(est):
-    """Every attribute, pickled: equal bytes mean an identical estimator."""
-    return {k: pickle.dumps(v) for k, v in est.__dict__.items()}
 
 
 def _rejected_calls(est, X, y):

@@ -15,6 +15,7 @@ from weaklabel.bandit import BPA, CSPA, SPA, Banditron, Confidit
 from weaklabel.linear import kernel_rows
 from weaklabel.partial import AvgPegasos, AvgPerceptron, MaxPegasos, MaxPerceptron
 from weaklabel.partial._kernels import RULE_AVG, _candidate_epoch
+from tests.test_online import _state
 
 
 @settings(max_examples=60, deadline=None)
@@ -139,12 +140,6 @@ def _data(n=60, d=6, seed=0):
     y = np.arange(n) % 3
     X = rng.randn(n, d) + 2.0 * np.eye(3, d)[y]
     return X, y
-
-
-def _state(est):
-    """Every attribute, the generator by its state (a copy of it holds a seed sequence of its own)."""
-    return {k: pickle.dumps(v.get_state() if isinstance(v, np.random.RandomState) else v)
-            for k, v in est.__dict__.items()}
 
 
 BAD_ROWS = [(np.float64, np.nan, r"contains NaN \(first at row 57\)"),

@@ -31,8 +31,9 @@ A family supplies:
 - ``_encode_target(X, target, classes, first, reset) -> (encoded, classes_)``, ``encoded`` a
   :class:`Target`, which knows whether its rows may be shuffled, each row's class shares
   (``class_weight``) and which predictions it accepts (early stopping);
-- ``_rule(X) -> Rule``, one value made at the start of each call: its pass over the rows
-  (``epoch(rows, order, encoded, hist, sw) -> n_updates``, ``rows`` as
+- ``_rule(X) -> Rule``, the family's value for a call (a constant of its class, made once,
+  unless the call's rows or state choose among a few): its pass over the rows
+  (``epoch(est, rows, order, encoded, hist, sw) -> n_updates``, ``rows`` as
   :func:`weaklabel.linear.kernel_rows` returns them, ``hist`` mapping each name of the rule's
   ``history`` to this epoch's slice of its buffer), whether that pass checks dense rows'
   range, what it writes in place, and any lazy scale to fold in after the epochs;
@@ -130,16 +131,17 @@ class Target:
 
 
 class Rule(NamedTuple):
-    """A family's part of one call, one value: made by its ``_rule(X)`` when the call starts.
+    """A family's part of a call, one value, which its ``_rule(X)`` returns when the call starts
+    (a constant of the class; the functions take the estimator first, as its methods do).
 
-    ``epoch(rows, order, encoded, hist, sw) -> n_updates`` is its pass (-1: a dense row out of
+    ``epoch(est, rows, order, encoded, hist, sw) -> n_updates`` is its pass (-1: a dense row out of
     range, when ``checks_rows``); ``history``, the per-round arrays the pass writes;
     ``checks_rows``, whether the pass checks the range of dense rows as it reads them (its
     kernel reads ``rows.limits``, :func:`weaklabel._row_kernels._dense_row_in_range`);
     ``kept_in_place``, the arrays the pass writes in place, which the call's rollback copies
     (None: the weights and the declared ``_state``); ``checked_with_weights``, arrays the
     weights are computed from after the pass, so that finite weights prove them finite;
-    ``finish``, run after the epochs to fold a lazy scale back into the weights, returning a
+    ``finish(est)``, run after the epochs to fold a lazy scale back into the weights, returning a
     number finite exactly when the weights are (or None: the engine sums the weights).
     """
 
@@ -289,8 +291,11 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             self._validate_params()
         defer_range = (defer_range and rule.checks_rows and not (reset and self.early_stopping)
                        and not (first and hasattr(self, "row_scale")))
-        Xk, squared_norm = self._online_X(X, first, defer_range)
-        deferred = defer_range and squared_norm is None and isinstance(Xk, np.ndarray)
+        # C-contiguous dense rows or CSR with sorted indices, without an intercept column (the
+        # kernels read it as an implicit constant feature, weaklabel.linear.kernel_rows)
+        Xk, squared_norm = check_X(self, X, reset=first, squared_norm=True, defer_dense_range=defer_range)
+        Xk = kernel_ready(Xk, False)
+        deferred = defer_range and squared_norm is None and type(Xk) is np.ndarray
         encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
         sw = self._sample_weight(sample_weight, Xk.shape[0], reset)
         if self.class_weight is not None:
@@ -307,12 +312,19 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             # partial_fit: one pass over every row, in the stream's order
             n_epochs, visited = 1, np.arange(Xk.shape[0])
             hist = {h: np.empty(visited.size, dtype=_HISTORY_DTYPES[h]) for h in rule.history}
-            updates = rule.epoch(rows, visited, encoded, hist, sw)
+            updates = rule.epoch(self, rows, visited, encoded, hist, sw)
             if updates < 0:
                 raise _RowOutOfRange()
-            if self._verbose_on():
+            if self.verbose:
                 print(f"{type(self).__name__} pass 1: {updates} updates", flush=True)
-        self._end_call(reset, n_epochs, updates, hist, visited, rule)
+        # fold any lazy scale back into the weights and check that they are finite
+        proof = None if rule.finish is None else rule.finish(self)
+        if proof is None:                       # one pass, no temporary
+            W = self._W
+            proof = _total(W) if W.flags.c_contiguous else _total(W.T) if W.flags.f_contiguous else W.sum()
+        if not math.isfinite(proof):
+            raise self._overflow()
+        self._commit(reset, n_epochs, updates, hist, visited)
         return self
 
     def _epochs(self, Xk, rows, encoded, rule, sw):
@@ -331,20 +343,20 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         shuffle = bool(self.shuffle) and encoded.in_any_order        # a log is replayed in its own order
         # one pass in the given order visits ``train`` itself (a fresh array no one else writes)
         visited = train if (n_epochs == 1 and not shuffle) else np.empty(n * n_epochs, dtype=np.intp)
-        verbose = self._verbose_on()
+        verbose = bool(self.verbose)
         updates, scores, best, stale = 0, [], -np.inf, 0
         for e in range(n_epochs):
             order = train[self._rng.permutation(n)] if shuffle else train
             sl = slice(e * n, (e + 1) * n)
             if visited is not train:
                 visited[sl] = order
-            nu = rule.epoch(rows, order, encoded, hist if n_epochs == 1 else {h: buf[sl] for h, buf in hist.items()},
+            nu = rule.epoch(self, rows, order, encoded, hist if n_epochs == 1 else {h: buf[sl] for h, buf in hist.items()},
                             sw)
             if nu < 0:
                 raise _RowOutOfRange()
             updates += nu
             if (stopping or verbose) and rule.finish is not None:
-                rule.finish()
+                rule.finish(self)
             if stopping:
                 score = self._held_out_score(Xk, held, encoded)
                 scores.append(score)
@@ -362,18 +374,6 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             self.validation_scores_ = np.asarray(scores)
         return n_epochs, updates, hist, visited
 
-    def _end_call(self, reset, n_epochs, updates, hist, visited, rule):
-        """After the epochs: fold any lazy scale back into the weights, check that they are
-        finite, and commit the counters and the history (:meth:`_commit`)."""
-        proof = None if rule.finish is None else rule.finish()
-        if proof is None:                       # one pass, no temporary
-            W = self._W
-            flags = W.flags
-            proof = _total(W) if flags.c_contiguous else _total(W.T) if flags.f_contiguous else W.sum()
-        if not math.isfinite(proof):
-            raise self._overflow()
-        self._commit(reset, n_epochs, updates, hist, visited)
-
     def _overflow(self):
         """The error of a pass whose weights overflowed (the call is then undone)."""
         return FloatingPointError(f"{type(self).__name__} weights overflowed to inf/NaN; scale the rows of X "
@@ -385,10 +385,6 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         if shares is None:
             raise ValueError(f"{type(self).__name__} does not take class_weight.")
         return class_weighted(sw, shares, classes_, self.class_weight)
-
-    def _verbose_on(self):
-        """Whether to print a line per pass (``verbose``)."""
-        return bool(self.verbose)
 
     def _held_out_split(self, n):
         """(held-out rows, training rows) for early stopping: ``validation_fraction`` of the
@@ -426,17 +422,6 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
             raise ValueError("sample_weight is 0 for every row: fit would learn nothing (partial_fit accepts a "
                              "chunk of zero weights).")
         return np.ascontiguousarray(sw)
-
-    def _online_X(self, X, first, defer_range=False):
-        """Validate ``X`` (resetting ``n_features_in_`` when ``first``; with ``defer_range``,
-        without the range check of dense rows, which the pass makes) and return C-contiguous
-        dense rows or CSR with sorted indices (no intercept column: the kernels read it as an
-        implicit constant feature, :func:`weaklabel.linear.kernel_rows`), with the sum of the
-        squared entries of ``X`` the check computed (``None`` if it did not).
-        """
-        X, squared_norm = check_X(self, X, reset=first, squared_norm=True, defer_dense_range=defer_range)
-        return kernel_ready(X, False), squared_norm
-
 
     def __setstate__(self, state):
         """Unpickle, with class-major weights put back on a cache line (pickle keeps their F

@@ -613,7 +613,8 @@ def _plain_array(X):
 def _plain_rows(est, X):
     """Whether ``X`` is a plain array (:func:`_plain_array`) and the estimator was fitted on
     arrays without feature names (nothing for validate_data to do but count the features)."""
-    return _plain_array(X) and hasattr(est, "n_features_in_") and not hasattr(est, "feature_names_in_")
+    d = est.__dict__                  # (fitted attributes: a missing one raises nothing to catch)
+    return _plain_array(X) and "n_features_in_" in d and "feature_names_in_" not in d
 
 
 def transactional(method):

@@ -340,9 +340,9 @@ def _oracle(y):
 @pytest.mark.parametrize("make", [lambda: Banditron(average=False, gamma=0.3, random_state=1),
                                   lambda: BPA(gamma=0.3, random_state=1)])
 def test_exploring_learners_draw_one_stream_of_uniforms_whatever_the_calls(make):
-    """partial_fit's uniforms are drawn ahead (from a copy of the generator that replaces it):
-    chunks of any size, crossing the draws ahead, and a rejected call among them learn what
-    one call over the whole stream learns."""
+    """partial_fit's uniforms are drawn ahead in blocks: chunks of any size, crossing the
+    blocks, and rejected calls among them (one refused at the input check, one rolled back
+    after its pass drew a new block) learn what one call over the whole stream learns."""
     rng = np.random.RandomState(0)
     X, y = rng.randn(9000, 5), rng.randint(3, size=9000)
     one = make().partial_fit(X, y, classes=[0, 1, 2])
@@ -353,6 +353,11 @@ def test_exploring_learners_draw_one_stream_of_uniforms_whatever_the_calls(make)
             bad[5, 2] = np.nan
             with pytest.raises(ValueError, match="NaN"):
                 many.partial_fit(bad, y[lo:lo + 70], classes=[0, 1, 2])
+        if lo == 4060:                  # this call's pass needs the second block of uniforms
+            block = many._u_ahead.first
+            with pytest.raises(FloatingPointError, match="overflow"):
+                many.partial_fit(X[lo:lo + 70], y[lo:lo + 70], sample_weight=np.full(70, 1e308))
+            assert many._u_ahead.first > block and many._u_next == lo
         many.partial_fit(X[lo:lo + 70], y[lo:lo + 70], classes=[0, 1, 2])
     np.testing.assert_array_equal(many.coef_, one.coef_)
     np.testing.assert_array_equal(many.proposals_, one.proposals_[-many.proposals_.size:])

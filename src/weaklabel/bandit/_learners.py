@@ -243,30 +243,33 @@ class _BanditLearner(OnlineLinear):
     def _uniforms(self, n, fit):
         """One uniform a round.  ``fit`` draws them from the generator itself, in turn with the
         engine's shuffles.  ``partial_fit`` (and :meth:`propose`) take the next ones of the same
-        stream from a buffer drawn ahead (``_u_ahead``, read from ``_u_next``); a buffer that runs
-        out is drawn from a copy of the generator, which then replaces it.  So a call never
-        writes into the generator it started with, and its rollback, which keeps the attributes
-        it replaced, needs no snapshot of the generator (its ``get_state`` / ``set_state`` took
-        a third of a 100-row call).
+        stream, from index ``_u_next`` on, out of the block drawn ahead (``_u_ahead``, a
+        :class:`_DrawnAhead`); a block that runs out is drawn anew from the generator.  A call
+        that is rolled back rewinds ``_u_next`` only: the block object and the generator stay
+        as the call left them, so no later draw changes and the rollback needs no snapshot of
+        the generator (its ``get_state`` / ``set_state`` cost more than a 100-row call).
         """
         if fit:
             return self._rng.random_sample(n)
-        d = self.__dict__
-        ahead, at = d.get("_u_ahead", _NO_FLOAT), d.get("_u_next", 0)
-        if at + n > ahead.shape[0]:
-            rng = np.random.RandomState()
-            rng.set_state(self._rng.get_state())
-            ahead, at = np.concatenate([ahead[at:], rng.random_sample(max(n, self._DRAWN_AHEAD))]), 0
-            self._rng, self._u_ahead = rng, ahead
-        self._u_next = at + n
-        return ahead[at:at + n]
+        ahead = self._u_ahead
+        at = self._u_next - ahead.first                  # the block's index of the next uniform
+        if at + n > ahead.values.size:
+            ahead.values = np.concatenate([ahead.values[at:], self._rng.random_sample(max(n, self._DRAWN_AHEAD))])
+            ahead.first, at = self._u_next, 0
+        self._u_next += n
+        return ahead.values[at:at + n]
 
     # ---- what the engine reads -------------------------------------------------------------
-    #: Banditron's and BPA's uniforms drawn ahead (see :meth:`_uniforms`), cleared by a fresh start
-    _fitted_attrs = OnlineLinear._fitted_attrs + ("_u_ahead", "_u_next")
+    def _init_state(self, n_cols):
+        self._u_ahead, self._u_next = _DrawnAhead(), 0     # nothing drawn ahead yet
+
+    def _restored(self, loaded):
+        super()._restored(loaded)
+        if loaded:                                        # the generator the parameters make
+            self._init_state(self._W.shape[0])
 
     def _rule(self, X):
-        return Rule(self._epoch, history=_HISTORY, checks_rows=True)    # the rule's pass reads rows.limits
+        return self._RULE
 
     def _epoch(self, rows, order, enc, hist, sw):
         n = order.shape[0]
@@ -288,6 +291,8 @@ class _BanditLearner(OnlineLinear):
                            _history(hist), u, sw, (_NO_FLOAT2, float(self.t_), _NO_FLOAT2))
         self.t_ += n
         return nu
+
+    _RULE = Rule(_epoch, history=_HISTORY, checks_rows=True)    # the rule's pass reads rows.limits
 
     _parameter_constraints = {"max_iter": [AT_LEAST_1], "shuffle": ["boolean"], "random_state": ["random_state"],
                               "fit_intercept": ["boolean"], **EARLY_STOPPING_CONSTRAINTS}
@@ -410,6 +415,18 @@ _NO_BOOL = np.zeros(0, dtype=bool)
 #: no candidate sets: read-only, as every candidate mask the passes read (so a pass on labels
 #: and one on candidate sets share one compiled kernel)
 _NO_BOOL2 = read_only(np.zeros((0, 0), dtype=bool))
+
+
+class _DrawnAhead:
+    """The uniforms of the stream drawn ahead for ``partial_fit`` (see
+    ``_BanditLearner._uniforms``): ``values`` holds the stream's uniforms from index ``first``
+    on.  One object per fitted learner, changed in place, so that a rolled-back call leaves
+    it (and the generator) as the call left it."""
+
+    __slots__ = ("values", "first")
+
+    def __init__(self):
+        self.values, self.first = _NO_FLOAT, 0
 
 
 class _OracleTarget:
@@ -896,11 +913,12 @@ class Banditron(_BanditLearner):
     # keeps acc = sum_t t * step_t (both declared in _state); _W, which predicts, is the mean of
     # the weights after each round
     def _rule(self, X):
-        if not self.average:
-            return Rule(self._epoch, _HISTORY, True, ("_W",))
-        # averaged: the pass writes W_cur and acc, and W, replaced after it, is never written;
-        # W = ((T + 1) W_cur - acc) / T (or W_cur): a NaN or an infinity in either makes W's
-        return Rule(self._epoch, _HISTORY, True, ("_W_cur", "_acc"), ("_W_cur", "_acc"))
+        return self._AVERAGED_RULE if self.average else self._RULE
+
+    _RULE = _BanditLearner._RULE._replace(kept_in_place=("_W",))
+    # averaged: the pass writes W_cur and acc, and W, replaced after it, is never written;
+    # W = ((T + 1) W_cur - acc) / T (or W_cur): a NaN or an infinity in either makes W's
+    _AVERAGED_RULE = _RULE._replace(kept_in_place=("_W_cur", "_acc"), checked_with_weights=("_W_cur", "_acc"))
 
     def _scores_now(self, X):
         """Scores of the weights that propose (the current ones, not the average)."""
@@ -1225,7 +1243,7 @@ class Confidit(_BanditLearner):
         # the diagonal pass on dense rows reads rows.limits (a continuing call: a fresh one sets
         # the row scale from the input check's sum)
         checks = "_A_diag" in self.__dict__ and self._A_diag.size > 0
-        return Rule(self._epoch, history=_HISTORY, checks_rows=checks, kept_in_place=self._written_in_place(X))
+        return Rule(Confidit._epoch, history=_HISTORY, checks_rows=checks, kept_in_place=self._written_in_place(X))
 
     def _epoch(self, rows, order, enc, hist, sw):
         diagonal = self._A_diag.size > 0
@@ -1471,7 +1489,7 @@ class SketchedConfidit(_BanditLearner):
         return (1.0 + float(self.alpha)) ** 2 * self.row_scale_ ** 2
 
     def _rule(self, X):
-        return Rule(self._epoch, history=_HISTORY)       # the sketch pass reads every row checked
+        return self._RULE
 
     def _epoch(self, rows, order, enc, hist, sw):
         _weights_layout(self, ("_W",), False)            # the sketch pass reads W feature-major
@@ -1480,6 +1498,8 @@ class SketchedConfidit(_BanditLearner):
                                         enc.feedback(), _history(hist), sw)
         self.t_ = int(t)
         return nu
+
+    _RULE = Rule(_epoch, history=_HISTORY)       # the sketch pass reads every row checked
 
     def _propose_index(self, scores, X):
         X = check_rows(self, X)

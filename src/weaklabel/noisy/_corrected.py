@@ -362,8 +362,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         return _NoisyChunk(Y, C, _check_trusted(target.trusted, n)), classes_
 
     def _rule(self, X):
-        # the SGD pass writes its iterate W_sgd and the average W in place
-        return Rule(self._epoch)
+        return self._RULE
 
     def _epoch(self, rows, order, enc, hist, sw):
         """One pass of averaged SGD (:func:`~weaklabel.noisy._kernels._corrected_sgd_epoch`)."""
@@ -387,6 +386,8 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         self.t_ = int(t)
         self.loss_ = float(total / wsum) if wsum > 0 else float("nan")
         return order.shape[0]
+
+    _RULE = Rule(_epoch)       # the SGD pass writes its iterate W_sgd and the average W in place
 
     def _targets(self, y, n, classes=None):
         if classes is None:

@@ -109,8 +109,7 @@ class _OnlineCandidateLearner(OnlineLinear):
         return (self._kind, self._pegasos, eta, alpha)
 
     def _rule(self, X):
-        # _candidate_epoch reads rows.limits; Pegasos keeps the weights times a lazy scale
-        return Rule(self._epoch, checks_rows=True, finish=self._finish_epochs)
+        return _PEGASOS_RULE if self._pegasos else _PERCEPTRON_RULE
 
     def _epoch(self, rows, order, enc, hist, sw):
         dense = rows.is_dense
@@ -122,14 +121,15 @@ class _OnlineCandidateLearner(OnlineLinear):
         return nu
 
     def _finish_epochs(self):
-        """After the epochs: the lazy scale folded back, so ``coef_`` holds the true weights."""
-        if self._scale != 1.0:                 # coef_ holds the true weights after every call
+        """Pegasos after the epochs: the lazy scale folded back, so ``coef_`` holds the true
+        weights after every call, and their squared norm, which is finite exactly when they
+        are (the projection keeps it at most 1 / alpha): the engine's check reads it instead
+        of summing the weights.  (The Perceptrons keep no scale.)"""
+        if self._scale != 1.0:
             self._W *= self._scale
             self._scale = 1.0
         self._normsq = self._weights_normsq()
-        # Pegasos' squared norm is finite exactly when the weights are (the projection keeps
-        # it at most 1 / alpha): the engine's check reads it instead of summing the weights
-        return self._normsq if self._pegasos else None
+        return self._normsq
 
     def _weights_normsq(self):
         """||W||^2 from the weights themselves, which Pegasos keeps up to date within a pass (the
@@ -149,6 +149,12 @@ class _OnlineCandidateLearner(OnlineLinear):
         # Pegasos' squared norm from them
         self._scale = 1.0
         self._normsq = self._weights_normsq()
+
+
+# _candidate_epoch reads rows.limits; Pegasos keeps the weights times a lazy scale, folded
+# back after the epochs (its squared norm then proves them finite)
+_PERCEPTRON_RULE = Rule(_OnlineCandidateLearner._epoch, checks_rows=True)
+_PEGASOS_RULE = Rule(_OnlineCandidateLearner._epoch, checks_rows=True, finish=_OnlineCandidateLearner._finish_epochs)
 
 
 class _Candidates(Target):
