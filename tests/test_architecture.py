@@ -219,3 +219,67 @@ def test_every_module_with_logic_has_a_test_file_of_its_name():
                if p.name not in exempt and "__pycache__" not in p.parts
                and not (ROOT / "tests" / p.parent.relative_to(_SRC) / f"test_{p.stem.lstrip('_')}.py").exists()]
     assert not missing, f"modules without a test file of their name: {missing}"
+
+
+def _public_estimators():
+    """Every public estimator class of the package (imported from its modules)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from sklearn.base import BaseEstimator
+
+    found = {}
+    for m in pkgutil.walk_packages(weaklabel.__path__, "weaklabel."):
+        if ".experiments" in m.name or m.name.endswith("__main__") or m.name.endswith(".cli"):
+            continue
+        mod = importlib.import_module(m.name)
+        for name, cls in vars(mod).items():
+            if (inspect.isclass(cls) and cls.__module__ == mod.__name__ and not name.startswith("_")
+                    and issubclass(cls, BaseEstimator)):
+                found[f"{cls.__module__}.{name}"] = cls
+    return found
+
+
+def test_no_learner_inherits_through_more_than_four_weaklabel_classes():
+    """A learner's whole story is in a few places: at most four classes of the package above it."""
+    found = _public_estimators()
+    deep = {name: [k.__name__ for k in cls.__mro__[1:] if k.__module__.startswith("weaklabel")]
+            for name, cls in found.items()}
+    assert len(found) > 30
+    assert {name: chain for name, chain in deep.items() if len(chain) > 4} == {}
+
+
+def test_no_online_family_overrides_more_than_five_engine_members():
+    """A family supplies its part of the one route (target, rule, declared state, what derives
+    from it, ...), not a route of its own: at most five of the engine's members, counted over
+    every class between the learner and the engine (scikit-learn's generated metadata
+    requests aside)."""
+    from weaklabel._online import OnlineLinear
+
+    engine = set(vars(OnlineLinear)) - {"__module__", "__doc__", "__qualname__", "__abstractmethods__", "_abc_impl",
+                                        "__init_subclass__", "__dict__", "__weakref__", "__firstlineno__",
+                                        "__static_attributes__"}
+    learners = [cls for cls in _public_estimators().values() if issubclass(cls, OnlineLinear)]
+    assert len(learners) >= 13
+    over = {}
+    for cls in learners:
+        members = set()
+        for k in cls.__mro__[:cls.__mro__.index(OnlineLinear)]:
+            members |= {m for m in vars(k) if m in engine and not m.endswith("_request")}
+        over[cls.__name__] = sorted(members)
+    assert {name: m for name, m in over.items() if len(m) > 5} == {}
+
+
+def test_model_files_are_written_and_read_in_one_module():
+    """No learner writes its own ``save`` / ``load``: the persistence module reads each class's
+    declared state."""
+    src = Path(weaklabel.__file__).parent
+    own = []
+    for path in src.rglob("*.py"):
+        if path.name == "_persist.py":
+            continue
+        for cls in (n for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.ClassDef)):
+            own += [f"{path.name}:{cls.name}.{f.name}" for f in cls.body
+                    if isinstance(f, ast.FunctionDef) and f.name in ("save", "load", "_save", "_load")]
+    assert own == []

@@ -181,7 +181,8 @@ def _restorer(est, saved, copies, generators):
 class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
     """Base of the online learners: the template of every ``partial_fit`` (see the module
     doc), parameter mixing and the saved state.  A batch learner with a ``partial_fit``
-    (``CorrectedLogistic``) uses it too, with its own :meth:`_start` and :meth:`_commit`.
+    (``CorrectedLogistic``) uses it too: its ``fit`` is its own, its ``partial_fit`` the
+    template's.
     """
 
     #: fitted attributes cleared by a fresh start besides the declared ``_state`` and the
@@ -218,8 +219,9 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
                      " Is X as wide as it should be (a sparse matrix's shape, a hashed feature index)?")
         self._W = np.zeros((n_cols, classes_.size), dtype=np.float64)
         self.t_, self.n_updates_, self.n_iter_ = 1, 0, 0
-        self._rng = check_random_state(self.random_state)
-        if "row_scale" in self._get_param_names():
+        if "random_state" in params:
+            self._rng = check_random_state(self.random_state)
+        if "row_scale" in params:
             self.row_scale_ = row_scale_of(Xk, self.row_scale, squared_norm=squared_norm)
         for k, shape in shapes.items():
             f = self._state[k]

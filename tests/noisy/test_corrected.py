@@ -177,13 +177,16 @@ def test_partial_fit_continues_fit_saves_and_rejects_bad_input(digits, tmp_path)
     Xtr, yn, Xte, yte, C = _noisy_digits(digits)
     est = CorrectedLogistic(confusion=C, alpha=1e-3).fit(Xtr, yn)
     before = est.score(Xte, yte)
+    assert "n_updates_" not in est.__dict__ and "t_" not in est.__dict__
     est.partial_fit(Xtr[:700], yn[:700])                          # from fit's solution, not from zero
-    assert est.t_ == 700 and est.score(Xte, yte) > before - 0.03
+    assert est.t_ == est.n_updates_ == 700 and est.score(Xte, yte) > before - 0.03
     path = est.save(tmp_path / "m.npz")
     twin = weaklabel.load(path)
+    assert twin.n_updates_ == 700 and weaklabel.load(CorrectedLogistic().fit(Xtr, yn).save(tmp_path / "b.npz")).n_updates_ == 0
     est.partial_fit(Xtr[700:], yn[700:], sample_weight=np.ones(700), trusted=np.arange(10))
     twin.partial_fit(Xtr[700:], yn[700:], sample_weight=np.ones(700), trusted=np.arange(10))
     np.testing.assert_array_equal(est.coef_, twin.coef_)         # the SGD state is saved too
+    assert est.n_updates_ == twin.n_updates_ == est.t_
     state = {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in est.__dict__.items()}
     bad_calls = [
         (dict(X=Xtr[:50], y=yn[:50], classes=np.arange(9)), "differs from the classes of the first"),

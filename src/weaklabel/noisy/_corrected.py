@@ -13,7 +13,7 @@ from sklearn.utils.validation import column_or_1d
 from .._persist import Scalar, register
 from .._validation import (check_class_labels, check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
-from .._online import Fitted, OnlineLinear, Rule, Target
+from .._online import OnlineLinear, Rule, Target
 from ..linear import LinearMulticlass
 from .._lbfgs import lbfgs_fit
 from ._kernels import _forward_corrected
@@ -168,6 +168,9 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         before its own step (progressive validation).
     t_ : int
         SGD steps (rows) taken by :meth:`partial_fit` since the last :meth:`fit`.
+    n_updates_ : int
+        The steps among them, counted as the online learners count theirs (every row
+        steps: equal to ``t_``).
     predictions_ : ndarray of shape (n_rows,)
         After :meth:`partial_fit`: the SGD iterate's prediction of each row of the call,
         made before the row's step (progressive validation, as the online learners).
@@ -270,7 +273,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         self.confusion_ = C
         self.n_iter_ = int(res.nit)
         self.loss_ = float(res.fun)
-        for name in ("_W_sgd", "t_", "eta_"):          # partial_fit continues from this solution afresh
+        for name in ("_W_sgd", "t_", "eta_", "n_updates_"):     # partial_fit continues from this solution afresh
             self.__dict__.pop(name, None)
         if not np.isfinite(self._W).all():
             raise FloatingPointError("CorrectedLogistic weights are not finite; raise alpha or use "
@@ -332,19 +335,6 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         return self._online_call(X, _NoisyTarget(y, trusted), classes, reset=False, sample_weight=sample_weight)
 
     # ---- the online engine's hooks (partial_fit; fit is the batch L-BFGS above) -----------
-    #: the SGD iterate of partial_fit (``_W`` holds its average), written in place by the pass
-    _state = {"_W_sgd": Fitted("W_sgd", np.float64, lambda p, n, K: (n, K))}
-
-    def _start(self, Xk, classes_, squared_norm=None):
-        # the intercept (read by the kernel as an implicit constant feature): the last row
-        self._W = np.zeros((Xk.shape[1] + int(bool(self.fit_intercept)), classes_.size), dtype=np.float64)
-        self.n_iter_ = 0
-
-    def _commit(self, reset, n_epochs, updates, hist, visited):
-        self.n_iter_ += n_epochs
-        self.predictions_ = self.classes_[hist["predictions"]]
-        self.prediction_rows_ = visited
-
     def _encode_target(self, Xk, target, classes, first, reset):
         """The chunk's label matrix, its correction and its trusted rows."""
         n = Xk.shape[0]
@@ -371,7 +361,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         n = enc.Y.shape[0]
         sw = _weigh_trusted(np.ones(n) if sw.size == 0 else sw, enc.trusted, self.trusted_weight, n)
         if "_W_sgd" not in self.__dict__:           # the first pass, or the first after fit
-            self._W_sgd, self.t_ = self._W.copy(), 0
+            self._W_sgd, self.t_, self.n_updates_ = self._W.copy(), 0, 0
             self.eta_ = float(self.eta0) if self.eta0 is not None else 4.0 / max(_max_sq_norm(rows), 1e-12)
         K = self.classes_.size
         backward = self.correction == "backward"
@@ -387,7 +377,9 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         self.loss_ = float(total / wsum) if wsum > 0 else float("nan")
         return order.shape[0]
 
-    _RULE = Rule(_epoch)       # the SGD pass writes its iterate W_sgd and the average W in place
+    #: the SGD pass writes its iterate ``_W_sgd`` (made by the first pass after a fit, declared
+    #: in the model files below) and the average ``_W`` in place
+    _RULE = Rule(_epoch, kept_in_place=("_W", "_W_sgd"))
 
     def _targets(self, y, n, classes=None):
         if classes is None:
@@ -419,6 +411,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
     _saved_arrays = {**LinearMulticlass._saved_arrays, "confusion": "confusion_", "W_sgd": "_W_sgd"}
     _saved_scalars = {**LinearMulticlass._saved_scalars, "n_iter": Scalar("n_iter_", "int"),
                       "loss": Scalar("loss_", "float"), "t": Scalar("t_", "int", True),
+                      "n_updates": Scalar("n_updates_", "int", True, 0),
                       "eta": Scalar("eta_", "positive", True)}
 
     @classmethod
