@@ -299,7 +299,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         Xk = kernel_ready(Xk, False)
         deferred = defer_range and squared_norm is None and type(Xk) is np.ndarray
         encoded, classes_ = self._encode_target(Xk, target, classes, first, reset)
-        sw = self._sample_weight(sample_weight, Xk.shape[0], reset)
+        sw = _NO_WEIGHTS if sample_weight is None else self._sample_weight(sample_weight, Xk.shape[0], reset)
         if self.class_weight is not None:
             sw = self._with_class_weight(sw, encoded, classes_, Xk.shape[0])
         if first:
@@ -416,9 +416,7 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     def _sample_weight(self, sample_weight, n, reset):
         """Validated weights (:func:`~weaklabel._validation.check_sample_weight`, the one
-        validator), float64 of shape (n,); empty for None (all 1)."""
-        if sample_weight is None:
-            return _NO_WEIGHTS
+        validator), float64 of shape (n,)."""
         sw = check_sample_weight(sample_weight, np.empty((n, 0)), allow_all_zero=True)
         if reset and n and not sw.any():
             raise ValueError("sample_weight is 0 for every row: fit would learn nothing (partial_fit accepts a "
