@@ -21,8 +21,10 @@
 
 Any exception on the way restores the estimator exactly as it was before the call
 (the arrays the pass writes in place, ``Rule.kept_in_place``, are copied
-first; the other attributes, the generator among them, are replaced, never written), so a
-rejected call never leaves a half-updated model.  A pass that meets a dense row out of
+first; the other attributes are replaced, never written), so a rejected call never leaves
+a half-updated model.  (One exception, which no later result can tell: the uniforms an
+exploring bandit learner drew ahead stay drawn, and the call's rollback rewinds its
+position in them; see ``_BanditLearner._uniforms``.)  A pass that meets a dense row out of
 range stops there; the estimator is restored and the call runs again with the exact
 check of every row first.
 
@@ -245,9 +247,10 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         The rollback is cheap: the attributes are kept by reference (a pass replaces them, it
         does not write into them), and only the arrays the pass writes in place (the weights
         and the declared ``_state``) are copied; a call that starts afresh copies nothing (the
-        old model's arrays are not written).  A later call never draws from the generator in
-        place (the exploring learners draw ahead from a copy that replaces it), so only a
-        fresh ``fit`` seeded by the caller's own ``RandomState`` snapshots one.
+        old model's arrays are not written).  A later call draws from the generator only
+        for a block of uniforms ahead (the exploring learners), which its rollback leaves
+        drawn, rewinding the position in it; so only a fresh ``fit`` seeded by the caller's
+        own ``RandomState`` snapshots a generator.
         """
         saved = dict(self.__dict__)
         fresh = reset or "classes_" not in saved
