@@ -253,22 +253,32 @@ def test_no_learner_inherits_through_more_than_four_weaklabel_classes():
 def test_no_online_family_overrides_more_than_five_engine_members():
     """A family supplies its part of the one route (target, rule, declared state, what derives
     from it, ...), not a route of its own: at most five of the engine's members, counted over
-    every class between the learner and the engine (scikit-learn's generated metadata
-    requests aside)."""
+    every class between a learner of the candidate-set or bandit family and the engine
+    (scikit-learn's generated metadata requests aside).  ``CorrectedLogistic``, a batch
+    learner that borrows the route for ``partial_fit``, also declares a batch model's file:
+    six, listed here so that a seventh is noticed."""
     from weaklabel._online import OnlineLinear
+    from weaklabel.bandit._learners import _BanditLearner
+    from weaklabel.partial._online import _OnlineCandidateLearner
 
     engine = set(vars(OnlineLinear)) - {"__module__", "__doc__", "__qualname__", "__abstractmethods__", "_abc_impl",
                                         "__init_subclass__", "__dict__", "__weakref__", "__firstlineno__",
                                         "__static_attributes__"}
-    learners = [cls for cls in _public_estimators().values() if issubclass(cls, OnlineLinear)]
-    assert len(learners) >= 13
-    over = {}
-    for cls in learners:
+
+    def overridden(cls):
         members = set()
         for k in cls.__mro__[:cls.__mro__.index(OnlineLinear)]:
             members |= {m for m in vars(k) if m in engine and not m.endswith("_request")}
-        over[cls.__name__] = sorted(members)
-    assert {name: m for name, m in over.items() if len(m) > 5} == {}
+        return sorted(members)
+
+    learners = [cls for cls in _public_estimators().values() if issubclass(cls, OnlineLinear) and cls is not OnlineLinear]
+    families = [cls for cls in learners if issubclass(cls, (_OnlineCandidateLearner, _BanditLearner))]
+    assert len(families) == 12 and {cls.__name__ for cls in learners} - {cls.__name__ for cls in families} == {
+        "CorrectedLogistic"}
+    assert {cls.__name__: overridden(cls) for cls in families if len(overridden(cls)) > 5} == {}
+    from weaklabel.noisy import CorrectedLogistic
+    assert overridden(CorrectedLogistic) == ["_declared_state", "_encode_target", "_restored", "_rule",
+                                             "_saved_scalars", "_state"]
 
 
 def test_model_files_are_written_and_read_in_one_module():

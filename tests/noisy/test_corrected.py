@@ -353,3 +353,18 @@ def test_partial_fit_runs_on_the_online_engine(digits):
     with pytest.raises(ValueError):
         a.partial_fit(X[:, :10], y)
     np.testing.assert_array_equal(a.coef_, before)
+
+
+def test_parameter_mixing_averages_the_sgd_iterate_with_the_weights():
+    """The SGD iterate is declared state: parameter mixing averages it as it averages the
+    weights, so a mixed model's next pass starts from the average of the workers' iterates."""
+    rng = np.random.RandomState(0)
+    X, y = rng.randn(200, 5), rng.randint(3, size=200)
+    a = CorrectedLogistic(eta0=0.1).partial_fit(X[:100], y[:100], classes=[0, 1, 2])
+    b = CorrectedLogistic(eta0=0.1).partial_fit(X[100:], y[100:], classes=[0, 1, 2])
+    sa, sb = a.mixing_state(), b.mixing_state()
+    assert set(sa) == {"W", "W_sgd", "t", "n_updates"}
+    mixed = {k: (sa[k] + sb[k]) / 2 for k in ("W", "W_sgd")} | {"t": 100, "n_updates": 200}
+    a.set_mixing_state(mixed)
+    np.testing.assert_array_equal(a._W_sgd, mixed["W_sgd"])
+    np.testing.assert_array_equal(a._W, mixed["W"])

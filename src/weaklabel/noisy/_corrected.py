@@ -13,7 +13,7 @@ from sklearn.utils.validation import column_or_1d
 from .._persist import Scalar, register
 from .._validation import (check_class_labels, check_partial_fit_classes, class_weighted, keyword_only, AT_LEAST_1, NON_NEGATIVE, _classes_array, _labels_to_index, check_confusion, check_X,
                            transactional)
-from .._online import OnlineLinear, Rule, Target
+from .._online import Fitted, OnlineLinear, Rule, Target
 from ..linear import LinearMulticlass
 from .._lbfgs import lbfgs_fit
 from ._kernels import _forward_corrected
@@ -335,6 +335,10 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         return self._online_call(X, _NoisyTarget(y, trusted), classes, reset=False, sample_weight=sample_weight)
 
     # ---- the online engine's hooks (partial_fit; fit is the batch L-BFGS above) -----------
+    #: the SGD iterate of partial_fit (``_W`` holds its average), written in place by the pass
+    #: (so copied for a call's rollback) and averaged by parameter mixing as ``_W`` is
+    _state = {"_W_sgd": Fitted("W_sgd", np.float64, lambda p, n, K: (n, K))}
+
     def _encode_target(self, Xk, target, classes, first, reset):
         """The chunk's label matrix, its correction and its trusted rows."""
         n = Xk.shape[0]
@@ -360,7 +364,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
 
         n = enc.Y.shape[0]
         sw = _weigh_trusted(np.ones(n) if sw.size == 0 else sw, enc.trusted, self.trusted_weight, n)
-        if "_W_sgd" not in self.__dict__:           # the first pass, or the first after fit
+        if "eta_" not in self.__dict__:             # the first pass, or the first after fit
             self._W_sgd, self.t_, self.n_updates_ = self._W.copy(), 0, 0
             self.eta_ = float(self.eta0) if self.eta0 is not None else 4.0 / max(_max_sq_norm(rows), 1e-12)
         K = self.classes_.size
@@ -377,9 +381,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         self.loss_ = float(total / wsum) if wsum > 0 else float("nan")
         return order.shape[0]
 
-    #: the SGD pass writes its iterate ``_W_sgd`` (made by the first pass after a fit, declared
-    #: in the model files below) and the average ``_W`` in place
-    _RULE = Rule(_epoch, kept_in_place=("_W", "_W_sgd"))
+    _RULE = Rule(_epoch)       # the SGD pass writes its iterate _W_sgd and the average _W in place
 
     def _targets(self, y, n, classes=None):
         if classes is None:
