@@ -331,6 +331,39 @@ def test_the_kernel_reports_an_unwritten_journal():
     np.testing.assert_array_equal(A_inv, np.repeat(np.eye(d)[None], K, axis=0))
 
 
+@settings(max_examples=30, deadline=None)
+@given(sizes=st.lists(st.integers(1, 40), min_size=1, max_size=12), rejected=st.sets(st.integers(0, 11)),
+       averaged=st.booleans())
+def test_rolled_back_calls_change_no_later_uniform(sizes, rejected, averaged):
+    """Chunks of any sizes across small blocks of uniforms drawn ahead, some of them first
+    rejected after their pass drew (an overflow), learn what one call over the same rows
+    learns: a rollback rewinds the position in the stream, and no later draw changes."""
+    from weaklabel.bandit._learners import _BanditLearner
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_BanditLearner, "_DRAWN_AHEAD", 16)
+        _learn_in_chunks(sizes, rejected, averaged)
+
+
+def _learn_in_chunks(sizes, rejected, averaged):
+    rng = np.random.RandomState(1)
+    n = sum(sizes)
+    X, y = rng.randn(n, 4), rng.randint(3, size=n)
+    make = (lambda: Banditron(average=averaged, gamma=0.3, random_state=2)) if averaged else \
+        (lambda: BPA(gamma=0.3, random_state=2))
+    one = make().partial_fit(X, y, classes=[0, 1, 2])
+    many, lo = make(), 0
+    for i, size in enumerate(sizes):
+        rows = slice(lo, lo + size)
+        if i in rejected and "classes_" in many.__dict__:
+            with pytest.raises(FloatingPointError):
+                many.partial_fit(X[rows], y[rows], sample_weight=np.full(size, 1e308))
+        many.partial_fit(X[rows], y[rows], classes=[0, 1, 2])
+        lo += size
+    assert_array_equal(many.coef_, one.coef_)
+    assert many._u_next == n
+
+
 def _oracle(y):
     from weaklabel.bandit._learners import _OracleTarget
 
