@@ -8,9 +8,9 @@
    sorted indices; a pass that checks dense rows as it reads them takes over the range
    check, ``Rule.checks_rows``) and let the family encode its target
    (:meth:`_encode_target`);
-3. on a first call, forget the earlier fit (the engine's attributes, the declared ``_state``,
-   the rule's history and any ``_fitted_attrs`` a family adds), then start from zero
-   weights, the classes and a fresh generator;
+3. on a first call, forget the earlier fit (the engine's attributes, the declared ``_state``
+   and the rule's history), then start from zero weights, the classes and a fresh generator
+   (and what the family's ``_init_state`` sets);
 4. run the family's pass (``Rule.epoch``), which writes the progressive history of the
    round into the buffers it is handed: ``partial_fit`` once over every row in the given
    order; ``fit`` ``max_iter`` times (:meth:`_epochs`), each in an order drawn in Python
@@ -201,7 +201,8 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
 
     @abstractmethod
     def _rule(self, X):
-        """The family's part of a call on ``X``, one :class:`Rule` (made when the call starts)."""
+        """The family's part of a call on ``X``, one :class:`Rule` (asked when the call starts;
+        usually a constant of the class)."""
 
     def _init_state(self, n_cols):
         """Scalars beyond the weights and the declared arrays, made on a fresh start."""
