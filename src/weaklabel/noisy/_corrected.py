@@ -410,7 +410,7 @@ class CorrectedLogistic(SoftmaxProba, OnlineLinear):
         return np.eye(classes.size)[idx], classes
 
     # ---- model files: the declared state (see weaklabel._persist.SavesModel) ----------------
-    _saved_arrays = {**LinearMulticlass._saved_arrays, "confusion": "confusion_", "W_sgd": "_W_sgd"}
+    _saved_arrays = {"confusion": "confusion_"}      # with the weights, the classes and _state (OnlineLinear)
     _saved_scalars = {**LinearMulticlass._saved_scalars, "n_iter": Scalar("n_iter_", "int"),
                       "loss": Scalar("loss_", "float"), "t": Scalar("t_", "int", True),
                       "n_updates": Scalar("n_updates_", "int", True, 0),
