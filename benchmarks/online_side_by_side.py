@@ -1,15 +1,19 @@
 """The online learners against an earlier commit of their own code, side by side in one run.
 
-Run:  OPENBLAS_NUM_THREADS=1 python benchmarks/online_side_by_side.py --baseline COMMIT [--rounds 3]
+Run:  OPENBLAS_NUM_THREADS=1 python benchmarks/online_side_by_side.py --baseline COMMIT [--rounds 10]
 
 (the developer page names the commit the performance page's table compares with).
 
 The earlier commit is installed into a second environment of its own (a virtual environment
 that sees this one's packages, with that commit's weaklabel installed over them; kept in the
-user cache directory, made once).  Each round runs the same measurement, this file's
-``--worker`` mode, once in each environment, in turn, so both sides of every ratio meet the
-same state of a shared machine; a number is the best of its rounds.  BLAS is pinned to one
-thread (the variable and threadpoolctl).
+user cache directory, made once).  Each round starts a worker process in each environment
+(this file's ``--worker`` mode) and times every number in one and at once in the other (the
+first side alternating by round), so both sides of every ratio meet the same state of a
+shared machine within a second or so of each other.  A number is the best of its rounds
+(``--repeats`` timings each): a busy machine only ever adds time, and where a process's
+arrays and compiled kernels land in memory moves a dense pass for the whole life of the
+process, so every round starts fresh processes and the best is that of several layouts.
+BLAS is pinned to one thread (the variable and threadpoolctl).
 
 Measured, with the public API only (so the same code times both commits): rows/s of one
 ``fit`` pass (``max_iter=1, shuffle=False``) of each online learner on dense float64, dense
@@ -39,7 +43,7 @@ FORMS = ("dense float64", "dense float32", "sparse")
 BATCH = 100
 
 
-# ---- the measurement (run in each environment) ------------------------------------------
+# ---- the measurement (a worker in each environment) ------------------------------------
 
 def _best(fn, repeats):
     best = float("inf")
@@ -50,8 +54,11 @@ def _best(fn, repeats):
     return best
 
 
-def measure(repeats):
-    """Seconds of one ``fit`` pass per (learner, form) and of the 100-row chunks per learner."""
+def serve():
+    """The worker: load the data once, then, for each line ``KEY REPEATS`` read, answer with
+    the best of ``REPEATS`` timings in seconds of ``KEY``: ``learner|form``, one ``fit``
+    pass; ``learner|chunks``, ``partial_fit`` over 100-row chunks of dense float64 rows.  A
+    learner's first item compiles its kernels outside the timing."""
     import warnings
 
     import numpy as np
@@ -68,26 +75,34 @@ def measure(repeats):
     data = {"dense float64": (X64, d.y_train), "dense float32": (X64.astype(np.float32), d.y_train),
             "sparse": (sp.csr_matrix(ds.X_train, dtype=np.float64), ds.y_train)}
     sets = {form: make_candidate_sets(y, 2, random_state=0) for form, (_, y) in data.items()}
-    out = {}
+    learners = {name: (getattr(getattr(weaklabel, module), name), module, params) for name, module, params in LEARNERS}
+    warmed = set()
+
+    def item(key):
+        name, what = key.split("|")
+        cls, module, params = learners[name]
+        kw = {"max_iter": 1, "shuffle": False, **params}
+        X, y = data["dense float64" if what == "chunks" else what]
+        target = sets["dense float64" if what == "chunks" else what] if module == "partial" else y
+        if (name, what) not in warmed:
+            cls(**kw).fit(X[:50], target[:50])                       # compile outside the timing
+            warmed.add((name, what))
+        if what != "chunks":
+            return lambda: cls(**kw).fit(X, target)
+        classes = np.unique(y)
+
+        def chunks():
+            est = cls(**kw)
+            for lo in range(0, X.shape[0], BATCH):
+                est.partial_fit(X[lo:lo + BATCH], target[lo:lo + BATCH], classes=classes)
+        return chunks
+
     with threadpool_limits(limits=1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for name, module, params in LEARNERS:
-            cls = getattr(getattr(weaklabel, module), name)
-            kw = {"max_iter": 1, "shuffle": False, **params}
-            for form, (X, y) in data.items():
-                target = sets[form] if module == "partial" else y
-                cls(**kw).fit(X[:50], target[:50])                       # compile outside the timing
-                out[f"{name}|{form}"] = _best(lambda: cls(**kw).fit(X, target), repeats)
-            X, y = data["dense float64"]
-            target = sets["dense float64"] if module == "partial" else y
-            classes = np.unique(y)
-
-            def chunks():
-                est = cls(**kw)
-                for lo in range(0, X.shape[0], BATCH):
-                    est.partial_fit(X[lo:lo + BATCH], target[lo:lo + BATCH], classes=classes)
-            out[f"{name}|chunks"] = _best(chunks, repeats)
-    return out
+        print("ready", flush=True)
+        for line in sys.stdin:
+            key, repeats = line.rsplit(maxsplit=1)
+            print(json.dumps(_best(item(key), int(repeats))), flush=True)
 
 
 # ---- the two environments and the table ---------------------------------------------------
@@ -118,13 +133,26 @@ def baseline_python(commit):
     return python, sha
 
 
-def run_worker(python, repeats):
-    env = {"WEAKLABEL_DATA": str(REPO.parent / "shared" / "data"), **os.environ,
-           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    # from a neutral directory: the checkout's own src/ must not shadow the installed package
-    res = subprocess.run([str(python), str(Path(__file__).resolve()), "--worker", "--repeats", str(repeats)],
-                         check=True, capture_output=True, text=True, env=env, cwd=tempfile.gettempdir())
-    return json.loads(res.stdout.strip().splitlines()[-1])
+class Worker:
+    """A worker process (:func:`serve`) in the environment of ``python``."""
+
+    def __init__(self, python):
+        env = {"WEAKLABEL_DATA": str(REPO.parent / "shared" / "data"), **os.environ,
+               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        # from a neutral directory: the checkout's own src/ must not shadow the installed package
+        self.proc = subprocess.Popen([str(python), str(Path(__file__).resolve()), "--worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env, cwd=tempfile.gettempdir())
+        if self.proc.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"the worker of {python} did not start")
+
+    def time(self, key, repeats):
+        self.proc.stdin.write(f"{key} {repeats}\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
 def where(python):
@@ -135,22 +163,37 @@ def where(python):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--baseline", required="--worker" not in sys.argv, help="the commit to compare with")
-    ap.add_argument("--rounds", type=int, default=3, help="runs of each side, in turn")
+    ap.add_argument("--rounds", type=int, default=10, help="rounds, each with fresh workers on both sides")
     ap.add_argument("--repeats", type=int, default=3, help="timings of each number within a run")
+    ap.add_argument("--json", help="also write every round's timings (seconds) to this file")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        print(json.dumps(measure(args.repeats)))
+        serve()
         return
     old_python, sha = baseline_python(args.baseline)
     head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], check=True,
                           capture_output=True, text=True).stdout.strip()
     print(f"earlier: {sha} ({where(old_python)})\nnow:     {head} ({where(sys.executable)})")
-    best = {"earlier": {}, "now": {}}
-    for _ in range(args.rounds):
-        for side, python in (("earlier", old_python), ("now", sys.executable)):
-            for k, t in run_worker(python, args.repeats).items():
-                best[side][k] = min(t, best[side].get(k, float("inf")))
+    pythons = {"earlier": old_python, "now": sys.executable}
+    keys = [f"{name}|{what}" for name, _, _ in LEARNERS for what in (*FORMS, "chunks")]
+    times = {"earlier": {k: [] for k in keys}, "now": {k: [] for k in keys}}
+    for r in range(args.rounds):
+        # fresh workers every round: a process's memory layout (where its arrays and compiled
+        # kernels land) moves a dense pass by up to a third, the same way for all of its timings
+        workers = {side: Worker(python) for side, python in pythons.items()}
+        try:
+            for k in keys:
+                # each number timed in one environment, then at once in the other (which goes
+                # first alternates by round): both sides meet the same state of the machine
+                for side in (("earlier", "now") if r % 2 == 0 else ("now", "earlier")):
+                    times[side][k].append(workers[side].time(k, args.repeats))
+        finally:
+            for w in workers.values():
+                w.close()
+    if args.json:
+        Path(args.json).write_text(json.dumps({"earlier": sha, "now": head, "times": times}, indent=1))
+    best = {side: {k: min(t) for k, t in by_key.items()} for side, by_key in times.items()}
     old, new = best["earlier"], best["now"]
     n = {"dense float64": 7291, "dense float32": 7291, "sparse": 6412}       # usps and sector train rows
     print(f"\n{'learner':14s} {'form':14s} {'earlier rows/s':>15s} {'now rows/s':>12s} {'now / earlier':>14s}")

@@ -257,10 +257,15 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         fresh = reset or "classes_" not in saved
         rule = self._rule(X)
         kept = ("_W", *self._state) if rule.kept_in_place is None else rule.kept_in_place
-        copies = {} if fresh else {k: saved[k].copy(order="K") for k in kept if k in saved}
-        # a fresh fit seeded by the caller's RandomState draws from it: put it back for a second try
-        user_rng = getattr(self, "random_state", None) if fresh else None
-        put_user_rng_back = generator_snapshot(user_rng) if isinstance(user_rng, np.random.RandomState) else None
+        copies = {}
+        put_user_rng_back = None
+        if not fresh:
+            for k in kept:
+                if k in saved:
+                    copies[k] = saved[k].copy(order="K")
+        elif isinstance(getattr(self, "random_state", None), np.random.RandomState):
+            # a fresh fit seeded by the caller's RandomState draws from it: put it back for a second try
+            put_user_rng_back = generator_snapshot(self.random_state)
         try:
             try:
                 out = self._online_pass(X, target, classes, reset, sample_weight, rule, defer_range=True)
@@ -317,7 +322,9 @@ class OnlineLinear(LinearMulticlass, metaclass=ABCMeta):
         else:
             # partial_fit: one pass over every row, in the stream's order
             n_epochs, visited = 1, np.arange(Xk.shape[0])
-            hist = {h: np.empty(visited.size, dtype=_HISTORY_DTYPES[h]) for h in rule.history}
+            hist = {}
+            for h in rule.history:
+                hist[h] = np.empty(visited.size, dtype=_HISTORY_DTYPES[h])
             updates = rule.epoch(self, rows, visited, encoded, hist, sw)
             if updates < 0:
                 raise _RowOutOfRange()

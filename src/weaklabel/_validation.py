@@ -534,9 +534,11 @@ def check_X(est, X, *, reset, name="X", squared_norm=False, defer_dense_range=Fa
     ``defer_dense_range``, dense rows skip the range check (the caller's pass makes it,
     reading :data:`ROW_LIMITS`; the sum is then ``None``).
     """
-    if not reset and _plain_rows(est, X):
-        # a later call with a plain float array of the fitted width: what validate_data would
-        # check, without its per-call cost (a stream of small batches pays it every call)
+    d = est.__dict__                  # (fitted attributes: a missing one raises nothing to catch)
+    if not reset and _plain_array(X) and "n_features_in_" in d and "feature_names_in_" not in d:
+        # a later call with a plain float array, the estimator fitted on arrays without feature
+        # names: what validate_data would check (the width), without its per-call cost (a
+        # stream of small batches pays it every call)
         if X.shape[1] != est.n_features_in_:
             raise ValueError(f"{name} has {X.shape[1]} features, but {type(est).__name__} is expecting "
                              f"{est.n_features_in_} features as input.")
@@ -603,18 +605,14 @@ def check_memory(nbytes, what, hint=""):
                          f"otherwise).{hint}")
 
 
+_FLOAT_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
+
+
 def _plain_array(X):
     """Whether ``X`` is a C-contiguous float64/float32 ndarray of 2 dimensions with rows
     (nothing for validate_data to convert or reject but an empty width)."""
-    return (type(X) is np.ndarray and X.ndim == 2 and X.shape[0] > 0 and X.dtype in (np.float64, np.float32)
+    return (type(X) is np.ndarray and X.ndim == 2 and X.shape[0] > 0 and X.dtype in _FLOAT_DTYPES
             and X.flags.c_contiguous)
-
-
-def _plain_rows(est, X):
-    """Whether ``X`` is a plain array (:func:`_plain_array`) and the estimator was fitted on
-    arrays without feature names (nothing for validate_data to do but count the features)."""
-    d = est.__dict__                  # (fitted attributes: a missing one raises nothing to catch)
-    return _plain_array(X) and "n_features_in_" in d and "feature_names_in_" not in d
 
 
 def transactional(method):

@@ -38,3 +38,22 @@ def test_python_source_equals_compiled(rule, pegasos, dense, class_major, weight
     assert_allclose(outs[0][0], outs[1][0], atol=1e-12)
     assert_array_equal(outs[0][1], outs[1][1])
     assert outs[0][2][2:] == outs[1][2][2:]
+
+
+@pytest.mark.parametrize("shape", [(1, 2), (7, 3), (257, 10), (40, 13)])
+@pytest.mark.parametrize("scale", [1.0, 0.5, 1e-90, 0.0, 3.0])
+def test_folded_squared_norm_equals_numpy_scaling_then_the_norm(shape, scale):
+    """Pegasos' end of a call, one kernel: the weights come out as numpy's ``W *= scale``
+    leaves them (bit for bit, in either layout) and the number is ``_squared_norm`` of them."""
+    from weaklabel.partial._kernels import _folded_squared_norm, _squared_norm
+
+    rng = np.random.default_rng(sum(shape))
+    W = rng.standard_normal(shape) * 10.0 ** rng.integers(-8, 8, shape)
+    expected = W.copy()
+    expected *= scale
+    C, F = W.copy(), np.asfortranarray(W)
+    assert _folded_squared_norm(C, False, scale) == _squared_norm(expected, False)
+    assert _folded_squared_norm(F.T, True, scale) == _squared_norm(expected, False)
+    assert_array_equal(C, expected)
+    assert_array_equal(F, expected)
+    assert F.flags.f_contiguous

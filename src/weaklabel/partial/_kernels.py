@@ -92,6 +92,18 @@ def _squared_norm(W, class_major):
 
 
 @njit(cache=True, nogil=True)
+def _folded_squared_norm(W, class_major, scale):
+    """Pegasos after a call's epochs: the lazy ``scale`` folded back into the weights (each
+    entry times it, as numpy's ``W *= scale``), then :func:`_squared_norm` of the result
+    (``W`` and ``class_major`` as there).  One call where the two took two."""
+    if scale != 1.0:
+        flat = W.reshape(-1)
+        for p in range(flat.shape[0]):
+            flat[p] *= scale
+    return _squared_norm(W, class_major)
+
+
+@njit(cache=True, nogil=True)
 def _candidate_epoch(weights, state, rows, S, order, rule_params, predictions, sw):
     """One pass of an online candidate-label learner over the rows in ``order``.
 

@@ -18,7 +18,7 @@ from ..labels import CandidateSets, check_candidates
 from .._online import EARLY_STOPPING_CONSTRAINTS, OnlineLinear, Rule, Target
 from .._persist import register
 from ..linear import _weights_layout
-from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _squared_norm
+from ._kernels import RULE_AVG, RULE_MAX, RULE_MISTAKE, _candidate_epoch, _folded_squared_norm
 
 __all__ = ["AvgPerceptron", "MaxPerceptron", "AvgPegasos", "MaxPegasos", "Perceptron", "Pegasos"]
 
@@ -125,23 +125,24 @@ class _OnlineCandidateLearner(OnlineLinear):
         weights after every call, and their squared norm, which is finite exactly when they
         are (the projection keeps it at most 1 / alpha): the engine's check reads it instead
         of summing the weights.  (The Perceptrons keep no scale.)"""
-        if self._scale != 1.0:
-            self._W *= self._scale
-            self._scale = 1.0
-        self._normsq = self._weights_normsq()
+        self._normsq = self._weights_normsq(self._scale)
+        self._scale = 1.0
         return self._normsq
 
-    def _weights_normsq(self):
-        """||W||^2 from the weights themselves, which Pegasos keeps up to date within a pass (the
-        Perceptrons do not read it: 0).  The state after a call is then a function of W alone,
-        so a saved and loaded model continues bit for bit as the original does.
+    def _weights_normsq(self, scale=1.0):
+        """||W||^2 from the weights themselves, after ``scale`` is folded into them, which
+        Pegasos keeps up to date within a pass (the Perceptrons do not read it: 0).  The state
+        after a call is then a function of W alone, so a saved and loaded model continues bit
+        for bit as the original does.
         """
         if not self._pegasos:
             return 0.0
         W = self._W                  # the same value whatever the layout (see _squared_norm)
         if W.flags.f_contiguous and not W.flags.c_contiguous:
-            return float(_squared_norm(W.T, True))
-        return float(_squared_norm(np.ascontiguousarray(W), False))
+            return float(_folded_squared_norm(W.T, True, scale))
+        if not W.flags.c_contiguous:
+            W = self._W = np.ascontiguousarray(W)
+        return float(_folded_squared_norm(W, False, scale))
 
     def _restored(self, loaded):
         super()._restored(loaded)
