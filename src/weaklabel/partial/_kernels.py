@@ -95,7 +95,7 @@ def _squared_norm(W, class_major):
 def _folded_squared_norm(W, class_major, scale):
     """Pegasos after a call's epochs: the lazy ``scale`` folded back into the weights (each
     entry times it, as numpy's ``W *= scale``), then :func:`_squared_norm` of the result
-    (``W`` and ``class_major`` as there).  One call where the two took two."""
+    (``W`` and ``class_major`` as there): one call where there were two."""
     if scale != 1.0:
         flat = W.reshape(-1)
         for p in range(flat.shape[0]):
