@@ -1,0 +1,53 @@
+"""The benchmark scripts' own logic (their measurements run outside the suite)."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _script(name):
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def side_by_side():
+    return _script("online_side_by_side")
+
+
+def test_median_interval_holds_the_median_and_narrows_with_rounds(side_by_side):
+    rng = np.random.default_rng(1)
+    few, many = 1.0 + 0.1 * rng.standard_normal(20), 1.0 + 0.1 * rng.standard_normal(200)
+    for ratios in (few, many):
+        med, lo, hi = side_by_side.median_interval(ratios)
+        assert med == np.median(ratios) and lo <= med <= hi
+    assert np.ptp(side_by_side.median_interval(many)[1:]) < np.ptp(side_by_side.median_interval(few)[1:])
+
+
+@pytest.mark.parametrize("interval, at_least, at_most, expected", [
+    ((1.00, 0.95, 1.05), 0.9, None, "met"), ((0.92, 0.88, 0.96), 0.9, None, "undecided"),
+    ((0.80, 0.75, 0.85), 0.9, None, "missed"), ((1.10, 1.02, 1.18), None, 1.2, "met"),
+    ((1.18, 1.12, 1.25), None, 1.2, "undecided"), ((1.30, 1.25, 1.35), None, 1.2, "missed")])
+def test_a_target_is_met_only_when_the_whole_interval_is_on_its_side(side_by_side, interval, at_least, at_most,
+                                                                     expected):
+    assert side_by_side.verdict(interval, at_least=at_least, at_most=at_most) == expected
+
+
+def test_the_tables_judge_paired_rounds(side_by_side, capsys):
+    """Both sides equal in every round: every target met, whatever the machine did between
+    rounds; the 'now' side's passes twice as slow and its chunks four times: both missed."""
+    names = [name for name, _, _ in side_by_side.LEARNERS]
+    keys = [f"{n}|{f}" for n in names for f in side_by_side.FORMS]
+    drift = np.linspace(1.0, 1.8, 12)                      # a machine slowing down over the run
+    earlier = {k: list(drift * 0.01) for k in keys} | {f"{n}|chunks": list(drift * 0.014) for n in names}
+    assert side_by_side.table({"earlier": earlier, "now": earlier}, keys, names) == {}
+    now = {k: [2 * t for t in v] for k, v in earlier.items()} | {f"{n}|chunks": [4 * t for t in earlier[f"{n}|chunks"]]
+                                                                  for n in names}
+    assert set(side_by_side.table({"earlier": earlier, "now": now}, keys, names).values()) == {"missed"}
+    assert "every learner meets both targets" in capsys.readouterr().out
