@@ -35,41 +35,26 @@ from threadpoolctl import threadpool_limits
 from weaklabel.experiments import _speed as speed
 
 
-def _times(row):
-    """A row's timings in seconds per row (its rate, and the timings its ratios were taken with)."""
-    t = 1.0 / row["rows_per_s"]
-    out = {"t": t}
-    for k in ("xw_ratio", "sk_ratio"):                 # the limit's time over the learner's
-        if k in row:
-            out[k] = row[k] * t
-    if "fit_ratio" in row:                             # the chunks' time over one pass
-        out["fit_ratio"] = t / row["fit_ratio"]        # (the pass's)
-        if "copy_ratio" in row:                        # (the chunks' with a copy of the matrices a call)
-            out["copy_ratio"] = row["copy_ratio"] * out["fit_ratio"]
-    return out
-
-
 def best_of(rounds):
-    """One list of rows from several rounds' lists: each timing the best of its rounds, each
-    ratio from the two best timings."""
+    """One list of rows from several rounds' lists: each timing the best of its rounds; the
+    rates and ratios of each row from those bests (a ratio's two timings were taken in turn)."""
     best = {}
     for rows in rounds:
         for row in rows:
-            key = (row["what"], row["form"])
-            b = best.setdefault(key, {"what": row["what"], "form": row["form"]})
-            for k, v in _times(row).items():
-                b[k] = min(v, b.get(k, float("inf")))
+            b = best.setdefault((row["what"], row["form"]), {"what": row["what"], "form": row["form"], "rows": row["rows"]})
+            for k, v in row.items():
+                if k.endswith("seconds"):
+                    b[k] = min(v, b.get(k, float("inf")))
     out = []
     for b in best.values():
-        t = b.pop("t")
-        row = {"what": b.pop("what"), "form": b.pop("form"), "rows_per_s": 1.0 / t}
-        for k in ("xw_ratio", "sk_ratio"):
-            if k in b:
-                row[k] = b[k] / t
-        if "fit_ratio" in b:
-            row["fit_ratio"] = t / b["fit_ratio"]
-            if "copy_ratio" in b:
-                row["copy_ratio"] = b["copy_ratio"] / b["fit_ratio"]
+        t = b["seconds"]
+        row = {"what": b["what"], "form": b["form"], "rows_per_s": b["rows"] / t}
+        if "xw_seconds" in b:                                  # the limit's time over the learner's
+            row["xw_ratio"], row["sk_ratio"] = b["xw_seconds"] / t, b["sk_seconds"] / t
+        if "pass_seconds" in b:                                # the chunks' time over one pass
+            row["fit_ratio"] = t / b["pass_seconds"]
+        if "copy_seconds" in b:                                # the chunks with a copy of the matrices a call
+            row["copy_ratio"] = (t + b["copy_seconds"]) / b["pass_seconds"]
         out.append(row)
     return out
 

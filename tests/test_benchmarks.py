@@ -51,3 +51,25 @@ def test_the_tables_judge_paired_rounds(side_by_side, capsys):
                                                                   for n in names}
     assert set(side_by_side.table({"earlier": earlier, "now": now}, keys, names).values()) == {"missed"}
     assert "every learner meets both targets" in capsys.readouterr().out
+
+
+def test_online_limits_takes_each_timing_at_its_best_round():
+    """Every timing is the best of its rounds and every ratio is made from those bests."""
+    best_of = _script("online_limits").best_of
+    rounds = [[{"what": "AvgPegasos", "form": "dense float64", "rows": 100, "seconds": 2.0, "xw_seconds": 1.0,
+                "sk_seconds": 8.0},
+               {"what": "AvgPegasos", "form": "partial_fit 100", "rows": 100, "seconds": 3.0, "pass_seconds": 2.0},
+               {"what": "Confidit (full)", "form": "partial_fit 1", "rows": 100, "seconds": 6.0, "pass_seconds": 2.0,
+                "copy_seconds": 4.0}],
+              [{"what": "AvgPegasos", "form": "dense float64", "rows": 100, "seconds": 1.0, "xw_seconds": 1.5,
+                "sk_seconds": 9.0},
+               {"what": "AvgPegasos", "form": "partial_fit 100", "rows": 100, "seconds": 4.0, "pass_seconds": 1.5},
+               {"what": "Confidit (full)", "form": "partial_fit 1", "rows": 100, "seconds": 5.0, "pass_seconds": 2.5,
+                "copy_seconds": 3.0}]]
+    rows = {(r["what"], r["form"]): r for r in best_of(rounds)}
+    dense = rows["AvgPegasos", "dense float64"]
+    assert dense == {"what": "AvgPegasos", "form": "dense float64", "rows_per_s": 100.0, "xw_ratio": 1.0,
+                     "sk_ratio": 8.0}
+    assert rows["AvgPegasos", "partial_fit 100"]["fit_ratio"] == 2.0
+    full = rows["Confidit (full)", "partial_fit 1"]
+    assert full["fit_ratio"] == 2.5 and full["copy_ratio"] == 4.0

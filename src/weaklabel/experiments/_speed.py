@@ -586,7 +586,11 @@ def run_online_limits(name="usps", sparse_name="sector", repeats=3, batch=100, o
     Returns
     -------
     list of dict
-        One row per (learner or limit, data form) with ``rows_per_s``.
+        One row per (learner or limit, data form): ``rows`` and ``seconds`` (the best time of
+        the rows), and the times taken in turn with it that its ratios need: ``xw_seconds``
+        and ``sk_seconds`` (``X @ W`` and scikit-learn's ``Perceptron`` beside a dense
+        float64 pass), ``pass_seconds`` (one ``fit`` pass beside ``partial_fit`` chunks) and
+        ``copy_seconds`` (full Confidit: what copying its matrices at every call adds).
     """
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import Perceptron as SkPerceptron
@@ -604,7 +608,7 @@ def run_online_limits(name="usps", sparse_name="sector", repeats=3, batch=100, o
     results = []
 
     def record(what, form, n, t):
-        results.append({"what": what, "form": form, "rows_per_s": n / t})
+        results.append({"what": what, "form": form, "rows": n, "seconds": t})
         out(f"  {what:28s} {form:14s} {n / t:14,.0f} rows/s")
 
     out(f"{name}: {X64.shape[0]} x {X64.shape[1]} dense, {classes.size} classes; {sparse_name}: "
@@ -644,7 +648,7 @@ def run_online_limits(name="usps", sparse_name="sector", repeats=3, batch=100, o
                     lambda cls=cls, X=X, target=target: cls(**params).fit(X, target), lambda: X64 @ W64,
                     lambda: SkPerceptron(max_iter=1, tol=None, shuffle=False).fit(X64, y)], repeats)
             record(label, form, X.shape[0], t)
-            results[-1].update(xw_ratio=t_xw / t, sk_ratio=t_sk / t)
+            results[-1].update(xw_seconds=t_xw, sk_seconds=t_sk)
     out(f"partial_fit on {batch}-row chunks of {name} against one fit pass (dense float64):")
 
     def sk_chunks():
@@ -656,8 +660,8 @@ def run_online_limits(name="usps", sparse_name="sector", repeats=3, batch=100, o
         warnings.simplefilter("ignore", ConvergenceWarning)
         t_fit = _best_time(lambda: SkPerceptron(max_iter=1, tol=None, shuffle=False).fit(X64, y), repeats)
         t_chunks = _best_time(sk_chunks, repeats)
-    results.append({"what": "sklearn Perceptron", "form": f"partial_fit {batch}", "rows_per_s": X64.shape[0] / t_chunks,
-                    "fit_ratio": t_chunks / t_fit})
+    results.append({"what": "sklearn Perceptron", "form": f"partial_fit {batch}", "rows": X64.shape[0],
+                    "seconds": t_chunks, "pass_seconds": t_fit})
     out(f"  {'sklearn Perceptron':28s} {t_chunks / t_fit:5.2f}x one fit pass (for reference)")
     for label, preset, takes in LIMIT_LEARNERS:
         cls = presets.get(preset).cls
@@ -673,8 +677,8 @@ def run_online_limits(name="usps", sparse_name="sector", repeats=3, batch=100, o
             warnings.simplefilter("ignore")
             t_fit, t_chunks = _interleaved_best(
                 [lambda cls=cls, target=target, params=params: cls(**params).fit(X64, target), chunks], repeats)
-        results.append({"what": label, "form": f"partial_fit {batch}", "rows_per_s": X64.shape[0] / t_chunks,
-                        "fit_ratio": t_chunks / t_fit})
+        results.append({"what": label, "form": f"partial_fit {batch}", "rows": X64.shape[0], "seconds": t_chunks,
+                        "pass_seconds": t_fit})
         out(f"  {label:28s} {t_chunks / t_fit:5.2f}x one fit pass")
     results += _full_confidit_chunks(X64[:3000], y[:3000], classes, repeats, out)
     return results
@@ -702,8 +706,8 @@ def _full_confidit_chunks(X, y, classes, repeats, out):
 
         t = _best_time(chunks, max(1, repeats // 3))
         calls = -(-X.shape[0] // batch)
-        rows.append({"what": "Confidit (full)", "form": f"partial_fit {batch}", "rows_per_s": X.shape[0] / t,
-                     "fit_ratio": t / t_fit, "copy_ratio": (t + calls * t_copy) / t_fit})
+        rows.append({"what": "Confidit (full)", "form": f"partial_fit {batch}", "rows": X.shape[0], "seconds": t,
+                     "pass_seconds": t_fit, "copy_seconds": calls * t_copy})
         out(f"  {batch:4d}-row chunks: {t / t_fit:5.2f}x one fit pass (with a copy of the matrices a call: "
             f"{(t + calls * t_copy) / t_fit:5.2f}x)")
     return rows
